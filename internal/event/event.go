@@ -1,0 +1,152 @@
+// Package event defines the one event type that flows from the agent loop
+// to every consumer: the TUI, the exec writers (text, json, stream-json),
+// the ACP bridge and the session log. A new surface is a new consumer of
+// Event, never a second loop.
+//
+// It owns the vocabulary only; it performs no I/O and must not import any
+// surface, provider or store package.
+package event
+
+import (
+	"time"
+
+	"github.com/zero-agent/zero/internal/llm"
+)
+
+// SchemaVersion is the version of the serialized event shape (stream-json
+// output and events.jsonl lines). Bump it on any incompatible change.
+const SchemaVersion = 1
+
+// Type names an event. The stream-json names are documented in
+// docs/stream-json.md.
+type Type string
+
+// Event types.
+const (
+	RunStart   Type = "run_start"   // a run began: Model, Provider, Prompt
+	Text       Type = "text"        // assistant text delta: Text
+	Reasoning  Type = "reasoning"   // reasoning delta: Text
+	ToolCall   Type = "tool_call"   // a complete tool call about to be gated/run: ToolCall
+	ToolResult Type = "tool_result" // a tool finished: Result
+	Usage      Type = "usage"       // server-reported usage for one request: Usage
+	Warning    Type = "warning"     // something the user should know: Text
+	Error      Type = "error"       // a failure: Text, ErrorKind
+	Final      Type = "final"       // the final answer of the run: Text
+	RunEnd     Type = "run_end"     // the run ended: StopReason, Totals
+	// Message records one complete conversation message appended to the
+	// history (user, assistant with tool calls, tool results). The session
+	// log replays these on resume; surfaces may ignore them.
+	Message Type = "message"
+	// Permission events (issue 5) are declared here so every surface shares them.
+	PermissionRequest  Type = "permission_request"
+	PermissionDecision Type = "permission_decision"
+	// Compaction records that history was compacted: Text holds the summary.
+	Compaction Type = "compaction"
+)
+
+// StopReason says why a run ended.
+type StopReason string
+
+// Stop reasons.
+const (
+	StopCompleted     StopReason = "completed"
+	StopMaxTurns      StopReason = "max_turns"
+	StopInterrupted   StopReason = "interrupted"
+	StopProviderError StopReason = "provider_error"
+	StopStuck         StopReason = "stuck"
+	StopError         StopReason = "error"
+)
+
+// Event is one thing that happened during a run. Fields beyond Type, RunID
+// and Time are set according to Type.
+type Event struct {
+	SchemaVersion int       `json:"schemaVersion"`
+	Type          Type      `json:"type"`
+	RunID         string    `json:"runId"`
+	Time          time.Time `json:"time"`
+	// Turn counts model requests within the run, from 1.
+	Turn int `json:"turn,omitempty"`
+
+	Text      string        `json:"text,omitempty"`
+	ErrorKind llm.ErrorKind `json:"errorKind,omitempty"`
+
+	// RunStart fields.
+	Provider string `json:"provider,omitempty"`
+	Model    string `json:"model,omitempty"`
+	Prompt   string `json:"prompt,omitempty"`
+
+	ToolCall *llm.ToolCall `json:"toolCall,omitempty"`
+	Result   *ToolOutcome  `json:"result,omitempty"`
+	Usage    *llm.Usage    `json:"usage,omitempty"`
+	Message  *llm.Message  `json:"message,omitempty"`
+
+	// ElapsedMs is the wall time of a turn (Usage events) or tool run.
+	ElapsedMs int64 `json:"elapsedMs,omitempty"`
+
+	// RunEnd fields.
+	StopReason StopReason `json:"stopReason,omitempty"`
+	Totals     *Totals    `json:"totals,omitempty"`
+
+	// Permission fields.
+	Permission *Permission `json:"permission,omitempty"`
+}
+
+// ToolOutcome describes a finished tool call.
+type ToolOutcome struct {
+	CallID  string `json:"callId"`
+	Name    string `json:"name"`
+	Content string `json:"content"`
+	IsError bool   `json:"isError,omitempty"`
+	// RawBytes is the size of the tool's full output; KeptBytes what was
+	// sent to the model after caps (bytes, not tokens).
+	RawBytes  int `json:"rawBytes"`
+	KeptBytes int `json:"keptBytes"`
+	// ExitCode is set for shell tools.
+	ExitCode *int `json:"exitCode,omitempty"`
+	// Diff is a unified diff for edits, for display.
+	Diff      string `json:"diff,omitempty"`
+	ElapsedMs int64  `json:"elapsedMs"`
+}
+
+// Totals sums a run.
+type Totals struct {
+	Turns     int       `json:"turns"`
+	ToolCalls int       `json:"toolCalls"`
+	Usage     llm.Usage `json:"usage"`
+	// CostUSD is the estimated cost when the catalog knows prices.
+	CostUSD   float64 `json:"costUsd,omitempty"`
+	ElapsedMs int64   `json:"elapsedMs"`
+}
+
+// Permission carries a permission request or decision.
+type Permission struct {
+	ID       string `json:"id"`
+	Tool     string `json:"tool"`
+	Summary  string `json:"summary,omitempty"`
+	Decision string `json:"decision,omitempty"` // allow_once | allow_session | deny
+	Reason   string `json:"reason,omitempty"`
+}
+
+// Sink consumes events. Implementations must not block the loop for long;
+// the loop calls Emit synchronously in event order.
+type Sink interface {
+	Emit(Event)
+}
+
+// SinkFunc adapts a function to Sink.
+type SinkFunc func(Event)
+
+// Emit calls f(e).
+func (f SinkFunc) Emit(e Event) { f(e) }
+
+// Multi fans one event out to several sinks in order.
+type Multi []Sink
+
+// Emit sends e to every sink.
+func (m Multi) Emit(e Event) {
+	for _, s := range m {
+		if s != nil {
+			s.Emit(e)
+		}
+	}
+}

@@ -1,0 +1,95 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ErrorKind classifies a provider failure so the agent loop reacts by kind,
+// never by matching strings.
+type ErrorKind string
+
+// Error kinds.
+const (
+	ErrAuth            ErrorKind = "auth"             // 401/403, bad or missing key
+	ErrRateLimit       ErrorKind = "rate_limit"       // 429 (RetryAfter may be set)
+	ErrOverloaded      ErrorKind = "overloaded"       // 503/529, Anthropic overloaded_error
+	ErrContextOverflow ErrorKind = "context_overflow" // prompt larger than the window
+	ErrBadRequest      ErrorKind = "bad_request"      // 400/404/422 the request itself is wrong
+	ErrConnect         ErrorKind = "connect"          // no connection could be made
+	ErrStreamStall     ErrorKind = "stream_stall"     // no bytes within the idle timeout
+	ErrStreamBroken    ErrorKind = "stream_broken"    // connection dropped mid-stream
+	ErrServer          ErrorKind = "server"           // 5xx not otherwise classified
+	ErrCanceled        ErrorKind = "canceled"         // the caller cancelled
+	ErrUnknown         ErrorKind = "unknown"
+)
+
+// ProviderError is the one error type providers return. Message is the
+// server's own message when one was parsed; Hint says what the user can do.
+type ProviderError struct {
+	Kind     ErrorKind
+	Provider string
+	Model    string
+	// Status is the HTTP status, 0 when none was received.
+	Status  int
+	Message string
+	// RetryAfter is the server's requested delay (Retry-After header or
+	// body field); 0 when not given.
+	RetryAfter time.Duration
+	Hint       string
+	Err        error
+}
+
+func (e *ProviderError) Error() string {
+	s := fmt.Sprintf("%s", e.Kind)
+	if e.Provider != "" {
+		s = e.Provider + ": " + s
+	}
+	if e.Model != "" {
+		s += " (model " + e.Model + ")"
+	}
+	if e.Status != 0 {
+		s += fmt.Sprintf(" [HTTP %d]", e.Status)
+	}
+	if e.Message != "" {
+		s += ": " + e.Message
+	} else if e.Err != nil {
+		s += ": " + e.Err.Error()
+	}
+	if e.Hint != "" {
+		s += " — " + e.Hint
+	}
+	return s
+}
+
+func (e *ProviderError) Unwrap() error { return e.Err }
+
+// Retryable reports whether repeating the same request may succeed.
+func (e *ProviderError) Retryable() bool {
+	switch e.Kind {
+	case ErrRateLimit, ErrOverloaded, ErrConnect, ErrStreamStall, ErrStreamBroken, ErrServer:
+		return true
+	}
+	return false
+}
+
+// KindOf returns the ErrorKind of err: the kind of a wrapped
+// *ProviderError, ErrCanceled for context cancellation, else ErrUnknown.
+func KindOf(err error) ErrorKind {
+	var pe *ProviderError
+	if errors.As(err, &pe) {
+		return pe.Kind
+	}
+	if errors.Is(err, context.Canceled) {
+		return ErrCanceled
+	}
+	return ErrUnknown
+}
+
+// IsRetryable reports whether err is a retryable *ProviderError.
+func IsRetryable(err error) bool {
+	var pe *ProviderError
+	return errors.As(err, &pe) && pe.Retryable()
+}
