@@ -1,0 +1,265 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/tools"
+)
+
+// emptyTurnNudge is sent once when the model answers with nothing at all.
+const emptyTurnNudge = "Your last reply was empty. Continue the task with a tool call, or give your final answer."
+
+// run holds the state of one Run.
+type run struct {
+	a      *Agent
+	id     string
+	start  time.Time
+	turn   int
+	totals event.Totals
+	nudged bool
+}
+
+// Run sends prompt as a user message and loops until the model gives a
+// final answer or the run stops. It always emits run_start first and
+// run_end last.
+func (a *Agent) Run(ctx context.Context, prompt string) Result {
+	r := &run{a: a, id: NewRunID(), start: time.Now()}
+	r.emit(event.Event{Type: event.RunStart, Provider: a.opts.Provider.Name(), Model: a.opts.Model, Prompt: prompt})
+	r.appendMessage(llm.TextMessage(llm.RoleUser, prompt))
+	res := r.loop(ctx)
+	res.Totals = r.totals
+	res.Totals.ElapsedMs = time.Since(r.start).Milliseconds()
+	a.totals.Turns += res.Totals.Turns
+	a.totals.ToolCalls += res.Totals.ToolCalls
+	a.totals.Usage = a.totals.Usage.Add(res.Totals.Usage)
+	if res.Err != nil {
+		ev := event.Event{Type: event.Error, Text: res.Err.Error(), ErrorKind: llm.KindOf(res.Err)}
+		r.emit(ev)
+	}
+	if res.StopReason == event.StopCompleted {
+		r.emit(event.Event{Type: event.Final, Text: res.Final})
+	}
+	t := res.Totals
+	r.emit(event.Event{Type: event.RunEnd, StopReason: res.StopReason, Totals: &t})
+	return res
+}
+
+func (r *run) emit(e event.Event) {
+	e.SchemaVersion = event.SchemaVersion
+	e.RunID = r.id
+	if e.Time.IsZero() {
+		e.Time = time.Now().UTC()
+	}
+	if e.Turn == 0 {
+		e.Turn = r.turn
+	}
+	r.a.opts.Sink.Emit(e)
+}
+
+func (r *run) appendMessage(m llm.Message) {
+	r.a.history = append(r.a.history, m)
+	mc := m
+	r.emit(event.Event{Type: event.Message, Message: &mc})
+}
+
+func (r *run) loop(ctx context.Context) Result {
+	for {
+		if err := ctx.Err(); err != nil {
+			return Result{StopReason: event.StopInterrupted}
+		}
+		if r.turn >= r.a.opts.MaxTurns {
+			return Result{StopReason: event.StopMaxTurns, Err: fmt.Errorf("stopped after %d turns (max_turns); resume to continue", r.turn)}
+		}
+		r.turn++
+		r.totals.Turns++
+		msg, err := r.requestWithRetry(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				r.keepPartial(msg)
+				return Result{StopReason: event.StopInterrupted}
+			}
+			return Result{StopReason: event.StopProviderError, Err: err}
+		}
+		calls := msg.ToolCalls()
+		if len(calls) == 0 && r.a.opts.RecoverTextCalls != nil && msg.Text() != "" {
+			msg = r.recoverTextCalls(msg)
+			calls = msg.ToolCalls()
+		}
+		if len(calls) == 0 {
+			text := strings.TrimSpace(msg.Text())
+			if text == "" {
+				if r.nudged {
+					return Result{StopReason: event.StopError, Err: errors.New("the model returned two empty replies in a row")}
+				}
+				r.nudged = true
+				r.emit(event.Event{Type: event.Warning, Text: "empty reply from the model; nudging once"})
+				if len(msg.Parts) > 0 {
+					r.appendMessage(msg)
+				}
+				r.appendMessage(llm.TextMessage(llm.RoleUser, emptyTurnNudge))
+				continue
+			}
+			r.appendMessage(msg)
+			return Result{StopReason: event.StopCompleted, Final: msg.Text()}
+		}
+		r.appendMessage(msg)
+		if stop := r.runTools(ctx, calls); stop {
+			return Result{StopReason: event.StopInterrupted}
+		}
+	}
+}
+
+// keepPartial appends the partial assistant text of an interrupted turn,
+// without its tool calls (they never ran and have no results).
+func (r *run) keepPartial(msg llm.Message) {
+	if t := msg.Text(); strings.TrimSpace(t) != "" {
+		r.appendMessage(llm.TextMessage(llm.RoleAssistant, t))
+	}
+}
+
+func (r *run) recoverTextCalls(msg llm.Message) llm.Message {
+	offered := []string{}
+	for _, s := range r.visibleSpecs() {
+		offered = append(offered, s.Name)
+	}
+	calls, rest := r.a.opts.RecoverTextCalls(msg.Text(), offered)
+	if len(calls) == 0 {
+		return msg
+	}
+	out := llm.Message{Role: llm.RoleAssistant}
+	for _, p := range msg.Parts {
+		if p.Type != llm.PartText {
+			out.Parts = append(out.Parts, p)
+		}
+	}
+	if strings.TrimSpace(rest) != "" {
+		out.Parts = append(out.Parts, llm.Part{Type: llm.PartText, Text: rest})
+	}
+	for i := range calls {
+		c := calls[i]
+		c.Recovered = true
+		out.Parts = append(out.Parts, llm.Part{Type: llm.PartToolCall, ToolCall: &c})
+	}
+	r.emit(event.Event{Type: event.Warning, Text: fmt.Sprintf("recovered %d tool call(s) written as text", len(calls))})
+	return out
+}
+
+func (r *run) visibleSpecs() []llm.ToolSpec {
+	return r.a.opts.Tools.Specs(r.a.opts.Visible)
+}
+
+// requestWithRetry streams one turn, repeating the whole request on
+// retryable failures with jittered exponential backoff. Text already shown
+// to the user is not shown again: the retried stream's text is compared
+// with what was printed and only the new suffix is emitted.
+func (r *run) requestWithRetry(ctx context.Context) (llm.Message, error) {
+	var printedText string
+	for attempt := 0; ; attempt++ {
+		msg, shown, err := r.streamOnce(ctx, printedText)
+		printedText = shown
+		if err == nil || ctx.Err() != nil || !llm.IsRetryable(err) || attempt >= r.a.opts.Retries || r.a.opts.Retries < 0 {
+			return msg, err
+		}
+		delay := r.a.opts.RetryBase << attempt
+		var pe *llm.ProviderError
+		if errors.As(err, &pe) && pe.RetryAfter > delay {
+			delay = pe.RetryAfter
+		}
+		delay += time.Duration(rand.Int64N(int64(delay)/4 + 1))
+		r.emit(event.Event{Type: event.Warning, Text: fmt.Sprintf("%v; retrying in %s (attempt %d of %d)", err, delay.Round(time.Millisecond), attempt+1, r.a.opts.Retries)})
+		select {
+		case <-ctx.Done():
+			return msg, ctx.Err()
+		case <-time.After(delay):
+		}
+	}
+}
+
+// streamOnce runs one request. already is the text shown by earlier
+// attempts of this turn; it returns the text shown after this attempt.
+func (r *run) streamOnce(ctx context.Context, already string) (llm.Message, string, error) {
+	history := r.a.history
+	if r.a.opts.BeforeRequest != nil {
+		history = r.a.opts.BeforeRequest(ctx, history)
+	}
+	req := llm.Request{
+		Model:     r.a.opts.Model,
+		System:    r.a.opts.System,
+		Messages:  history,
+		Tools:     r.visibleSpecs(),
+		MaxTokens: r.a.opts.MaxOutputTokens,
+	}
+	started := time.Now()
+	ch, err := r.a.opts.Provider.Stream(ctx, req)
+	if err != nil {
+		return llm.Message{}, already, err
+	}
+	var asm llm.Assembler
+	var text strings.Builder
+	shown := already
+	for ev := range ch {
+		asm.Add(ev)
+		switch ev.Type {
+		case llm.EventTextDelta:
+			text.WriteString(ev.Text)
+			cur := text.String()
+			if len(cur) <= len(shown) && strings.HasPrefix(shown, cur) {
+				continue // replayed text the user already saw
+			}
+			delta := ev.Text
+			if strings.HasPrefix(cur, shown) {
+				delta = cur[len(shown):]
+			} else if len(shown) > 0 && len(cur)-len(ev.Text) < len(shown) {
+				r.emit(event.Event{Type: event.Warning, Text: "the retried reply differs from what was shown; continuing with the new reply"})
+				delta = cur
+			}
+			shown = cur
+			r.emit(event.Event{Type: event.Text, Text: delta})
+		case llm.EventReasoningDelta:
+			r.emit(event.Event{Type: event.Reasoning, Text: ev.Text})
+		case llm.EventWarning:
+			r.emit(event.Event{Type: event.Warning, Text: ev.Text})
+		case llm.EventUsage:
+			// reported below once per request
+		}
+	}
+	if asm.Usage != nil {
+		u := *asm.Usage
+		r.totals.Usage = r.totals.Usage.Add(u)
+		r.emit(event.Event{Type: event.Usage, Usage: &u, ElapsedMs: time.Since(started).Milliseconds()})
+	}
+	if asm.Err != nil {
+		return asm.Message(), shown, asm.Err
+	}
+	if err := ctx.Err(); err != nil {
+		return asm.Message(), shown, err
+	}
+	return asm.Message(), shown, nil
+}
+
+// validArgs reports whether a call's arguments are a JSON object, with an
+// error message the model can act on.
+func validArgs(c llm.ToolCall, t tools.Tool) (json.RawMessage, string) {
+	raw, err := c.ArgumentsJSON()
+	if err != nil {
+		return nil, fmt.Sprintf("error: the arguments of %s are not a valid JSON object (%v). Call it again with a JSON object matching its schema: %s", c.Name, err, compactJSON(t.Schema()))
+	}
+	return raw, ""
+}
+
+func compactJSON(b []byte) string {
+	var v any
+	if json.Unmarshal(b, &v) != nil {
+		return string(b)
+	}
+	out, _ := json.Marshal(v)
+	return string(out)
+}

@@ -1,0 +1,166 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/tools"
+)
+
+// Texts of the synthetic results given to calls cut by an interrupt (case B26).
+const (
+	interruptedResult = "error: interrupted by user"
+	cancelledResult   = "error: not run: cancelled"
+)
+
+// pending is one tool call on its way through gate and execution.
+type pending struct {
+	call    llm.ToolCall
+	tool    tools.Tool
+	args    []byte
+	res     tools.Result
+	done    bool
+	elapsed time.Duration
+}
+
+// runTools gates and runs one turn's tool calls and appends their results
+// in call order. Consecutive read-only calls run in parallel. It reports
+// whether the run was interrupted; then every call still has a result.
+func (r *run) runTools(ctx context.Context, calls []llm.ToolCall) (interrupted bool) {
+	ps := make([]*pending, len(calls))
+	for i, c := range calls {
+		r.totals.ToolCalls++
+		cc := c
+		r.emit(event.Event{Type: event.ToolCall, ToolCall: &cc})
+		ps[i] = r.prepare(ctx, c)
+	}
+	for i := 0; i < len(ps); {
+		if ctx.Err() != nil {
+			break
+		}
+		if ps[i].done {
+			i++
+			continue
+		}
+		j := i + 1
+		if ps[i].tool.SideEffect() == tools.SideRead {
+			for j < len(ps) && !ps[j].done && ps[j].tool.SideEffect() == tools.SideRead {
+				j++
+			}
+		}
+		r.execute(ctx, ps[i:j])
+		i = j
+	}
+	interrupted = ctx.Err() != nil
+	outs := make([]Outcome, len(ps))
+	for i, p := range ps {
+		if !p.done {
+			p.res = tools.Result{Content: cancelledResult, IsError: true}
+			p.done = true
+		}
+		outs[i] = Outcome{Call: p.call, Result: p.res}
+	}
+	kept := make([]string, len(ps))
+	if r.a.opts.Shape != nil && !interrupted {
+		kept = r.a.opts.Shape(r.turn, outs)
+	} else {
+		for i, o := range outs {
+			kept[i] = o.Result.Content
+		}
+	}
+	for i, p := range ps {
+		r.emit(event.Event{Type: event.ToolResult, Result: &event.ToolOutcome{
+			CallID: p.call.ID, Name: p.call.Name, Content: kept[i], IsError: p.res.IsError,
+			RawBytes: len(p.res.Content), KeptBytes: len(kept[i]), ExitCode: p.res.ExitCode,
+			Diff: p.res.Diff, ElapsedMs: p.elapsed.Milliseconds(),
+		}})
+		r.appendMessage(llm.ToolResultMessage(llm.ToolResult{CallID: p.call.ID, Name: p.call.Name, Content: kept[i], IsError: p.res.IsError}))
+	}
+	return interrupted
+}
+
+// prepare looks up the tool, validates arguments and asks the gate. A call
+// that cannot run is marked done with an error result the model can act on.
+func (r *run) prepare(ctx context.Context, c llm.ToolCall) *pending {
+	p := &pending{call: c}
+	t, ok := r.a.opts.Tools.Get(c.Name)
+	if ok && r.a.opts.Visible != nil && !r.a.opts.Visible(t) {
+		ok = false
+	}
+	if !ok {
+		names := []string{}
+		for _, s := range r.visibleSpecs() {
+			names = append(names, s.Name)
+		}
+		p.res = tools.Result{IsError: true, Content: fmt.Sprintf("error: unknown tool %q. Available tools: %s", c.Name, strings.Join(names, ", "))}
+		p.done = true
+		return p
+	}
+	p.tool = t
+	args, msg := validArgs(c, t)
+	if msg != "" {
+		p.res = tools.Result{IsError: true, Content: msg}
+		p.done = true
+		return p
+	}
+	p.args = args
+	d := r.decide(ctx, c, t)
+	if !d.Allow {
+		reason := d.Reason
+		if reason == "" {
+			reason = "not allowed"
+		}
+		p.res = tools.Result{IsError: true, Content: "error: permission denied: " + reason}
+		p.done = true
+		return p
+	}
+	if d.Rewrite != "" {
+		p.args = []byte(d.Rewrite)
+	}
+	return p
+}
+
+func (r *run) decide(ctx context.Context, c llm.ToolCall, t tools.Tool) Decision {
+	if r.a.opts.Gate != nil {
+		return r.a.opts.Gate.Decide(ctx, c, t)
+	}
+	if t.SideEffect() == tools.SideRead {
+		return Decision{Allow: true}
+	}
+	return Decision{Reason: fmt.Sprintf("%s needs approval and no one can approve it here (run with --auto-approve or set \"autoApprove\": true)", t.Name())}
+}
+
+// execute runs a group of calls: one, or several read-only ones in parallel.
+func (r *run) execute(ctx context.Context, group []*pending) {
+	var wg sync.WaitGroup
+	for _, p := range group {
+		wg.Add(1)
+		go func(p *pending) {
+			defer wg.Done()
+			start := time.Now()
+			res, err := p.tool.Run(ctx, p.args)
+			p.elapsed = time.Since(start)
+			if err != nil {
+				res.IsError = true
+				if res.Content != "" {
+					res.Content += "\n"
+				}
+				res.Content += "error: " + err.Error()
+			}
+			if ctx.Err() != nil {
+				res.IsError = true
+				if res.Content != "" {
+					res.Content += "\n"
+				}
+				res.Content += interruptedResult
+			}
+			p.res, p.done = res, true
+		}(p)
+	}
+	wg.Wait()
+}
