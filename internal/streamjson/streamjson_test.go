@@ -1,0 +1,75 @@
+package streamjson
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/llm"
+)
+
+func sample() []event.Event {
+	code := 0
+	return []event.Event{
+		{SchemaVersion: 1, Type: event.RunStart, RunID: "run_1", Model: "m", Provider: "p", Prompt: "hi"},
+		{SchemaVersion: 1, Type: event.Message, RunID: "run_1", Message: &llm.Message{Role: llm.RoleUser}},
+		{SchemaVersion: 1, Type: event.Text, RunID: "run_1", Text: "ok"},
+		{SchemaVersion: 1, Type: event.ToolCall, RunID: "run_1", ToolCall: &llm.ToolCall{ID: "c1", Name: "bash", Arguments: `{"command":"true"}`}},
+		{SchemaVersion: 1, Type: event.ToolResult, RunID: "run_1", Result: &event.ToolOutcome{CallID: "c1", Name: "bash", RawBytes: 10, KeptBytes: 5, ExitCode: &code}},
+		{SchemaVersion: 1, Type: event.Final, RunID: "run_1", Text: "done"},
+		{SchemaVersion: 1, Type: event.RunEnd, RunID: "run_1", StopReason: event.StopCompleted, Totals: &event.Totals{Turns: 2, ToolCalls: 1}},
+	}
+}
+
+func TestWriterOneLinePerPublicEvent(t *testing.T) {
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	w.SessionID = "s1"
+	for _, e := range sample() {
+		w.Emit(e)
+	}
+	sc := bufio.NewScanner(&buf)
+	var types []string
+	for sc.Scan() {
+		var m map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatalf("bad line %q: %v", sc.Text(), err)
+		}
+		if m["schemaVersion"] != float64(1) || m["runId"] != "run_1" {
+			t.Fatalf("missing common fields: %v", m)
+		}
+		types = append(types, m["type"].(string))
+		if m["type"] == "run_start" && m["sessionId"] != "s1" {
+			t.Fatalf("run_start without session: %v", m)
+		}
+	}
+	want := []string{"run_start", "text", "tool_call", "tool_result", "final", "run_end"}
+	if len(types) != len(want) {
+		t.Fatalf("types %v want %v", types, want)
+	}
+	for i := range want {
+		if types[i] != want[i] {
+			t.Fatalf("types %v want %v", types, want)
+		}
+	}
+}
+
+func TestCollectorSummary(t *testing.T) {
+	c := NewCollector()
+	for _, e := range sample() {
+		c.Emit(e)
+	}
+	var buf bytes.Buffer
+	if err := c.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var s Summary
+	if err := json.Unmarshal(buf.Bytes(), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Final != "done" || s.StopReason != event.StopCompleted || len(s.ToolCalls) != 1 || s.ToolCalls[0].KeptBytes != 5 || *s.ToolCalls[0].ExitCode != 0 || s.Totals.Turns != 2 {
+		t.Fatalf("summary %+v", s)
+	}
+}
