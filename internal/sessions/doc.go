@@ -1,0 +1,18 @@
+// Package sessions owns Zero's durable session log: one directory per
+// session under the sessions directory, holding metadata.json (rewritten
+// atomically) and events.jsonl (append-only, one event.Event per line).
+//
+// The hard lesson it encodes (case B27, anthropics/claude-code#53821,
+// prime-agent PR#1785): a crash can leave a torn last line, NUL padding or a
+// record glued to a fragment. The reader therefore works over raw bytes,
+// skips what it cannot read, reports every skip, and recovers complete
+// records from damaged lines; the writer issues one write(2) per line on an
+// O_APPEND descriptor and, before its first append, makes sure the file
+// ends in '\n' so a new record is never glued to garbage. Resume never
+// shows a blank conversation while readable records exist.
+//
+// It knows the event vocabulary (internal/event) and messages
+// (internal/llm) only; it must not import the agent loop, a provider or a
+// surface, and it never decides what a run does with the history it
+// rebuilds.
+package sessions

@@ -1,0 +1,413 @@
+package sessions
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/llm"
+)
+
+// eventPrefix is how every events.jsonl line begins: encoding/json writes
+// struct fields in order and SchemaVersion is event.Event's first field.
+var eventPrefix = []byte(`{"schemaVersion":`)
+
+// firstPromptRunes caps Metadata.FirstPrompt.
+const firstPromptRunes = 200
+
+// Session is one session directory. Its methods are safe for concurrent
+// use; appends are serialized.
+type Session struct {
+	st *Store
+
+	mu      sync.Mutex
+	meta    Metadata
+	f       *os.File // append descriptor, opened by the first Append
+	dirty   bool     // meta changed since it was last written
+	err     error    // first Emit error
+	repairs []Warning
+	enc     bytes.Buffer
+}
+
+func newSession(st *Store, meta Metadata) *Session {
+	return &Session{st: st, meta: meta}
+}
+
+// ID returns the session id.
+func (s *Session) ID() string { return s.meta.ID }
+
+// Dir returns the session directory.
+func (s *Session) Dir() string { return filepath.Join(s.st.dir, s.meta.ID) }
+
+// EventsPath returns the path of events.jsonl.
+func (s *Session) EventsPath() string { return filepath.Join(s.Dir(), EventsFile) }
+
+func (s *Session) metaPath() string { return filepath.Join(s.Dir(), MetadataFile) }
+
+// Meta returns a copy of the session's metadata as last loaded or updated.
+func (s *Session) Meta() Metadata {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.meta
+}
+
+// UpdateMeta applies fn to the metadata and writes metadata.json
+// atomically (temporary file + rename). fn must not change ID.
+func (s *Session) UpdateMeta(fn func(*Metadata)) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id := s.meta.ID
+	fn(&s.meta)
+	s.meta.ID = id
+	return s.flushMeta()
+}
+
+func (s *Session) flushMeta() error {
+	if err := writeFileAtomic(s.metaPath(), mustJSON(s.meta)); err != nil {
+		return err
+	}
+	s.dirty = false
+	return nil
+}
+
+// Append writes ev as one JSON line. SchemaVersion and Time are filled
+// when zero. The line and its '\n' go out in one write(2) on an O_APPEND
+// descriptor; message, compaction, error and run_end events are fsynced
+// (with metadata), deltas are not. The first Append after Load repairs a
+// torn tail (see RepairTail). Metadata (Updated, Turns, FirstPrompt,
+// Model, Provider) follows the events appended.
+func (s *Session) Append(ev event.Event) error {
+	if ev.SchemaVersion == 0 {
+		ev.SchemaVersion = event.SchemaVersion
+	}
+	if ev.Time.IsZero() {
+		ev.Time = s.st.now()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.enc.Reset()
+	enc := json.NewEncoder(&s.enc)
+	enc.SetEscapeHTML(false) // keeps tool output readable; \n, U+2028/9 are still escaped
+	if err := enc.Encode(ev); err != nil {
+		return fmt.Errorf("sessions: encode %s event: %w", ev.Type, err)
+	}
+	if err := s.writeLocked(s.enc.Bytes()); err != nil {
+		return err
+	}
+	s.note(ev)
+	if durable(ev.Type) {
+		if err := s.f.Sync(); err != nil {
+			return fmt.Errorf("sessions: sync: %w", err)
+		}
+		if s.dirty {
+			return s.flushMeta()
+		}
+	}
+	return nil
+}
+
+// Emit appends ev, making a Session an event.Sink. The first error is
+// kept for Err; later events are still attempted.
+func (s *Session) Emit(ev event.Event) {
+	if err := s.Append(ev); err != nil {
+		s.mu.Lock()
+		if s.err == nil {
+			s.err = err
+		}
+		s.mu.Unlock()
+	}
+}
+
+// Err returns the first error Emit met, or nil.
+func (s *Session) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+// Repairs returns what the first Append did to a torn tail (a
+// WarnTruncatedTail naming the bytes moved aside), or nil.
+func (s *Session) Repairs() []Warning {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.repairs
+}
+
+func durable(t event.Type) bool {
+	switch t {
+	case event.Message, event.Compaction, event.Error, event.RunEnd:
+		return true
+	}
+	return false
+}
+
+// writeRaw appends whole lines as they are.
+func (s *Session) writeRaw(b []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.writeLocked(b)
+}
+
+func (s *Session) writeLocked(b []byte) error {
+	if s.f == nil {
+		ws, err := RepairTail(s.EventsPath(), s.st.now())
+		if err != nil {
+			return err
+		}
+		s.repairs = ws
+		f, err := os.OpenFile(s.EventsPath(), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return fmt.Errorf("sessions: open log: %w", err)
+		}
+		s.f = f
+	}
+	if _, err := s.f.Write(b); err != nil {
+		return fmt.Errorf("sessions: append: %w", err)
+	}
+	return nil
+}
+
+// note folds ev into the metadata.
+func (s *Session) note(ev event.Event) {
+	m := &s.meta
+	m.Updated = ev.Time
+	s.dirty = true
+	switch ev.Type {
+	case event.RunStart:
+		if ev.Model != "" {
+			m.Model = ev.Model
+		}
+		if ev.Provider != "" {
+			m.Provider = ev.Provider
+		}
+		if m.FirstPrompt == "" {
+			m.FirstPrompt = cut(ev.Prompt)
+		}
+	case event.Message:
+		if ev.Message == nil || ev.Message.Role != llm.RoleUser || hasResults(*ev.Message) {
+			return
+		}
+		var text strings.Builder
+		for _, p := range ev.Message.Parts {
+			if p.Type == llm.PartText {
+				text.WriteString(p.Text)
+			}
+		}
+		if text.Len() == 0 {
+			return
+		}
+		m.Turns++
+		if m.FirstPrompt == "" {
+			m.FirstPrompt = cut(text.String())
+		}
+	}
+}
+
+func cut(s string) string {
+	s = strings.TrimSpace(s)
+	if utf8.RuneCountInString(s) <= firstPromptRunes {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:firstPromptRunes]) + "…"
+}
+
+// Sync flushes the log and the metadata to disk.
+func (s *Session) Sync() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var err error
+	if s.f != nil {
+		err = s.f.Sync()
+	}
+	if s.dirty {
+		err = errors.Join(err, s.flushMeta())
+	}
+	return err
+}
+
+// Close syncs and closes the log. The session may be appended to again
+// after Close (the log is reopened).
+func (s *Session) Close() error {
+	err := s.Sync()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.f != nil {
+		err = errors.Join(err, s.f.Close())
+		s.f = nil
+	}
+	return err
+}
+
+// Events reads the whole log, recovering from damage (see ReadRecords),
+// and decodes every record into an event.Event. Warnings say what was
+// skipped; the error is only for a log that cannot be read at all. A
+// session with no log yet has no events.
+func (s *Session) Events() ([]event.Event, []Warning, error) {
+	data, err := os.ReadFile(s.EventsPath())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("sessions: read %s: %w", s.ID(), err)
+	}
+	evs, ws := DecodeEvents(data)
+	return evs, ws, nil
+}
+
+// History rebuilds the conversation for resume (see RebuildHistory), with
+// the reader's warnings followed by the repair's.
+func (s *Session) History() ([]llm.Message, []Warning, error) {
+	evs, ws, err := s.Events()
+	if err != nil {
+		return nil, nil, err
+	}
+	msgs, rw := RebuildHistory(evs)
+	return msgs, append(ws, rw...), nil
+}
+
+// DecodeEvents reads an events.jsonl image: ReadRecords with the event
+// prefix, then each record decoded into an event.Event (in parallel; the
+// order of the log is kept). Records that are not events (no type, or a
+// field of the wrong shape) are skipped with WarnUndecodable.
+func DecodeEvents(data []byte) ([]event.Event, []Warning) {
+	recs, warns := ReadRecords(data, eventPrefix)
+	evs := make([]event.Event, len(recs))
+	bad := make([]error, len(recs))
+	workers := min(runtime.GOMAXPROCS(0), 1+len(recs)/256)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(recs); i += workers {
+				if err := json.Unmarshal(recs[i].Raw, &evs[i]); err != nil {
+					bad[i] = err
+				} else if evs[i].Type == "" {
+					bad[i] = errors.New("no type")
+				}
+			}
+		})
+	}
+	wg.Wait()
+	out := evs[:0]
+	for i := range evs {
+		if bad[i] != nil {
+			warns = append(warns, Warning{Kind: WarnUndecodable, Line: recs[i].Line, Detail: bad[i].Error()})
+			continue
+		}
+		out = append(out, evs[i])
+	}
+	return out, warns
+}
+
+// RepairTail makes the log at path end in '\n' before anything is
+// appended, so a new record is never glued to the fragment of a torn write
+// (case B27, prime-agent PR#1785). If the unterminated last line holds a
+// complete record (only the '\n' was lost), a '\n' is added. Otherwise the
+// fragment is saved to "<path>.corrupt-<UTC time>" and the file truncated
+// back to its last '\n'; the returned warning says so. A missing or empty
+// file, or one ending in '\n', is left alone.
+func RepairTail(path string, now time.Time) ([]Warning, error) {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sessions: repair log: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("sessions: repair log: %w", err)
+	}
+	size := fi.Size()
+	if size == 0 {
+		return nil, nil
+	}
+	var last [1]byte
+	if _, err := f.ReadAt(last[:], size-1); err != nil {
+		return nil, fmt.Errorf("sessions: repair log: %w", err)
+	}
+	if last[0] == '\n' {
+		return nil, nil
+	}
+	start, err := lastLineStart(f, size)
+	if err != nil {
+		return nil, fmt.Errorf("sessions: repair log: %w", err)
+	}
+	frag := make([]byte, size-start)
+	if _, err := f.ReadAt(frag, start); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("sessions: repair log: %w", err)
+	}
+	found := 0
+	scanLine(frag, 0, true, eventPrefix, func(Record) { found++ }, func(Warning) {})
+	if found > 0 {
+		// Complete records survive: only the newline was lost.
+		if _, err := f.WriteAt([]byte{'\n'}, size); err != nil {
+			return nil, fmt.Errorf("sessions: repair log: %w", err)
+		}
+		return nil, f.Sync()
+	}
+	aside := path + ".corrupt-" + now.UTC().Format("20060102T150405.000000000Z")
+	if err := os.WriteFile(aside, frag, 0o600); err != nil {
+		return nil, fmt.Errorf("sessions: save torn tail: %w", err)
+	}
+	if err := f.Truncate(start); err != nil {
+		return nil, fmt.Errorf("sessions: truncate torn tail: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		return nil, fmt.Errorf("sessions: repair log: %w", err)
+	}
+	lines, _ := countLines(f, start)
+	return []Warning{{Kind: WarnTruncatedTail, Line: lines + 1, Bytes: len(frag), Detail: "saved to " + filepath.Base(aside)}}, nil
+}
+
+// lastLineStart returns the offset just after the last '\n' in the first
+// size bytes of f (0 when there is none), reading backwards in blocks.
+func lastLineStart(f *os.File, size int64) (int64, error) {
+	const block = 64 << 10
+	buf := make([]byte, block)
+	for end := size; end > 0; {
+		start := max(end-block, 0)
+		n, err := f.ReadAt(buf[:end-start], start)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return 0, err
+		}
+		if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
+			return start + int64(i) + 1, nil
+		}
+		end = start
+	}
+	return 0, nil
+}
+
+// countLines counts the '\n' bytes in the first size bytes of f.
+func countLines(f *os.File, size int64) (int, error) {
+	n := 0
+	err := readBlocks(io.NewSectionReader(f, 0, size), func(b []byte) { n += bytes.Count(b, []byte{'\n'}) })
+	return n, err
+}
+
+func readBlocks(r io.Reader, fn func([]byte)) error {
+	buf := make([]byte, 256<<10)
+	for {
+		n, err := r.Read(buf)
+		fn(buf[:n])
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
