@@ -1,0 +1,24 @@
+// Package textcalls recovers tool calls that a model wrote into its answer
+// text instead of the server's structured tool_calls field, the common
+// failure of small local models behind llama.cpp, Ollama, vLLM and LM
+// Studio (cases B01, B02, B04, B05 in shared/cases).
+//
+// It owns three pure parsers over strings and nothing else:
+//   - Recover: whole-message recovery of Hermes/Qwen <tool_call> blocks,
+//     Qwen3-Coder <function=..><parameter=..> blocks, Mistral [TOOL_CALLS],
+//     fenced or bare JSON call objects, with <think> reasoning split off;
+//   - RepairJSON / RepairArguments: repair of sloppy argument JSON that
+//     never changes meaning and refuses what it cannot repair;
+//   - StreamFilter: a streaming guard that holds back text that may be the
+//     start of call or reasoning markup so a terminal never flashes it.
+//
+// Hard lessons it encodes: prose that shows an example call is not a call
+// (B01 negative, B05 negative); a blind ' -> " replacement corrupts valid
+// JSON that contains an apostrophe (B04 case 3); truncated or ambiguous
+// arguments are refused, never run with {} or partial values (B04 cases 4
+// and 5); only offered tools are ever recovered.
+//
+// It must not do I/O, call providers or run tools; whether recovery runs at
+// all is the caller's decision (per provider profile), and only when the
+// request offered tools and the server returned no structured calls.
+package textcalls

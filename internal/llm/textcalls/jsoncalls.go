@@ -1,0 +1,207 @@
+package textcalls
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"strings"
+)
+
+// argKeys are the keys models use for a call's arguments, in preference
+// order (B01: "parameters"; Llama 3.x: "parameters"; some: "args",
+// Anthropic-trained: "input").
+var argKeys = []string{"arguments", "parameters", "args", "input"}
+
+// rawCall is a call found in text before ids and offer checks.
+type rawCall struct {
+	name string
+	args string // repaired JSON object, "" when err is set
+	raw  string // argument text as written
+	err  error
+}
+
+var nameRe = regexp.MustCompile(`"name"\s*:\s*"([^"\\]{1,200})"`)
+
+// callFromJSON reads one call object: {"name":..,"arguments":..} with any
+// key of argKeys, or the OpenAI shape {"type":"function","function":{..}}.
+// strict requires an argument key and no unknown keys, for untagged JSON
+// where a data object must not pass for a call. ok is false when the text
+// is not a call object at all.
+func callFromJSON(text string, strict bool) (rawCall, bool) {
+	fixed, err := RepairJSON(text)
+	if err != nil {
+		// Broken JSON that still names a tool is a call with bad
+		// arguments: the model gets the parse error back.
+		if m := nameRe.FindStringSubmatch(text); m != nil {
+			return rawCall{name: m[1], raw: text, err: err}, true
+		}
+		return rawCall{}, false
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal([]byte(fixed), &obj) != nil {
+		return rawCall{}, false
+	}
+	if fn, ok := obj["function"]; ok && len(obj) <= 3 {
+		var inner map[string]json.RawMessage
+		if json.Unmarshal(fn, &inner) == nil {
+			obj = inner
+		}
+	}
+	var name string
+	if json.Unmarshal(obj["name"], &name) != nil || name == "" {
+		return rawCall{}, false
+	}
+	var rawArgs json.RawMessage
+	known := 1
+	for _, k := range argKeys {
+		if v, ok := obj[k]; ok {
+			rawArgs = v
+			known++
+			break
+		}
+	}
+	for _, k := range []string{"id", "type"} {
+		if _, ok := obj[k]; ok {
+			known++
+		}
+	}
+	if strict && (rawArgs == nil || known != len(obj)) {
+		return rawCall{}, false
+	}
+	c := rawCall{name: name, raw: string(rawArgs)}
+	switch {
+	case rawArgs == nil || string(rawArgs) == "null":
+		c.args = "{}"
+	default:
+		c.args, c.err = RepairArguments(string(rawArgs))
+	}
+	return c, true
+}
+
+// scanValue returns the end of the JSON-ish value (object or array) that
+// starts at s[0], matching brackets outside double- and single-quoted
+// strings. complete is false when the text ends first.
+func scanValue(s string) (end int, complete bool) {
+	depth := 0
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if quote != 0 {
+			switch c {
+			case '\\':
+				i++
+			case quote:
+				quote = 0
+			}
+			continue
+		}
+		switch c {
+		case '"', '\'':
+			if c == '\'' && i > 0 && isWordByte(s[i-1]) {
+				continue // an apostrophe in a bare word, not a quote
+			}
+			quote = c
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth <= 0 {
+				return i + 1, true
+			}
+		}
+	}
+	return len(s), false
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// jsonCallSequence parses s as one or more call objects separated by
+// whitespace, ';' or ',' or as a JSON array of them (B01 expected.txt).
+// It fails unless every value is a call object.
+func jsonCallSequence(s string, strict bool) ([]rawCall, bool) {
+	s = strings.TrimSpace(s)
+	if strings.HasPrefix(s, "[") {
+		end, complete := scanValue(s)
+		if complete && strings.TrimSpace(s[end:]) == "" {
+			return jsonArrayCalls(s, strict)
+		}
+		return nil, false
+	}
+	var calls []rawCall
+	for s != "" {
+		if s[0] != '{' {
+			return nil, false
+		}
+		end, _ := scanValue(s)
+		c, ok := callFromJSON(s[:end], strict)
+		if !ok {
+			return nil, false
+		}
+		calls = append(calls, c)
+		s = strings.TrimLeft(s[end:], " \t\r\n;,")
+	}
+	return calls, len(calls) > 0
+}
+
+func jsonArrayCalls(s string, strict bool) ([]rawCall, bool) {
+	fixed, err := RepairJSON(s)
+	if err != nil {
+		return nil, false
+	}
+	var items []json.RawMessage
+	if json.Unmarshal([]byte(fixed), &items) != nil || len(items) == 0 {
+		return nil, false
+	}
+	var calls []rawCall
+	for _, it := range items {
+		c, ok := callFromJSON(string(it), strict)
+		if !ok {
+			return nil, false
+		}
+		calls = append(calls, c)
+	}
+	return calls, true
+}
+
+// unfence returns the inside of a text that is exactly one fenced block
+// (```json, ```JSON, ``` or ```tool_call ... ```), and whether it was one.
+func unfence(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, "```") || !strings.HasSuffix(s, "```") || len(s) < 6 {
+		return s, false
+	}
+	body := s[3 : len(s)-3]
+	nl := strings.IndexByte(body, '\n')
+	if nl < 0 {
+		return s, false
+	}
+	switch strings.ToLower(strings.TrimSpace(body[:nl])) {
+	case "", "json", "tool_call", "tool_calls", "jsonc", "json5":
+	default:
+		return s, false
+	}
+	inner := body[nl+1:]
+	if strings.Contains(inner, "```") {
+		return s, false
+	}
+	return inner, true
+}
+
+// CanonicalArguments turns a structured call's arguments as a server sent
+// them, a JSON string or a JSON object (B06: llama.cpp and LM Studio send
+// either), into compact JSON object text, the form replayed to
+// OpenAI-shaped servers as function.arguments. Sloppy text is repaired as
+// by RepairArguments; failures are *ArgError.
+func CanonicalArguments(raw json.RawMessage) (string, error) {
+	s, err := RepairArguments(string(raw))
+	if err != nil {
+		return "", err
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(s)); err != nil {
+		return "", &ArgError{Kind: ErrInvalid, Detail: err.Error()}
+	}
+	return b.String(), nil
+}

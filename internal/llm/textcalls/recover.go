@@ -1,0 +1,357 @@
+package textcalls
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/zero-agent/zero/internal/llm"
+)
+
+// Options tunes Recover. The zero value works: string-typed parameters,
+// fresh random ids, no pre-filled <think>.
+type Options struct {
+	// Schemas maps an offered tool's name to the JSON Schema of its
+	// arguments; Qwen3-Coder parameter values are typed by it (B02).
+	Schemas map[string]json.RawMessage
+	// IDs issues call ids; share one per session so ids never repeat. Nil
+	// uses a fresh generator (still crypto-random).
+	IDs *IDGen
+	// ShortIDs asks for 9-alphanumeric ids (Mistral-family templates, B06).
+	ShortIDs bool
+	// PrefilledThink says the chat template already opened <think>, so the
+	// text before the first "</think>" is reasoning (B05).
+	PrefilledThink bool
+}
+
+// Result is what Recover found in one assistant message.
+type Result struct {
+	// Calls are recovered calls to offered tools with repaired JSON-object
+	// arguments, in order; each has a fresh ID and Recovered set.
+	Calls []llm.ToolCall
+	// Invalid are calls to offered tools whose arguments could not be
+	// repaired (B04 cases 4 and 5). Each has an ID and its raw Arguments;
+	// the caller records the call and answers it with an is_error result
+	// carrying Err's message, never running it.
+	Invalid []InvalidCall
+	// Text is the visible answer: the message without reasoning and call
+	// markup, trimmed. When nothing was recovered it is the input minus
+	// reasoning.
+	Text string
+	// Reasoning is the text of a leading <think> block or of everything
+	// before an orphan "</think>" (B05), trimmed.
+	Reasoning string
+	// Warnings explain what was seen but not recovered (unknown tool,
+	// example call, value that did not fit its schema).
+	Warnings []string
+}
+
+// InvalidCall is a call the model meant to make but wrote unusable
+// arguments for.
+type InvalidCall struct {
+	Call llm.ToolCall
+	Err  error
+}
+
+// Markup that starts a tool call in text.
+const (
+	tagToolCall      = "<tool_call>"
+	tagToolCallClose = "</tool_call>"
+	tagMistral       = "[TOOL_CALLS]"
+	tagMistralArgs   = "[ARGS]"
+	tagMistralCallID = "[CALL_ID]"
+	tagThink         = "<think>"
+	tagThinkClose    = "</think>"
+)
+
+// Recover finds tool calls written as text in an assistant message (the
+// fallback for servers that return no structured tool_calls). offered is
+// the names of the tools the request offered; with none, no call is
+// recovered (the reasoning split still applies). Formats, in order of
+// trust:
+//
+//  1. tagged markup anywhere outside code: Hermes/Qwen <tool_call>{json}
+//     </tool_call> (closing tag optional at the end), Qwen3-Coder
+//     <function=..> blocks, Mistral [TOOL_CALLS]name[ARGS]{json} and
+//     [TOOL_CALLS][{"name":..,"arguments":..}];
+//  2. when no tag is present: a message that is wholly one or more call
+//     objects (optionally in one ```json fence), or a short lead-in
+//     sentence followed by one fenced block of calls that ends the message.
+//
+// A call inside inline code or a fence, or introduced as an example ("for
+// example", "like this"...), stays text. Names not offered stay text with
+// a warning.
+func Recover(text string, offered []string, opts Options) Result {
+	var res Result
+	res.Reasoning, text = splitReasoning(text, opts.PrefilledThink)
+	ids := opts.IDs
+	if ids == nil {
+		ids = NewIDGen()
+	}
+	if len(offered) == 0 {
+		res.Text = strings.TrimSpace(text)
+		return res
+	}
+	r := recoverer{offered: map[string]bool{}, opts: opts, ids: ids, res: &res}
+	for _, n := range offered {
+		r.offered[n] = true
+	}
+	if calls, kept, ok := r.tagged(text); ok {
+		r.accept(calls)
+		res.Text = tidy(kept)
+		return res
+	}
+	if calls, lead, ok := untagged(text); ok {
+		if r.allOffered(calls) {
+			r.accept(calls)
+			res.Text = tidy(lead)
+			return res
+		}
+	}
+	res.Text = strings.TrimSpace(text)
+	return res
+}
+
+type recoverer struct {
+	offered map[string]bool
+	opts    Options
+	ids     *IDGen
+	res     *Result
+}
+
+func (r *recoverer) newID() string {
+	if r.opts.ShortIDs {
+		return r.ids.NextShort()
+	}
+	return r.ids.Next()
+}
+
+// allOffered reports whether every call names an offered tool, warning
+// about those that do not (B01 negative 5: never execute them).
+func (r *recoverer) allOffered(calls []rawCall) bool {
+	ok := true
+	for _, c := range calls {
+		if !r.offered[c.name] {
+			r.res.Warnings = append(r.res.Warnings, fmt.Sprintf("text names tool %q, which was not offered; left as text", c.name))
+			ok = false
+		}
+	}
+	return ok
+}
+
+func (r *recoverer) accept(calls []rawCall) {
+	for _, c := range calls {
+		if !r.offered[c.name] {
+			r.res.Warnings = append(r.res.Warnings, fmt.Sprintf("text names tool %q, which was not offered; not executed", c.name))
+			continue
+		}
+		tc := llm.ToolCall{ID: r.newID(), Name: c.name, Arguments: c.args, Recovered: true}
+		if c.err != nil {
+			tc.Arguments = c.raw
+			r.res.Invalid = append(r.res.Invalid, InvalidCall{Call: tc, Err: c.err})
+			continue
+		}
+		r.res.Calls = append(r.res.Calls, tc)
+	}
+}
+
+// tagged scans text for call markup outside code spans. It returns the
+// calls, the text with the markup removed, and whether any markup was
+// taken. Markup introduced as an example leaves the whole text alone.
+func (r *recoverer) tagged(text string) ([]rawCall, string, bool) {
+	code := codeSpans(text)
+	var calls []rawCall
+	var kept strings.Builder
+	last, found := 0, false
+	for i := 0; i < len(text); {
+		at, tag := nextTag(text, i)
+		if at < 0 {
+			break
+		}
+		if inSpans(code, at) {
+			i = at + len(tag)
+			continue
+		}
+		if leadIsExample(text, at) && !found {
+			r.res.Warnings = append(r.res.Warnings, "call markup introduced as an example; left as text")
+			return nil, "", false
+		}
+		got, end, warns := parseTagged(text[at:], tag, r.opts.Schemas)
+		r.res.Warnings = append(r.res.Warnings, warns...)
+		kept.WriteString(text[last:at])
+		calls = append(calls, got...)
+		found = true
+		last = at + end
+		i = last
+	}
+	if !found {
+		return nil, "", false
+	}
+	kept.WriteString(text[last:])
+	return calls, kept.String(), true
+}
+
+func nextTag(text string, from int) (int, string) {
+	best, tag := -1, ""
+	for _, t := range []string{tagToolCall, funcOpen, tagMistral} {
+		if k := strings.Index(text[from:], t); k >= 0 && (best < 0 || from+k < best) {
+			best, tag = from+k, t
+		}
+	}
+	return best, tag
+}
+
+// parseTagged parses the markup that starts s and returns the bytes used.
+func parseTagged(s, tag string, schemas map[string]json.RawMessage) ([]rawCall, int, []string) {
+	switch tag {
+	case tagToolCall:
+		body := s[len(tag):]
+		end := len(s)
+		if k := strings.Index(body, tagToolCallClose); k >= 0 {
+			end = len(tag) + k + len(tagToolCallClose)
+			body = body[:k]
+		}
+		inner := strings.TrimSpace(body)
+		if strings.HasPrefix(inner, funcOpen) {
+			c, _, w := parseFunction(inner, schemas)
+			return []rawCall{c}, end, w
+		}
+		if calls, ok := jsonCallSequence(inner, false); ok {
+			return calls, end, nil
+		}
+		return nil, end, []string{fmt.Sprintf("<tool_call> block is not a call: %q", clip(inner, 80))}
+	case funcOpen:
+		c, n, w := parseFunction(s, schemas)
+		if rest := s[n:]; strings.HasPrefix(strings.TrimLeft(rest, " \t\r\n"), tagToolCallClose) {
+			n += len(rest) - len(strings.TrimLeft(rest, " \t\r\n")) + len(tagToolCallClose)
+		}
+		return []rawCall{c}, n, w
+	default:
+		return parseMistral(s)
+	}
+}
+
+var mistralNameRe = regexp.MustCompile(`^\s*([A-Za-z0-9_.\-]+)\s*(\[CALL_ID\][A-Za-z0-9_\-]*\s*)?(\[ARGS\])?\s*`)
+
+// parseMistral parses "[TOOL_CALLS]" followed by a JSON array or object of
+// calls, or by one or more "name[ARGS]{json}" (v11+ templates), each
+// optionally preceded by its own "[TOOL_CALLS]".
+func parseMistral(s string) ([]rawCall, int, []string) {
+	pos := len(tagMistral)
+	rest := strings.TrimLeft(s[pos:], " \t\r\n")
+	pos = len(s) - len(rest)
+	if strings.HasPrefix(rest, "[") || strings.HasPrefix(rest, "{") {
+		end, _ := scanValue(rest)
+		if calls, ok := jsonCallSequence(rest[:end], false); ok {
+			return calls, pos + end, nil
+		}
+		return nil, pos + end, []string{"[TOOL_CALLS] not followed by call objects"}
+	}
+	var calls []rawCall
+	for {
+		m := mistralNameRe.FindStringSubmatchIndex(s[pos:])
+		if m == nil || (m[6] < 0 && !strings.HasPrefix(s[pos+m[1]:], "{")) {
+			break
+		}
+		name := s[pos+m[2] : pos+m[3]]
+		pos += m[1]
+		end, _ := scanValue(s[pos:])
+		raw := s[pos : pos+end]
+		c := rawCall{name: name, raw: raw}
+		if !strings.HasPrefix(raw, "{") {
+			c.err = &ArgError{Kind: ErrTruncated, Detail: "arguments missing after [ARGS]"}
+		} else {
+			c.args, c.err = RepairArguments(raw)
+		}
+		calls = append(calls, c)
+		pos += end
+		next := strings.TrimLeft(s[pos:], " \t\r\n")
+		if strings.HasPrefix(next, tagMistral) {
+			pos = len(s) - len(next) + len(tagMistral)
+			continue
+		}
+		if mm := mistralNameRe.FindStringSubmatch(next); mm != nil && mm[3] != "" {
+			pos = len(s) - len(next)
+			continue
+		}
+		break
+	}
+	if len(calls) == 0 {
+		return nil, pos, []string{"[TOOL_CALLS] not followed by a call"}
+	}
+	return calls, pos, nil
+}
+
+// untagged handles messages without call markup: the whole message is call
+// objects (optionally fenced), or a short lead-in sentence is followed by a
+// single fenced block of call objects that ends the message. It returns the
+// calls and the prose to keep.
+func untagged(text string) ([]rawCall, string, bool) {
+	t := strings.TrimSpace(text)
+	if inner, fenced := unfence(t); fenced || strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
+		if calls, ok := jsonCallSequence(inner, true); ok {
+			return calls, "", true
+		}
+		return nil, "", false
+	}
+	// Lead-in prose + one trailing fence.
+	if !strings.HasSuffix(t, "```") {
+		return nil, "", false
+	}
+	open := strings.LastIndex(t[:len(t)-3], "\n```")
+	if open < 0 {
+		return nil, "", false
+	}
+	lead := t[:open]
+	if len(lead) > 300 || strings.Contains(lead, "```") || strings.Contains(lead, "\n\n") || hasExampleMarker(lead) {
+		return nil, "", false
+	}
+	inner, fenced := unfence(t[open+1:])
+	if !fenced {
+		return nil, "", false
+	}
+	if calls, ok := jsonCallSequence(inner, true); ok {
+		return calls, lead, true
+	}
+	return nil, "", false
+}
+
+// splitReasoning separates a leading <think> block, or, for templates that
+// pre-fill "<think>", everything before an orphan "</think>" (B05). Tags
+// inside code spans are text.
+func splitReasoning(text string, prefilled bool) (reasoning, rest string) {
+	trimmed := strings.TrimLeft(text, " \t\r\n")
+	if strings.HasPrefix(trimmed, tagThink) {
+		body := trimmed[len(tagThink):]
+		if k := strings.Index(body, tagThinkClose); k >= 0 {
+			return strings.TrimSpace(body[:k]), body[k+len(tagThinkClose):]
+		}
+		return strings.TrimSpace(body), ""
+	}
+	code := codeSpans(text)
+	for from := 0; ; {
+		k := strings.Index(text[from:], tagThinkClose)
+		if k < 0 {
+			return "", text
+		}
+		at := from + k
+		if inSpans(code, at) {
+			from = at + len(tagThinkClose)
+			continue
+		}
+		open := strings.Index(text[:at], tagThink)
+		if prefilled || open < 0 || inSpans(code, open) {
+			return strings.TrimSpace(text[:at]), text[at+len(tagThinkClose):]
+		}
+		return "", text
+	}
+}
+
+var blankRuns = regexp.MustCompile(`\n[ \t]*\n(?:[ \t]*\n)+`)
+
+// tidy trims text left after removing markup and folds runs of blank
+// lines into one.
+func tidy(s string) string {
+	return strings.TrimSpace(blankRuns.ReplaceAllString(s, "\n\n"))
+}

@@ -1,0 +1,223 @@
+package textcalls
+
+import "strings"
+
+// Delta is what a StreamFilter lets through for one fed piece.
+type Delta struct {
+	// Text is safe to show as answer text now.
+	Text string
+	// Reasoning is <think> content (or pre-filled reasoning), for the
+	// reasoning channel.
+	Reasoning string
+}
+
+// StreamOptions tunes a StreamFilter.
+type StreamOptions struct {
+	// PrefilledThink: the template opened <think>, so text is reasoning
+	// until the first "</think>" (B05).
+	PrefilledThink bool
+}
+
+type streamState int
+
+const (
+	stText streamState = iota
+	stReason
+	stHeld // call markup seen: hold everything until Flush
+	stJSON // message opened like a JSON call: hold until it proves otherwise
+)
+
+// jsonHoldLimit is how many bytes a message that opens with '{', '[' or a
+// json fence may be held before it is released as text when it still names
+// no "name" key.
+const jsonHoldLimit = 256
+
+// StreamFilter sits between a provider's text deltas and the display. It
+// holds back any suffix that could be the start of call or reasoning markup
+// ("<tool_call>", "<function=", "[TOOL_CALLS]", "<think>", "</think>"), so
+// a chunk boundary such as "</thi" + "nk>" never flashes raw tags (B02, B05
+// expected.txt). Once call markup starts, the rest of the message is held:
+// the caller runs Recover on the full text at the end and shows its Text.
+// Markup inside inline code or fences is ordinary text. Not safe for
+// concurrent use; one filter per assistant message.
+type StreamFilter struct {
+	state   streamState
+	buf     string // received, not yet decided
+	held    strings.Builder
+	shown   bool // some non-space text was emitted
+	fence   bool // inside a fenced block
+	inline  int  // length of the open inline-code backtick run, 0 if none
+	lineBeg bool // the next byte in buf starts a line
+}
+
+// NewStreamFilter returns a filter for one assistant message.
+func NewStreamFilter(opts StreamOptions) *StreamFilter {
+	f := &StreamFilter{lineBeg: true}
+	if opts.PrefilledThink {
+		f.state = stReason
+	}
+	return f
+}
+
+var streamTags = []string{tagToolCall, funcOpen, tagMistral, tagThink, tagThinkClose}
+
+// Feed takes the next text delta and returns what may be shown now.
+func (f *StreamFilter) Feed(delta string) Delta {
+	f.buf += delta
+	return f.run(false)
+}
+
+// Flush ends the message: held-back partial tags are released as text
+// (they turned out not to be markup); held call markup and a held
+// JSON-looking message are not emitted. After Flush the caller renders
+// Recover(fullText).Text as the final answer, which holds all prose that
+// was not a call.
+func (f *StreamFilter) Flush() Delta {
+	return f.run(true)
+}
+
+func (f *StreamFilter) run(final bool) Delta {
+	var text, reason strings.Builder
+	for f.buf != "" {
+		switch f.state {
+		case stHeld:
+			f.held.WriteString(f.buf)
+			f.buf = ""
+		case stJSON:
+			f.held.WriteString(f.buf)
+			f.buf = ""
+			h := f.held.String()
+			if len(h) > jsonHoldLimit && !strings.Contains(h, `"name"`) && !strings.Contains(h, `'name'`) {
+				f.state, f.buf, f.shown = stText, h, true
+				f.held.Reset()
+			}
+		case stReason:
+			k := strings.Index(f.buf, tagThinkClose)
+			if k >= 0 {
+				reason.WriteString(f.buf[:k])
+				f.buf = f.buf[k+len(tagThinkClose):]
+				f.state = stText
+				continue
+			}
+			keep := partialSuffix(f.buf, tagThinkClose)
+			if final {
+				keep = 0
+			}
+			reason.WriteString(f.buf[:len(f.buf)-keep])
+			f.buf = f.buf[len(f.buf)-keep:]
+			if keep > 0 {
+				return f.done(&text, &reason)
+			}
+		case stText:
+			if !f.stepText(&text, final) {
+				return f.done(&text, &reason)
+			}
+		}
+	}
+	if final && f.state == stJSON {
+		// A held JSON-looking message is left for Recover to judge.
+		f.held.Reset()
+	}
+	return f.done(&text, &reason)
+}
+
+func (f *StreamFilter) done(text, reason *strings.Builder) Delta {
+	return Delta{Text: text.String(), Reasoning: reason.String()}
+}
+
+// stepText decides a prefix of buf in text state; false means it needs
+// more input.
+func (f *StreamFilter) stepText(text *strings.Builder, final bool) bool {
+	s := f.buf
+	c := s[0]
+	if c == '`' {
+		n := runLen(s, 0, '`')
+		if n == len(s) && !final {
+			return false // the run may go on
+		}
+		switch {
+		case f.lineBeg && n >= 3 && f.inline == 0:
+			if !f.shown && !f.fence && !final {
+				nl := strings.IndexByte(s, '\n')
+				if nl < 0 {
+					return false // need the info string
+				}
+				switch strings.ToLower(strings.TrimSpace(s[n:nl])) {
+				case "", "json", "tool_call", "tool_calls":
+					f.state = stJSON
+					return true
+				}
+			}
+			f.fence = !f.fence
+		case !f.fence && f.inline == 0:
+			f.inline = n
+		case !f.fence && f.inline == n:
+			f.inline = 0
+		}
+		f.emit(text, s[:n])
+		return true
+	}
+	if f.fence || f.inline > 0 {
+		f.emit(text, s[:1])
+		return true
+	}
+	if !f.shown && (c == '{' || c == '[') && !strings.HasPrefix(s, tagMistral) && !isPrefix(s, tagMistral) {
+		f.state = stJSON
+		return true
+	}
+	if c == '<' || c == '[' {
+		for _, t := range streamTags {
+			if strings.HasPrefix(s, t) {
+				f.buf = s[len(t):]
+				switch t {
+				case tagThink:
+					if !f.shown {
+						f.state = stReason
+					} else {
+						f.state = stHeld
+					}
+				case tagThinkClose:
+					// orphan close: drop it; what came before was shown
+				default:
+					f.state = stHeld
+					f.held.WriteString(t)
+				}
+				return true
+			}
+		}
+		for _, t := range streamTags {
+			if isPrefix(s, t) && !final {
+				return false
+			}
+		}
+	}
+	f.emit(text, s[:1])
+	return true
+}
+
+func (f *StreamFilter) emit(text *strings.Builder, s string) {
+	text.WriteString(s)
+	f.buf = f.buf[len(s):]
+	for i := 0; i < len(s); i++ {
+		if s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r' {
+			f.shown = true
+		}
+	}
+	f.lineBeg = s[len(s)-1] == '\n'
+}
+
+// isPrefix reports whether s is a proper prefix of tag.
+func isPrefix(s, tag string) bool {
+	return len(s) < len(tag) && strings.HasPrefix(tag, s)
+}
+
+// partialSuffix returns the length of the longest suffix of s that is a
+// proper prefix of tag.
+func partialSuffix(s, tag string) int {
+	for n := min(len(tag)-1, len(s)); n > 0; n-- {
+		if strings.HasSuffix(s, tag[:n]) {
+			return n
+		}
+	}
+	return 0
+}
