@@ -1,0 +1,162 @@
+package anthropic
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"time"
+
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
+
+	"github.com/zero-agent/zero/internal/llm"
+)
+
+// DefaultMaxTokens is the output cap (tokens) sent when neither the request
+// nor Options set one; the Messages API requires max_tokens.
+const DefaultMaxTokens = 8192
+
+// DefaultIdleTimeout is how long a response body may stay silent before the
+// stream fails with llm.ErrStreamStall. Anthropic sends `ping` events during
+// long thinking, so a minute of silence means the connection is dead.
+const DefaultIdleTimeout = 90 * time.Second
+
+// Options configures one Anthropic provider profile.
+type Options struct {
+	// Name is the profile name returned by Name(); "anthropic" when empty.
+	Name string
+	// BaseURL is the API root without /v1, e.g. "https://api.anthropic.com";
+	// empty means the SDK's production default. Environment variables are
+	// never consulted.
+	BaseURL string
+	// APIKey is sent as the SDK's credential; empty sends no credential (the
+	// server then answers 401, reported as llm.ErrAuth).
+	APIKey string
+	// Model is used when a Request leaves Model empty.
+	Model string
+	// Headers are extra HTTP headers sent with every request (e.g.
+	// "anthropic-beta").
+	Headers map[string]string
+	// HTTPClient replaces the default client; nil uses http.DefaultClient's
+	// transport.
+	HTTPClient *http.Client
+	// MaxTokens is the output cap (tokens) when a Request sets none;
+	// 0 means DefaultMaxTokens.
+	MaxTokens int
+	// IdleTimeout bounds the silence between response bytes; 0 means
+	// DefaultIdleTimeout, negative disables the check.
+	IdleTimeout time.Duration
+	// AdaptiveThinking sends thinking {"type":"adaptive"} plus
+	// output_config.effort for Request.ReasoningEffort, instead of a
+	// budget_tokens thinking config. Models that deprecate budgets
+	// (claude-opus-4-6 and later) use adaptive thinking regardless.
+	AdaptiveThinking bool
+}
+
+// Provider streams completions from the Anthropic Messages API. It is safe
+// for concurrent use; each Stream call is independent.
+type Provider struct {
+	opts   Options
+	client sdk.Client
+}
+
+// New returns a Provider for opts. It performs no I/O.
+func New(opts Options) *Provider {
+	if opts.Name == "" {
+		opts.Name = "anthropic"
+	}
+	if opts.IdleTimeout == 0 {
+		opts.IdleTimeout = DefaultIdleTimeout
+	}
+	ro := []option.RequestOption{
+		option.WithoutEnvironmentDefaults(),
+		option.WithMaxRetries(0),
+	}
+	if opts.BaseURL != "" {
+		ro = append(ro, option.WithBaseURL(strings.TrimRight(opts.BaseURL, "/")+"/"))
+	}
+	if opts.APIKey != "" {
+		ro = append(ro, option.WithAPIKey(opts.APIKey))
+	}
+	if opts.HTTPClient != nil {
+		ro = append(ro, option.WithHTTPClient(opts.HTTPClient))
+	}
+	for k, v := range opts.Headers {
+		ro = append(ro, option.WithHeader(k, v))
+	}
+	if opts.IdleTimeout > 0 {
+		ro = append(ro, option.WithMiddleware(idleMiddleware(opts.IdleTimeout)))
+	}
+	return &Provider{opts: opts, client: sdk.NewClient(ro...)}
+}
+
+// Name returns the profile name, e.g. "anthropic".
+func (p *Provider) Name() string { return p.opts.Name }
+
+// Stream starts one Messages request. An HTTP error status, a connect
+// failure, or an error event before the first stream event is returned
+// directly as *llm.ProviderError; afterwards failures arrive as the final
+// EventError. See the package comment for what happens on a mid-stream
+// error.
+func (p *Provider) Stream(ctx context.Context, req llm.Request) (<-chan llm.Event, error) {
+	model := req.Model
+	if model == "" {
+		model = p.opts.Model
+	}
+	params, extra, err := p.buildParams(model, req)
+	if err != nil {
+		return nil, &llm.ProviderError{Kind: llm.ErrBadRequest, Provider: p.opts.Name, Model: model,
+			Message: err.Error(), Err: err, Hint: "the conversation could not be encoded for the Messages API"}
+	}
+	st := p.client.Messages.NewStreaming(ctx, params, extra...)
+	d := newDecoder(p.opts.Name, model)
+	// The first Next performs the request: an HTTP error surfaces here and
+	// is returned directly, as llm.Provider requires.
+	if !st.Next() {
+		err := st.Err()
+		st.Close()
+		if err == nil {
+			err = d.truncated()
+		}
+		return nil, d.classify(ctx, err)
+	}
+	out := make(chan llm.Event, 64)
+	go func() {
+		defer close(out)
+		defer st.Close()
+		send := func(ev llm.Event) bool {
+			select {
+			case out <- ev:
+				return true
+			case <-ctx.Done():
+				return false
+			}
+		}
+		// The final error is sent unconditionally: consumers drain the
+		// channel until it closes (llm.Provider contract).
+		fail := func(err error) {
+			out <- llm.Event{Type: llm.EventError, Err: d.classify(ctx, err)}
+		}
+		for {
+			evs, done := d.handle(st.Current())
+			for _, ev := range evs {
+				if !send(ev) {
+					fail(ctx.Err())
+					return
+				}
+			}
+			if done {
+				return
+			}
+			if !st.Next() {
+				err := st.Err()
+				if err == nil {
+					err = d.truncated()
+				}
+				fail(err)
+				return
+			}
+		}
+	}()
+	return out, nil
+}
