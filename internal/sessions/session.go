@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -267,47 +266,19 @@ func (s *Session) Events() ([]event.Event, []Warning, error) {
 }
 
 // History rebuilds the conversation for resume (see RebuildHistory), with
-// the reader's warnings followed by the repair's.
+// the reader's warnings followed by the repair's. Only message and
+// compaction events are decoded; other healthy lines are skipped unparsed.
 func (s *Session) History() ([]llm.Message, []Warning, error) {
-	evs, ws, err := s.Events()
-	if err != nil {
-		return nil, nil, err
+	data, err := os.ReadFile(s.EventsPath())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
 	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("sessions: read %s: %w", s.ID(), err)
+	}
+	evs, ws := decodeEvents(data, func(t event.Type) bool { return t == event.Message || t == event.Compaction })
 	msgs, rw := RebuildHistory(evs)
 	return msgs, append(ws, rw...), nil
-}
-
-// DecodeEvents reads an events.jsonl image: ReadRecords with the event
-// prefix, then each record decoded into an event.Event (in parallel; the
-// order of the log is kept). Records that are not events (no type, or a
-// field of the wrong shape) are skipped with WarnUndecodable.
-func DecodeEvents(data []byte) ([]event.Event, []Warning) {
-	recs, warns := ReadRecords(data, eventPrefix)
-	evs := make([]event.Event, len(recs))
-	bad := make([]error, len(recs))
-	workers := min(runtime.GOMAXPROCS(0), 1+len(recs)/256)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			for i := w; i < len(recs); i += workers {
-				if err := json.Unmarshal(recs[i].Raw, &evs[i]); err != nil {
-					bad[i] = err
-				} else if evs[i].Type == "" {
-					bad[i] = errors.New("no type")
-				}
-			}
-		})
-	}
-	wg.Wait()
-	out := evs[:0]
-	for i := range evs {
-		if bad[i] != nil {
-			warns = append(warns, Warning{Kind: WarnUndecodable, Line: recs[i].Line, Detail: bad[i].Error()})
-			continue
-		}
-		out = append(out, evs[i])
-	}
-	return out, warns
 }
 
 // RepairTail makes the log at path end in '\n' before anything is
