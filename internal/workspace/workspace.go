@@ -242,3 +242,9 @@ func missing(err error) bool {
 	}
 	return errors.Is(err, syscall.ENOTDIR)
 }
+
+// RootOf returns the root directory holding the resolved path abs.
+func (w *Workspace) RootOf(abs string) (string, bool) {
+	r, ok := w.rootOf(abs)
+	return r.path, ok
+}
