@@ -32,7 +32,7 @@ func b31Tools(t *testing.T) []llm.ToolSpec {
 	return specs
 }
 
-func readFile(t *testing.T, name string) []byte {
+func readFile(t testing.TB, name string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(filepath.FromSlash(name))
 	if err != nil {

@@ -81,7 +81,8 @@ func Clean(dialect Dialect, raw json.RawMessage) (json.RawMessage, []string, err
 	if err != nil {
 		return nil, nil, fmt.Errorf("schema: %w", err)
 	}
-	c := &cleaner{d: dialect, orig: root.clone()}
+	// The root is being expanded: a "#" ref inside it is recursive.
+	c := &cleaner{d: dialect, orig: root.clone(), stack: []string{"#"}}
 	if root.kind != kObject {
 		return nil, nil, fmt.Errorf("schema: tool parameters must be a JSON object schema, got %s", kindName(root.kind))
 	}
