@@ -48,8 +48,13 @@ func call(t *testing.T, reg *Registry, name string, args any) Result {
 	return res
 }
 
+// readTestdata reads a case file. Case files named *.go are stored as
+// *.go.txt so gofmt and go vet over the tree do not parse fragments.
 func readTestdata(t *testing.T, c, name string) []byte {
 	t.Helper()
+	if strings.HasSuffix(name, ".go") {
+		name += ".txt"
+	}
 	b, err := os.ReadFile(filepath.Join("testdata", c, name))
 	if err != nil {
 		t.Fatal(err)
