@@ -1,0 +1,24 @@
+// Package contextmgr keeps a conversation inside a small context window
+// without losing anything: the pure cores of Zero's context economy (SPEC
+// §5, issue 6). Every lever here drops bytes from what the model is sent
+// but leaves a way to fetch them again:
+//
+//   - Cap and Shape: a per-result byte cap (head + tail, or the lines that
+//     matter for test, compiler, log and diff output) with a marker naming
+//     the spill file that holds the full text;
+//   - TurnCaps: a per-turn budget shared by one turn's results, with a
+//     floor;
+//   - ReadCache: an unchanged file read again becomes a one-line stub;
+//   - CompactWrites: applied write/edit payloads leave the history (the
+//     file on disk holds them), failed ones stay for a retry;
+//   - PlanCompaction / ApplyCompaction: prune stale large results, then
+//     summarise the oldest middle, cutting only at tool-call boundaries;
+//   - Repair: the invariant check run before every request, so that each
+//     tool call has exactly one result and each result its call (cases B25,
+//     B26).
+//
+// It must stay pure: no provider calls, no tool runs, no clock. The one
+// exception is Spill, which writes a file into a directory the caller
+// names (the session directory). Sizes are bytes unless a name says
+// tokens; tokens are estimated by Estimator.
+package contextmgr

@@ -1,0 +1,187 @@
+package contextmgr
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/zero-agent/zero/internal/llm"
+)
+
+// SummaryPrefix opens every summary message ApplyCompaction inserts; the
+// planner treats such a message as the low-water mark and never puts it in
+// a range to summarise again.
+const SummaryPrefix = "[Summary of earlier conversation: "
+
+// Planning constants, in bytes.
+const (
+	// PruneMin is the smallest tool result worth pruning.
+	PruneMin = 1024
+	// SummaryReserve is the room the planner expects a summary to take.
+	SummaryReserve = 2048
+)
+
+// ErrCannotShrink is returned when no compaction would make the history
+// smaller: the caller must stop with a clear error instead of looping.
+var ErrCannotShrink = errors.New("context compaction cannot shrink the conversation any further")
+
+// Plan is what a compaction should do, in two stages: prune stale large
+// tool results, then (if still over budget) summarise Start..End.
+type Plan struct {
+	// Prune lists tool-result locations whose content is replaced by a
+	// stub (ApplyCompaction does it).
+	Prune []PartRef
+	// Start and End delimit the half-open range of messages to summarise;
+	// Start == End when pruning alone reaches the budget.
+	Start, End int
+	// Bytes is the history's size now; AfterPrune after the pruning;
+	// After the estimate once summarised (with SummaryReserve).
+	Bytes, AfterPrune, After int
+}
+
+// PartRef locates one part of one message.
+type PartRef struct{ Msg, Part int }
+
+// Summarize reports whether the plan needs a model summary.
+func (p Plan) Summarize() bool { return p.End > p.Start }
+
+// PlanCompaction plans how to bring msgs under budgetBytes while keeping
+// the leading system messages, every earlier summary and at least the last
+// keepRecent messages (moved back to a clean tool-call boundary, so a call
+// and its results are never split). Stage one prunes tool results larger
+// than PruneMin outside the kept suffix; stage two picks the middle after
+// the low-water mark (the last summary) up to the suffix for the model to
+// summarise. It returns ErrCannotShrink (wrapped with the sizes) when
+// neither stage would make the history smaller. A history already under
+// budget gets an empty plan.
+func PlanCompaction(msgs []llm.Message, budgetBytes, keepRecent int) (Plan, error) {
+	p := Plan{Bytes: HistoryBytes(msgs)}
+	p.AfterPrune, p.After = p.Bytes, p.Bytes
+	if p.Bytes <= budgetBytes {
+		return p, nil
+	}
+	end := cutBoundary(msgs, len(msgs)-max(keepRecent, 0))
+	for i := 0; i < end; i++ {
+		for j, part := range msgs[i].Parts {
+			if part.Type == llm.PartToolResult && part.ToolResult != nil && len(part.ToolResult.Content) > PruneMin && !isPruned(part.ToolResult.Content) {
+				p.Prune = append(p.Prune, PartRef{i, j})
+				p.AfterPrune -= len(part.ToolResult.Content) - len(prunedStub(len(part.ToolResult.Content)))
+			}
+		}
+	}
+	p.After = p.AfterPrune
+	if p.AfterPrune <= budgetBytes {
+		return p, nil
+	}
+	start := lowWater(msgs)
+	if start < end {
+		middle := HistoryBytes(msgs[start:end])
+		for _, r := range p.Prune {
+			if r.Msg >= start {
+				middle -= len(msgs[r.Msg].Parts[r.Part].ToolResult.Content) - len(prunedStub(len(msgs[r.Msg].Parts[r.Part].ToolResult.Content)))
+			}
+		}
+		if middle > SummaryReserve {
+			p.Start, p.End = start, end
+			p.After = p.AfterPrune - middle + SummaryReserve
+		}
+	}
+	if p.After >= p.Bytes {
+		return p, fmt.Errorf("%w (%d bytes, budget %d, %d recent messages kept)", ErrCannotShrink, p.Bytes, budgetBytes, keepRecent)
+	}
+	return p, nil
+}
+
+// lowWater returns the first index that may be summarised: after the
+// leading system messages and after the last summary message.
+func lowWater(msgs []llm.Message) int {
+	start := 0
+	for start < len(msgs) && msgs[start].Role == llm.RoleSystem {
+		start++
+	}
+	for i := len(msgs) - 1; i >= start; i-- {
+		if isSummary(msgs[i]) {
+			start = i + 1
+			break
+		}
+	}
+	return cutBoundaryForward(msgs, start)
+}
+
+func isSummary(m llm.Message) bool {
+	return m.Role == llm.RoleUser && strings.HasPrefix(m.Text(), SummaryPrefix)
+}
+
+// cutBoundary moves i back until msgs[i] starts a clean segment: not a
+// tool message (its call would be cut off from it).
+func cutBoundary(msgs []llm.Message, i int) int {
+	i = min(max(i, 0), len(msgs))
+	for i > 0 && i < len(msgs) && msgs[i].Role == llm.RoleTool {
+		i--
+	}
+	return i
+}
+
+// cutBoundaryForward moves i forward past tool messages.
+func cutBoundaryForward(msgs []llm.Message, i int) int {
+	for i < len(msgs) && msgs[i].Role == llm.RoleTool {
+		i++
+	}
+	return i
+}
+
+func prunedStub(n int) string {
+	return fmt.Sprintf("[old tool output pruned: %d bytes; run the tool again if you need it]", n)
+}
+
+func isPruned(s string) bool { return strings.HasPrefix(s, "[old tool output pruned: ") }
+
+// ApplyCompaction carries out p: it replaces pruned results with a stub
+// and, when p.Summarize(), replaces messages Start..End with one user
+// message SummaryPrefix + summary + "]". The result passes through Repair
+// as a safety net; its log is returned. msgs is not modified.
+func ApplyCompaction(msgs []llm.Message, p Plan, summary string) ([]llm.Message, []string) {
+	out := make([]llm.Message, len(msgs))
+	copy(out, msgs)
+	for _, r := range p.Prune {
+		m := out[r.Msg]
+		parts := append([]llm.Part(nil), m.Parts...)
+		res := *parts[r.Part].ToolResult
+		res.Content = prunedStub(len(res.Content))
+		parts[r.Part].ToolResult = &res
+		out[r.Msg] = llm.Message{Role: m.Role, Parts: parts}
+	}
+	if p.Summarize() {
+		s := llm.TextMessage(llm.RoleUser, SummaryPrefix+strings.TrimSpace(summary)+"]")
+		out = append(append(append([]llm.Message(nil), out[:p.Start]...), s), out[p.End:]...)
+	}
+	return Repair(out)
+}
+
+// MessageBytes is the size of a message as the levers count it: text,
+// reasoning, tool-call names and arguments, and tool-result content.
+func MessageBytes(m llm.Message) int {
+	n := 0
+	for _, p := range m.Parts {
+		n += len(p.Text)
+		if p.ToolCall != nil {
+			n += len(p.ToolCall.Name) + len(p.ToolCall.Arguments)
+		}
+		if p.ToolResult != nil {
+			n += len(p.ToolResult.Content)
+		}
+		if p.Image != nil {
+			n += len(p.Image.Data)
+		}
+	}
+	return n
+}
+
+// HistoryBytes sums MessageBytes over msgs.
+func HistoryBytes(msgs []llm.Message) int {
+	n := 0
+	for _, m := range msgs {
+		n += MessageBytes(m)
+	}
+	return n
+}
