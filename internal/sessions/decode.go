@@ -31,6 +31,11 @@ func decodeEvents(data []byte, want func(event.Type) bool) ([]event.Event, []War
 	if len(data) < 1<<20 {
 		n = 1
 	}
+	return decodeChunks(data, want, n)
+}
+
+// decodeChunks is decodeEvents over at most n chunks.
+func decodeChunks(data []byte, want func(event.Type) bool, n int) ([]event.Event, []Warning) {
 	chunks := splitLines(data, n)
 	// Each chunk decodes into its own segment of one shared array, sized
 	// by its line count (a line holds one event unless a torn write glued

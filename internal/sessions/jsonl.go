@@ -227,7 +227,7 @@ func NewLineReader(r io.Reader, prefix []byte) *LineReader {
 	if len(prefix) == 0 {
 		prefix = defaultPrefix
 	}
-	return &LineReader{r: bufio.NewReaderSize(r, 1<<20), prefix: append([]byte(nil), prefix...)}
+	return &LineReader{r: bufio.NewReaderSize(r, 64<<10), prefix: append([]byte(nil), prefix...)}
 }
 
 // Next returns the next record, or io.EOF after the last one. Other errors
