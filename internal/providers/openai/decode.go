@@ -1,0 +1,369 @@
+package openai
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/llm/sse"
+	"github.com/zero-agent/zero/internal/llm/think"
+	"github.com/zero-agent/zero/internal/providers/httperr"
+)
+
+// Wire shapes of a Chat Completions response and stream chunk, per the
+// OpenAI API reference, widened for the compatible servers: choices may be
+// empty (usage chunk, Azure prompt_filter_results, case B07), reasoning
+// arrives as reasoning_content (llama.cpp, vLLM, DeepSeek) or reasoning
+// (Ollama, OpenRouter), tool-call arguments may be an object (case B06).
+type wireChunk struct {
+	Choices []wireChoice    `json:"choices"`
+	Usage   *wireUsage      `json:"usage"`
+	Error   json.RawMessage `json:"error"`
+}
+
+type wireChoice struct {
+	Index        int        `json:"index"`
+	Delta        *wireDelta `json:"delta"`
+	Message      *wireDelta `json:"message"`
+	FinishReason *string    `json:"finish_reason"`
+}
+
+type wireDelta struct {
+	Content          *string         `json:"content"`
+	ReasoningContent *string         `json:"reasoning_content"`
+	Reasoning        *string         `json:"reasoning"`
+	ToolCalls        []wireToolDelta `json:"tool_calls"`
+}
+
+type wireToolDelta struct {
+	Index    *int   `json:"index"`
+	ID       string `json:"id"`
+	Function struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	} `json:"function"`
+}
+
+type wireUsage struct {
+	PromptTokens        int `json:"prompt_tokens"`
+	CompletionTokens    int `json:"completion_tokens"`
+	PromptTokensDetails *struct {
+		CachedTokens int `json:"cached_tokens"`
+	} `json:"prompt_tokens_details"`
+	CompletionTokensDetails *struct {
+		ReasoningTokens int `json:"reasoning_tokens"`
+	} `json:"completion_tokens_details"`
+}
+
+func (u *wireUsage) usage() *llm.Usage {
+	out := &llm.Usage{InputTokens: u.PromptTokens, OutputTokens: u.CompletionTokens}
+	if u.PromptTokensDetails != nil {
+		out.CacheReadTokens = u.PromptTokensDetails.CachedTokens
+	}
+	if u.CompletionTokensDetails != nil {
+		out.ReasoningTokens = u.CompletionTokensDetails.ReasoningTokens
+	}
+	return out
+}
+
+// errStopped means the consumer went away (emit returned false).
+var errStopped = errors.New("openai: consumer stopped")
+
+// callAcc accumulates one tool call from its deltas.
+type callAcc struct {
+	serverID string // id as the server sent it, "" when none
+	id       string // id handed out (serverID or generated)
+	name     string
+	args     strings.Builder
+	started  bool
+}
+
+// decoder turns chunks into llm events. It is the pure core of the
+// provider: no I/O, fed by run (streams) or ParseResponse (whole replies).
+type decoder struct {
+	emit      func(llm.Event) bool
+	provider  string
+	model     string
+	mistral   bool
+	think     *think.Splitter
+	calls     []*callAcc
+	byIndex   map[int]int // wire index → position in calls
+	finish    string
+	sawFinish bool
+	sawUsage  bool
+	// inputBytes and outputBytes feed the estimate used when the server
+	// never reports usage.
+	inputBytes, outputBytes int
+}
+
+func newDecoder(o *Options, model string, emit func(llm.Event) bool) *decoder {
+	return &decoder{
+		emit: emit, provider: o.Name, model: model, mistral: o.MistralIDs,
+		think:   think.New(think.Options{StartInReasoning: o.ThinkPrefilled}),
+		byIndex: map[int]int{},
+	}
+}
+
+// run reads an event stream to its end. It returns nil after a clean end
+// ([DONE], or EOF after a finish_reason), a *llm.ProviderError for an
+// error the server reported or a stream cut short, errStopped, or the
+// reader's error for the caller to classify.
+func (d *decoder) run(r *sse.Reader) error {
+	for {
+		ev, err := r.Next()
+		if err == io.EOF {
+			if !d.sawFinish {
+				return &llm.ProviderError{
+					Kind: llm.ErrStreamBroken, Provider: d.provider, Model: d.model,
+					Message: "the stream ended before the model finished",
+					Hint:    "the partial reply is discarded; Zero retries the turn",
+				}
+			}
+			return d.finalize()
+		}
+		if err != nil {
+			return err
+		}
+		if ev.Event == "error" {
+			return httperr.ClassifyStreamError(d.provider, d.model, []byte(ev.Data))
+		}
+		data := strings.TrimSpace(ev.Data)
+		if data == "" {
+			continue
+		}
+		if data == "[DONE]" {
+			return d.finalize()
+		}
+		if err := d.chunk([]byte(data)); err != nil {
+			return err
+		}
+	}
+}
+
+// chunk handles one data payload.
+func (d *decoder) chunk(data []byte) error {
+	var c wireChunk
+	if err := json.Unmarshal(data, &c); err != nil {
+		if !d.emit(llm.Event{Type: llm.EventWarning, Text: fmt.Sprintf("skipped a malformed stream chunk: %.120s", data)}) {
+			return errStopped
+		}
+		return nil
+	}
+	if len(c.Error) > 0 && string(c.Error) != "null" {
+		return httperr.ClassifyStreamError(d.provider, d.model, data)
+	}
+	for i := range c.Choices {
+		ch := &c.Choices[i]
+		if ch.Index != 0 {
+			continue // n=1 is all Zero asks for
+		}
+		delta := ch.Delta
+		if delta == nil {
+			delta = ch.Message
+		}
+		if delta != nil {
+			if err := d.delta(delta); err != nil {
+				return err
+			}
+		}
+		if ch.FinishReason != nil && *ch.FinishReason != "" {
+			d.finish, d.sawFinish = *ch.FinishReason, true
+		}
+	}
+	if c.Usage != nil {
+		d.sawUsage = true
+		if !d.emit(llm.Event{Type: llm.EventUsage, Usage: c.Usage.usage()}) {
+			return errStopped
+		}
+	}
+	return nil
+}
+
+func (d *decoder) delta(w *wireDelta) error {
+	for _, r := range []*string{w.ReasoningContent, w.Reasoning} {
+		if r != nil && *r != "" {
+			d.outputBytes += len(*r)
+			if !d.emit(llm.Event{Type: llm.EventReasoningDelta, Text: *r}) {
+				return errStopped
+			}
+		}
+	}
+	if w.Content != nil && *w.Content != "" {
+		d.outputBytes += len(*w.Content)
+		if !d.segments(d.think.Push(*w.Content)) {
+			return errStopped
+		}
+	}
+	for pos, td := range w.ToolCalls {
+		if err := d.toolDelta(td, pos); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *decoder) segments(segs []think.Segment) bool {
+	for _, g := range segs {
+		t := llm.EventTextDelta
+		if g.Reasoning {
+			t = llm.EventReasoningDelta
+		}
+		if !d.emit(llm.Event{Type: t, Text: g.Text}) {
+			return false
+		}
+	}
+	return true
+}
+
+// toolDelta folds one tool-call delta in, by wire index (case B06):
+// arguments from every delta including the first, names possibly in
+// pieces, arguments as a string or an object. pos is the delta's position
+// in its array, used when a server omits index.
+func (d *decoder) toolDelta(td wireToolDelta, pos int) error {
+	key := pos
+	if td.Index != nil {
+		key = *td.Index
+	}
+	slot, ok := d.byIndex[key]
+	if ok {
+		c := d.calls[slot]
+		// Some servers (Gemini's OpenAI endpoint, some Ollama builds) reuse
+		// index 0 for parallel calls; a new id on a named call is a new call.
+		if td.ID != "" && c.serverID != "" && td.ID != c.serverID && c.name != "" {
+			ok = false
+		}
+	}
+	if !ok {
+		slot = len(d.calls)
+		d.calls = append(d.calls, &callAcc{})
+		d.byIndex[key] = slot
+	}
+	c := d.calls[slot]
+	if td.ID != "" && c.serverID == "" {
+		c.serverID = td.ID
+		if !c.started {
+			c.id = td.ID
+		}
+	}
+	if n := td.Function.Name; n != "" && n != c.name {
+		c.name += n
+	}
+	frag := argumentFragment(td.Function.Arguments)
+	d.outputBytes += len(frag)
+	c.args.WriteString(frag)
+	if c.started {
+		if frag != "" && !d.emit(llm.Event{Type: llm.EventToolCallDelta, Index: slot, Text: frag}) {
+			return errStopped
+		}
+		return nil
+	}
+	if c.name != "" && c.args.Len() > 0 {
+		return d.start(slot)
+	}
+	return nil
+}
+
+// start announces call slot with everything accumulated so far.
+func (d *decoder) start(slot int) error {
+	c := d.calls[slot]
+	c.started = true
+	if c.id == "" {
+		c.id = newCallID(d.mistral)
+	}
+	if !d.emit(llm.Event{Type: llm.EventToolCallStart, Index: slot, ToolCall: &llm.ToolCall{ID: c.id, Name: c.name}}) {
+		return errStopped
+	}
+	if c.args.Len() > 0 && !d.emit(llm.Event{Type: llm.EventToolCallDelta, Index: slot, Text: c.args.String()}) {
+		return errStopped
+	}
+	return nil
+}
+
+// argumentFragment returns a delta's arguments as text: a JSON string is
+// unquoted, an object (case B06) is compacted, null is empty.
+func argumentFragment(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	if raw[0] == '"' {
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return s
+		}
+		return ""
+	}
+	var buf bytes.Buffer
+	if json.Compact(&buf, raw) != nil {
+		return string(raw)
+	}
+	return buf.String()
+}
+
+// finalize ends a good stream: held-back text, complete tool calls (calls
+// without a name dropped with a warning), an estimated usage when the
+// server sent none, then the finish event.
+func (d *decoder) finalize() error {
+	if !d.segments(d.think.Flush()) {
+		return errStopped
+	}
+	if d.think.Unclosed() {
+		if !d.emit(llm.Event{Type: llm.EventWarning, Text: "the reply never closed its reasoning with </think>; no answer text was produced"}) {
+			return errStopped
+		}
+	}
+	named := 0
+	for slot, c := range d.calls {
+		if c.name == "" {
+			msg := fmt.Sprintf("dropped tool call #%d: the server sent no function name (arguments %.80q); it was not run", slot, c.args.String())
+			if !d.emit(llm.Event{Type: llm.EventWarning, Text: msg}) {
+				return errStopped
+			}
+			continue
+		}
+		named++
+		if !c.started {
+			if err := d.start(slot); err != nil {
+				return err
+			}
+		}
+		call := &llm.ToolCall{ID: c.id, Name: c.name, Arguments: c.args.String()}
+		if !d.emit(llm.Event{Type: llm.EventToolCallEnd, Index: slot, ToolCall: call}) {
+			return errStopped
+		}
+	}
+	if !d.sawUsage {
+		u := &llm.Usage{InputTokens: d.inputBytes / 4, OutputTokens: (d.outputBytes + 3) / 4, Estimated: true}
+		if !d.emit(llm.Event{Type: llm.EventUsage, Usage: u}) {
+			return errStopped
+		}
+	}
+	reason := mapFinish(d.finish)
+	if d.finish == "" && named > 0 {
+		reason = llm.FinishToolCalls
+	}
+	if !d.emit(llm.Event{Type: llm.EventFinish, FinishReason: reason}) {
+		return errStopped
+	}
+	return nil
+}
+
+// mapFinish maps OpenAI finish_reason values (and the compatible servers'
+// variants) onto llm.FinishReason.
+func mapFinish(s string) llm.FinishReason {
+	switch s {
+	case "", "stop", "eos", "end_turn", "stop_sequence":
+		return llm.FinishStop
+	case "tool_calls", "function_call", "tool_use":
+		return llm.FinishToolCalls
+	case "length", "max_tokens", "model_length":
+		return llm.FinishLength
+	case "content_filter":
+		return llm.FinishContentFilter
+	}
+	return llm.FinishOther
+}

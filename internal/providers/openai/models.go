@@ -1,0 +1,73 @@
+package openai
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+
+	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/providers/httperr"
+)
+
+// ListModels asks an OpenAI-compatible server for its models (GET
+// {base}/models, base normalised as in Options.BaseURL) and returns their
+// ids in the server's order. key may be empty. Errors are
+// *llm.ProviderError: ErrConnect when nothing listens, otherwise the
+// classified HTTP error. Bound the call with ctx; there is no retry.
+func ListModels(ctx context.Context, baseURL, key string) ([]string, error) {
+	base, err := apiBase(baseURL)
+	if err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/models", nil)
+	if err != nil {
+		return nil, err
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		kind := llm.ErrStreamBroken
+		switch {
+		case ctx.Err() != nil:
+			kind = llm.ErrCanceled
+		case isConnectError(err):
+			kind = llm.ErrConnect
+		}
+		return nil, &llm.ProviderError{Kind: kind, Provider: "openai", Err: err,
+			Message: fmt.Sprintf("GET %s/models failed", base),
+			Hint:    "start the server or point OPENAI_BASE_URL at it"}
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
+	if err != nil {
+		return nil, &llm.ProviderError{Kind: llm.ErrStreamBroken, Provider: "openai", Err: err}
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, httperr.Classify("openai", "", resp.StatusCode, resp.Header, body)
+	}
+	var list struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+		// Ollama's native /api/tags shape, for a base URL pointing there.
+		Models []struct {
+			Name string `json:"name"`
+		} `json:"models"`
+	}
+	if err := json.Unmarshal(body, &list); err != nil {
+		return nil, &llm.ProviderError{Kind: llm.ErrBadRequest, Provider: "openai", Status: resp.StatusCode,
+			Message: "the models list is not JSON", Err: err, Hint: "check that the base URL points at an OpenAI-compatible server"}
+	}
+	ids := make([]string, 0, len(list.Data)+len(list.Models))
+	for _, m := range list.Data {
+		ids = append(ids, m.ID)
+	}
+	for _, m := range list.Models {
+		ids = append(ids, m.Name)
+	}
+	return ids, nil
+}
