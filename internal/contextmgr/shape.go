@@ -144,7 +144,8 @@ func priorities(lines []string, kind Kind) []int {
 				mark(i, prMust)
 			}
 			if testFailRe.MatchString(l) {
-				for j := i; j < i+6 && j < len(lines); j++ {
+				// The failure's own lines follow until the next test.
+				for j := i + 1; j < i+6 && j < len(lines) && !testSigRe.MatchString(lines[j]); j++ {
 					mark(j, prKey)
 				}
 				mark(i, prMust)
@@ -194,7 +195,16 @@ func pickLines(lines []string, pr []int, max, total int, spillPath string) (stri
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool { return pr[order[a]] < pr[order[b]] })
+	// By priority, then nearest an edge first: head and tail fill
+	// together, the last lines before earlier tail lines.
+	edge := func(i int) int { return min(i, len(lines)-1-i) }
+	sort.SliceStable(order, func(a, b int) bool {
+		x, y := order[a], order[b]
+		if pr[x] != pr[y] {
+			return pr[x] < pr[y]
+		}
+		return edge(x) < edge(y)
+	})
 	final := Marker(total, spillPath) + "\n"
 	const gapCost = len("[... 1000000 lines omitted ...]\n")
 	budget := max - len(final)
