@@ -3,6 +3,7 @@ package contextmgr
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/zero-agent/zero/internal/llm"
@@ -65,7 +66,7 @@ func PlanCompaction(msgs []llm.Message, budgetBytes, keepRecent int) (Plan, erro
 		for j, part := range msgs[i].Parts {
 			if part.Type == llm.PartToolResult && part.ToolResult != nil && len(part.ToolResult.Content) > PruneMin && !isPruned(part.ToolResult.Content) {
 				p.Prune = append(p.Prune, PartRef{i, j})
-				p.AfterPrune -= len(part.ToolResult.Content) - len(prunedStub(len(part.ToolResult.Content)))
+				p.AfterPrune -= len(part.ToolResult.Content) - len(prunedStub(part.ToolResult.Content))
 			}
 		}
 	}
@@ -78,7 +79,7 @@ func PlanCompaction(msgs []llm.Message, budgetBytes, keepRecent int) (Plan, erro
 		middle := HistoryBytes(msgs[start:end])
 		for _, r := range p.Prune {
 			if r.Msg >= start {
-				middle -= len(msgs[r.Msg].Parts[r.Part].ToolResult.Content) - len(prunedStub(len(msgs[r.Msg].Parts[r.Part].ToolResult.Content)))
+				middle -= len(msgs[r.Msg].Parts[r.Part].ToolResult.Content) - len(prunedStub(msgs[r.Msg].Parts[r.Part].ToolResult.Content))
 			}
 		}
 		if middle > SummaryReserve {
@@ -130,8 +131,15 @@ func cutBoundaryForward(msgs []llm.Message, i int) int {
 	return i
 }
 
-func prunedStub(n int) string {
-	return fmt.Sprintf("[old tool output pruned: %d bytes; run the tool again if you need it]", n)
+var spillRefRe = regexp.MustCompile(`full output in (\S+), read it with read_file`)
+
+// prunedStub replaces a stale result. When the result was already capped,
+// its spill file still holds everything, and the stub keeps pointing there.
+func prunedStub(content string) string {
+	if m := spillRefRe.FindStringSubmatch(content); m != nil {
+		return fmt.Sprintf("[old tool output pruned: %d bytes; full output in %s, read it with read_file offset/limit]", len(content), m[1])
+	}
+	return fmt.Sprintf("[old tool output pruned: %d bytes; run the tool again if you need it]", len(content))
 }
 
 func isPruned(s string) bool { return strings.HasPrefix(s, "[old tool output pruned: ") }
@@ -147,7 +155,7 @@ func ApplyCompaction(msgs []llm.Message, p Plan, summary string) ([]llm.Message,
 		m := out[r.Msg]
 		parts := append([]llm.Part(nil), m.Parts...)
 		res := *parts[r.Part].ToolResult
-		res.Content = prunedStub(len(res.Content))
+		res.Content = prunedStub(res.Content)
 		parts[r.Part].ToolResult = &res
 		out[r.Msg] = llm.Message{Role: m.Role, Parts: parts}
 	}

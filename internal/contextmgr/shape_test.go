@@ -115,3 +115,30 @@ func TestShapePlainAndFits(t *testing.T) {
 		t.Errorf("plain output: kind %s, not Cap's head+tail", kind)
 	}
 }
+
+func FuzzShape(f *testing.F) {
+	f.Add("--- FAIL: TestX (0.00s)\n    x_test.go:3: bad\nFAIL\tpkg\t0.1s\n", 40)
+	f.Add("diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n", 30)
+	f.Add("2026-01-01T00:00:00 ERROR x\n2026-01-01T00:00:01 INFO y\n", 20)
+	f.Add("src/a.c:1:2: error: no\n", 10)
+	f.Fuzz(func(t *testing.T, s string, max int) {
+		if max < 0 {
+			max = -max
+		}
+		max = max%8192 + 1
+		const spill = "/s/tool-output/c.txt"
+		kept, _, cut := Shape(s, max, spill)
+		if !cut {
+			if kept != s {
+				t.Fatal("uncut output changed")
+			}
+			return
+		}
+		if max > len(Marker(len(s), spill))+2 && len(kept) > max {
+			t.Fatalf("len %d > max %d", len(kept), max)
+		}
+		if !strings.Contains(kept, "bytes omitted") {
+			t.Fatal("cut without a marker")
+		}
+	})
+}
