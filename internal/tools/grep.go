@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"regexp/syntax"
 	"runtime"
 	"strings"
 	"sync"
@@ -100,12 +102,10 @@ func (t *Grep) Run(ctx context.Context, args json.RawMessage) (Result, error) {
 		return statError(shown(a.Path), err), nil
 	}
 	s := &grepSearch{re: re, cap: t.opts.GrepMaxMatches, previewCap: t.opts.GrepPreviewBytes, cutoff: -1}
-	if lit, complete := re.LiteralPrefix(); complete && !a.IgnoreCase {
-		s.literal = []byte(lit)
-	}
+	s.lit, s.fold, s.exact = requiredLiteral(expr)
 	if !fi.IsDir() {
 		s.add(start)
-		s.searchFile(0)
+		s.searchFile(0, &scratch{})
 	} else if err := s.run(ctx, t.ws, start, glob); err != nil {
 		if ctx.Err() != nil {
 			return Result{}, ctx.Err()
@@ -119,7 +119,9 @@ func (t *Grep) Run(ctx context.Context, args json.RawMessage) (Result, error) {
 // parallel, reported in order.
 type grepSearch struct {
 	re         *regexp.Regexp
-	literal    []byte // set when the pattern is a plain literal
+	lit        []byte // a literal every matching line contains, or nil
+	fold       bool   // lit is compared ASCII-case-insensitively
+	exact      bool   // lit is the whole pattern
 	cap        int
 	previewCap int
 
@@ -142,8 +144,9 @@ func (s *grepSearch) run(ctx context.Context, ws *workspace.Workspace, start, gl
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
+			var sc scratch
 			for i := range jobs {
-				s.searchFile(i)
+				s.searchFile(i, &sc)
 			}
 		})
 	}
@@ -171,14 +174,13 @@ func (s *grepSearch) run(ctx context.Context, ws *workspace.Workspace, start, gl
 
 // searchFile fills files[i]. Once the files before it already hold cap
 // hits, only the count is kept, which bounds memory on broad patterns.
-func (s *grepSearch) searchFile(i int) {
+func (s *grepSearch) searchFile(i int, sc *scratch) {
 	s.mu.Lock()
 	fh := s.files[i]
 	keep := s.cutoff < 0 || i <= s.cutoff
 	s.mu.Unlock()
-	data, err := readSmall(fh.abs)
-	if err == nil {
-		fh.count, fh.hits = s.match(data, keep)
+	if err := sc.read(fh.abs); err == nil {
+		fh.count, fh.hits = s.match(sc, keep)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -192,23 +194,58 @@ func (s *grepSearch) searchFile(i int) {
 	}
 }
 
-// readSmall reads a file unless it is too big to be source.
-func readSmall(abs string) ([]byte, error) {
-	fi, err := os.Stat(abs)
+// scratch is one worker's reusable buffers: the file's bytes and their
+// ASCII-lowered copy.
+type scratch struct {
+	data, lower []byte
+}
+
+// read loads abs into sc.data unless it is too big to be source.
+func (sc *scratch) read(abs string) error {
+	f, err := os.Open(abs)
 	if err != nil {
-		return nil, err
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
 	}
 	if fi.Size() > grepMaxFileBytes {
-		return nil, fmt.Errorf("too large")
+		return fmt.Errorf("too large")
 	}
-	return os.ReadFile(abs)
+	n := int(fi.Size()) + 1 // +1 to see EOF in one read
+	if cap(sc.data) < n {
+		sc.data = make([]byte, 0, n)
+	}
+	sc.data = sc.data[:0]
+	for {
+		if len(sc.data) == cap(sc.data) {
+			sc.data = append(sc.data, 0)[:len(sc.data)]
+		}
+		k, err := f.Read(sc.data[len(sc.data):cap(sc.data)])
+		sc.data = sc.data[:len(sc.data)+k]
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
 }
 
 // match finds matching lines in data; binary data (sniffBinary) yields
-// none. With keep false only the number of lines is returned.
-func (s *grepSearch) match(data []byte, keep bool) (int, []grepHit) {
-	if s.literal != nil {
-		if bytes.Index(data, s.literal) < 0 {
+// none. With keep false only the number of lines is returned. With a
+// required literal the file is scanned for it (ASCII case-folded when the
+// pattern folds case) and only lines holding it are tried with the regexp.
+func (s *grepSearch) match(sc *scratch, keep bool) (int, []grepHit) {
+	data, hay := sc.data, sc.data
+	if s.lit != nil && s.fold {
+		sc.lower = asciiLower(sc.lower[:0], data)
+		hay = sc.lower
+	}
+	if s.lit != nil {
+		if bytes.Index(hay, s.lit) < 0 {
 			return 0, nil
 		}
 	} else if !s.re.Match(data) {
@@ -221,8 +258,8 @@ func (s *grepSearch) match(data []byte, keep bool) (int, []grepHit) {
 	count, line, counted, pos := 0, 1, 0, 0
 	for pos <= len(data) {
 		var at int
-		if s.literal != nil {
-			j := bytes.Index(data[pos:], s.literal)
+		if s.lit != nil {
+			j := bytes.Index(hay[pos:], s.lit)
 			if j < 0 {
 				break
 			}
@@ -244,15 +281,80 @@ func (s *grepSearch) match(data []byte, keep bool) (int, []grepHit) {
 		} else {
 			le += at
 		}
+		pos = le + 1
+		if s.lit != nil && !s.exact && !s.re.Match(data[ls:le]) {
+			continue
+		}
 		line += bytes.Count(data[counted:ls], []byte{'\n'})
 		counted = ls
 		count++
 		if keep && len(hits) < s.cap {
 			hits = append(hits, grepHit{line: line, preview: preview(data[ls:le], s.previewCap)})
 		}
-		pos = le + 1
 	}
 	return count, hits
+}
+
+// requiredLiteral finds a literal every match must contain: the pattern
+// itself or the longest literal piece of a top-level concatenation. fold
+// means it is to be compared ASCII-case-insensitively (lit is lower case);
+// exact means the literal is the whole pattern, so no regexp check is
+// needed. Literals holding a newline or non-ASCII folded runes are not used.
+func requiredLiteral(expr string) (lit []byte, fold, exact bool) {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil, false, false
+	}
+	re = re.Simplify()
+	for re.Op == syntax.OpCapture {
+		re = re.Sub[0]
+	}
+	var best *syntax.Regexp
+	switch re.Op {
+	case syntax.OpLiteral:
+		best, exact = re, true
+	case syntax.OpConcat:
+		for _, sub := range re.Sub {
+			for sub.Op == syntax.OpCapture {
+				sub = sub.Sub[0]
+			}
+			if sub.Op == syntax.OpLiteral && (best == nil || len(sub.Rune) > len(best.Rune)) {
+				best = sub
+			}
+		}
+	}
+	if best == nil {
+		return nil, false, false
+	}
+	str := string(best.Rune)
+	fold = best.Flags&syntax.FoldCase != 0
+	if strings.Contains(str, "\n") || (fold && !isASCII(str)) {
+		return nil, false, false
+	}
+	if fold {
+		str = strings.ToLower(str)
+	}
+	return []byte(str), fold, exact && !fold
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// asciiLower appends b with A-Z lowered to dst; offsets are unchanged.
+func asciiLower(dst, b []byte) []byte {
+	dst = append(dst, b...)
+	for i, c := range dst {
+		if 'A' <= c && c <= 'Z' {
+			dst[i] = c + 'a' - 'A'
+		}
+	}
+	return dst
 }
 
 // preview trims a line and caps it at n bytes on a rune boundary.
