@@ -1,0 +1,325 @@
+// Package llmtest is an in-process fake model server for tests: an
+// httptest.Server on 127.0.0.1 that answers completion requests byte for
+// byte in a real wire format, following a script of turns (text,
+// reasoning, tool calls split across chunks, usage, HTTP and mid-stream
+// errors, stalls, dropped connections, raw bytes), and records every
+// request for assertions.
+//
+// The script is format-neutral; each wire format is an Encoder chosen by
+// the request path (OpenAI Chat Completions in openai.go; other formats
+// register theirs the same way). It is usable from any package's tests and
+// from end-to-end tests that point the real binary at URL(); scripts can be
+// loaded from JSON files (LoadScript).
+//
+// It must not import providers: tests that use it check that our clients
+// understand the wire, so the wire has to come from here.
+package llmtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Request is one request the server received.
+type Request struct {
+	Method string
+	Path   string
+	Header http.Header
+	// Body is the raw request body.
+	Body []byte
+	// JSON is Body decoded (map[string]any for an object), nil when the
+	// body is empty or not JSON.
+	JSON any
+}
+
+// Map returns JSON as an object, or nil.
+func (r Request) Map() map[string]any {
+	m, _ := r.JSON.(map[string]any)
+	return m
+}
+
+// Server is a scripted fake model server. Its methods are safe for
+// concurrent use.
+type Server struct {
+	ts       *httptest.Server
+	encoders []Encoder
+
+	mu     sync.Mutex
+	turns  []Turn
+	served int
+	reqs   []Request
+	models []string
+}
+
+// registered holds constructors of the wire formats compiled into the
+// package (each format's file adds itself in init).
+var registered []func() Encoder
+
+func registerEncoder(f func() Encoder) { registered = append(registered, f) }
+
+// NewServer starts a server on 127.0.0.1. When t is not nil the server is
+// closed at the end of the test; otherwise call Close.
+func NewServer(t testing.TB) *Server {
+	s := &Server{models: []string{"llmtest-model"}}
+	for _, f := range registered {
+		s.encoders = append(s.encoders, f())
+	}
+	s.ts = httptest.NewServer(http.HandlerFunc(s.serve))
+	if t != nil {
+		t.Cleanup(s.Close)
+	}
+	return s
+}
+
+// URL returns the server root, e.g. "http://127.0.0.1:38211" (no "/v1").
+func (s *Server) URL() string { return s.ts.URL }
+
+// Close shuts the server down, ending stalled handlers.
+func (s *Server) Close() {
+	s.ts.CloseClientConnections()
+	s.ts.Close()
+}
+
+// Script appends turns; each completion request consumes the next one.
+func (s *Server) Script(turns ...Turn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.turns = append(s.turns, turns...)
+}
+
+// SetModels sets the ids GET /v1/models returns (default "llmtest-model").
+func (s *Server) SetModels(ids ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.models = append([]string(nil), ids...)
+}
+
+// Requests returns a copy of every request received so far, in order.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.reqs...)
+}
+
+// Remaining returns how many scripted turns have not been served.
+func (s *Server) Remaining() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.turns) - s.served
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	var body bytes.Buffer
+	body.ReadFrom(r.Body)
+	rec := Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body.Bytes()}
+	if body.Len() > 0 {
+		var v any
+		if json.Unmarshal(body.Bytes(), &v) == nil {
+			rec.JSON = v
+		}
+	}
+	s.mu.Lock()
+	s.reqs = append(s.reqs, rec)
+	n := len(s.reqs)
+	s.mu.Unlock()
+
+	if r.Method == http.MethodGet && (r.URL.Path == "/v1/models" || r.URL.Path == "/models") {
+		s.serveModels(w)
+		return
+	}
+	var enc Encoder
+	for _, e := range s.encoders {
+		if e.Match(r) {
+			enc = e
+			break
+		}
+	}
+	if enc == nil {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("llmtest: no wire format serves %s %s", r.Method, r.URL.Path), "llmtest_no_route")
+		return
+	}
+	s.mu.Lock()
+	var turn Turn
+	ok := s.served < len(s.turns)
+	if ok {
+		turn = s.turns[s.served]
+		s.served++
+	}
+	s.mu.Unlock()
+	if !ok {
+		writeError(w, http.StatusInternalServerError,
+			fmt.Sprintf("llmtest: script exhausted: request %d (%s %s) has no scripted turn; add one with Script", n, r.Method, r.URL.Path),
+			"llmtest_script_exhausted")
+		return
+	}
+	st := &State{Request: rec, Turn: s.served - 1, Model: modelOf(rec)}
+	for _, step := range turn.Steps {
+		switch step.Kind {
+		case KindToolCall:
+			st.HasToolCalls = true
+		case KindUsage:
+			st.Usage = &step
+		case KindFinish:
+			st.Finish = step.Finish
+		}
+	}
+	if enc.Streaming(rec) {
+		s.stream(w, r, enc, st, turn)
+	} else {
+		s.whole(w, r, enc, st, turn)
+	}
+}
+
+func modelOf(r Request) string {
+	if m, ok := r.Map()["model"].(string); ok {
+		return m
+	}
+	return "llmtest-model"
+}
+
+func (s *Server) serveModels(w http.ResponseWriter) {
+	s.mu.Lock()
+	ids := append([]string(nil), s.models...)
+	s.mu.Unlock()
+	type model struct {
+		ID      string `json:"id"`
+		Object  string `json:"object"`
+		Created int64  `json:"created"`
+		OwnedBy string `json:"owned_by"`
+	}
+	list := struct {
+		Object string  `json:"object"`
+		Data   []model `json:"data"`
+	}{Object: "list", Data: []model{}}
+	for _, id := range ids {
+		list.Data = append(list.Data, model{ID: id, Object: "model", Created: created, OwnedBy: "llmtest"})
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(list)
+}
+
+// writeError answers with an OpenAI-shaped error body.
+func writeError(w http.ResponseWriter, status int, msg, typ string) {
+	b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": msg, "type": typ, "code": typ}})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(b)
+}
+
+func writeHTTPError(w http.ResponseWriter, step Step) {
+	for k, v := range step.Header {
+		w.Header().Set(k, v)
+	}
+	if w.Header().Get("Content-Type") == "" {
+		w.Header().Set("Content-Type", "application/json")
+	}
+	status := step.Status
+	if status == 0 {
+		status = http.StatusInternalServerError
+	}
+	w.WriteHeader(status)
+	w.Write([]byte(step.Body))
+}
+
+// stream plays a turn as a streamed response.
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, enc Encoder, st *State, turn Turn) {
+	flusher, _ := w.(http.Flusher)
+	started := false
+	begin := func() {
+		if started {
+			return
+		}
+		started = true
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-cache")
+		w.WriteHeader(http.StatusOK)
+		w.Write(enc.Begin(st))
+		if flusher != nil {
+			flusher.Flush()
+		}
+	}
+	send := func(b []byte) {
+		if len(b) == 0 {
+			return
+		}
+		w.Write(b)
+		if flusher != nil {
+			flusher.Flush()
+		}
+	}
+	raw := false
+	for i, step := range turn.Steps {
+		switch step.Kind {
+		case KindError:
+			if !started {
+				writeHTTPError(w, step)
+				return
+			}
+			send(enc.StreamError(st, []byte(step.Body)))
+			return
+		case KindStall:
+			if i > 0 {
+				begin()
+			}
+			select {
+			case <-time.After(time.Duration(step.Duration)):
+			case <-r.Context().Done():
+				return
+			}
+			continue
+		}
+		begin()
+		switch step.Kind {
+		case KindDrop:
+			if flusher != nil {
+				flusher.Flush()
+			}
+			panic(http.ErrAbortHandler) // closes the connection without ending the body
+		case KindRaw:
+			raw = true
+			send([]byte(step.Text))
+		case KindComment:
+			send([]byte(": " + step.Text + "\n\n"))
+		default:
+			send(enc.Step(st, step))
+		}
+	}
+	begin()
+	if !raw {
+		send(enc.End(st))
+	}
+}
+
+// whole plays a turn as one non-streamed response body.
+func (s *Server) whole(w http.ResponseWriter, r *http.Request, enc Encoder, st *State, turn Turn) {
+	var content []Step
+	for _, step := range turn.Steps {
+		switch step.Kind {
+		case KindError:
+			writeHTTPError(w, step)
+			return
+		case KindStall:
+			select {
+			case <-time.After(time.Duration(step.Duration)):
+			case <-r.Context().Done():
+				return
+			}
+		case KindDrop:
+			panic(http.ErrAbortHandler)
+		case KindRaw:
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(step.Text))
+			return
+		default:
+			content = append(content, step)
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(enc.Whole(st, content))
+}
