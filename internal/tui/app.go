@@ -1,0 +1,239 @@
+// Package tui is Zero's interactive terminal app (`zero` with no
+// arguments): an inline Bubble Tea v2 program that renders the agent loop's
+// events. Finished transcript lines go to the terminal's own scrollback
+// (tea.Println); only a small live region at the bottom is repainted: the
+// unfinished reply, the reasoning preview, the queue, a permission prompt,
+// the input box and the footer `model · host · used/window ctx (pct) ·
+// mode`. There is no alternate screen.
+//
+// The app talks to the rest of Zero only through Backend (backend.go). Its
+// pure cores live in subpackages: editor (line editing, history, layout in
+// cells), markdown (incremental rendering), render (tool cards, diffs,
+// reasoning), sanitize (neutralising untrusted text), cells (one width
+// implementation) and style. Files here split the app by concern: app.go
+// (model and message routing), keys.go (the key table), run.go (turns and
+// events), view.go (live region and footer), slash.go (slash commands),
+// permission.go (approval prompts), queue.go (type-ahead queue), program.go
+// (starting Bubble Tea).
+//
+// It must not import the agent loop, providers or stores: the CLI wires
+// those behind Backend.
+package tui
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/tui/editor"
+	"github.com/zero-agent/zero/internal/tui/markdown"
+	"github.com/zero-agent/zero/internal/tui/sanitize"
+)
+
+// Model is the app's state. It is driven by Bubble Tea; create it with
+// New. All methods run on Bubble Tea's event goroutine.
+type Model struct {
+	backend Backend
+	opts    Options
+	send    func(tea.Msg) // delivers messages from backend goroutines
+
+	width, height int
+	mode          Mode
+	info          Info
+
+	ed   editor.Editor
+	hist editor.History
+
+	// Key-sequence state.
+	escArmed   bool // the previous key was a lone Esc
+	ctrlCArmed bool // ^C on an empty line once; again exits
+	hint       string
+
+	search *searchState
+	queue  queueState
+	perm   *permState
+	// permWaiting holds requests that arrived while a prompt was open.
+	permWaiting []permAskMsg
+
+	turn turnState
+
+	// Transcript printing: lines wait in toPrint until the previous
+	// tea.Println has been handed to the renderer, so order is kept.
+	toPrint  []string
+	printing bool
+
+	expandReasoning bool
+	lastReply       string
+	lastBlocks      []markdown.CodeBlock
+	quitting        bool
+}
+
+// Options configures New and Run. The zero value works.
+type Options struct {
+	// History seeds ↑/↓ recall, oldest first.
+	History []string
+	// Mode is the starting mode (default ModeNormal).
+	Mode Mode
+	// Width and Height are used until the terminal reports its size
+	// (default 80×24).
+	Width, Height int
+	// Copy puts text on the system clipboard for /clip; nil uses
+	// pbcopy, wl-copy or xclip when present, else OSC 52 only.
+	Copy func(text string) error
+	// Greeting is printed once at start (e.g. the version line).
+	Greeting string
+}
+
+// New returns the app model for backend.
+func New(backend Backend, opts Options) *Model {
+	m := &Model{backend: backend, opts: opts, width: opts.Width, height: opts.Height, mode: opts.Mode}
+	if m.width <= 0 {
+		m.width = 80
+	}
+	if m.height <= 0 {
+		m.height = 24
+	}
+	if m.mode == "" {
+		m.mode = ModeNormal
+	}
+	for _, h := range opts.History {
+		m.hist.Add(h)
+	}
+	m.info = backend.Info()
+	m.send = func(tea.Msg) {}
+	return m
+}
+
+// SetSender sets how messages from backend goroutines reach the program
+// (Program.Send). Run sets it; tests set their own.
+func (m *Model) SetSender(send func(tea.Msg)) { m.send = send }
+
+// Init implements tea.Model.
+func (m *Model) Init() tea.Cmd {
+	if m.opts.Greeting != "" {
+		m.commit(strings.Split(sanitize.Text(m.opts.Greeting), "\n")...)
+	}
+	return m.flush()
+}
+
+// Messages the app sends itself.
+type (
+	// printedMsg says the previous batch of transcript lines reached the
+	// renderer.
+	printedMsg struct{}
+	// eventMsg carries one agent-loop event of turn id.
+	eventMsg struct {
+		id int
+		ev event.Event
+	}
+	// runDoneMsg says Backend.Run of turn id returned.
+	runDoneMsg struct {
+		id   int
+		stop event.StopReason
+	}
+	// permAskMsg asks the user to approve a tool call; the answer goes to
+	// reply.
+	permAskMsg struct {
+		id    int
+		req   PermissionRequest
+		reply chan Decision
+	}
+	// outputMsg carries lines produced by a background command (slash
+	// command, !cmd) for the transcript; done ends the busy state of turn id.
+	outputMsg struct {
+		id    int
+		lines []string
+		info  bool // refresh the footer's Info
+	}
+)
+
+// Update implements tea.Model.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	if m.quitting {
+		return m, tea.Sequence(m.flush(), tea.Quit)
+	}
+	return m, tea.Batch(cmd, m.flush())
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = max(msg.Width, 10), max(msg.Height, 4)
+		m.turn.resize(m.contentWidth())
+	case tea.KeyPressMsg:
+		return m.key(tea.Key(msg))
+	case tea.PasteMsg:
+		m.paste(msg.Content)
+	case printedMsg:
+		m.printing = false
+	case eventMsg:
+		if msg.id == m.turn.id {
+			m.event(msg.ev)
+		}
+	case runDoneMsg:
+		if msg.id == m.turn.id {
+			return m.runDone(msg.stop)
+		}
+	case permAskMsg:
+		return m.askPermission(msg)
+	case outputMsg:
+		m.commit(msg.lines...)
+		if msg.info {
+			m.info = m.backend.Info()
+		}
+		if msg.id == m.turn.id && m.turn.busy != "" {
+			return m.runDone("")
+		}
+	}
+	return nil
+}
+
+// commit queues finished lines for the scrollback.
+func (m *Model) commit(lines ...string) { m.toPrint = append(m.toPrint, lines...) }
+
+// flush hands queued lines to the renderer, one batch at a time, so
+// scrollback order matches commit order.
+func (m *Model) flush() tea.Cmd {
+	if m.printing || len(m.toPrint) == 0 {
+		return nil
+	}
+	batch := strings.Join(m.toPrint, "\n")
+	m.toPrint = nil
+	m.printing = true
+	return tea.Sequence(tea.Println(batch), func() tea.Msg { return printedMsg{} })
+}
+
+// contentWidth is the width transcript lines wrap to.
+func (m *Model) contentWidth() int { return max(m.width-1, 10) }
+
+// paste inserts pasted text whole: escape sequences and controls are
+// removed, "\r\n" and "\r" become "\n", and nothing is submitted (B33).
+func (m *Model) paste(s string) {
+	clean := sanitize.Text(s)
+	switch {
+	case m.perm != nil:
+		if m.perm.typing {
+			m.perm.reason.Insert(sanitize.Line(clean))
+		}
+	case m.search != nil:
+		m.search.query += sanitize.Line(clean)
+		m.searchUpdate(false)
+	default:
+		m.ed.Insert(clean)
+	}
+}
+
+// quit ends the program, interrupting a running turn.
+func (m *Model) quit() tea.Cmd {
+	m.turn.interrupt()
+	m.quitting = true
+	return nil
+}
+
+// Value returns the input box's text (for tests and the CLI).
+func (m *Model) Value() string { return m.ed.Value() }
+
+// CurrentMode returns the input mode.
+func (m *Model) CurrentMode() Mode { return m.mode }

@@ -1,0 +1,180 @@
+package tui
+
+import (
+	"context"
+
+	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/llm"
+)
+
+// Backend is everything the TUI needs from the rest of Zero. The CLI
+// satisfies it by wrapping the agent loop, the session store and the
+// config; tests satisfy it with a fake that replays scripted events.
+//
+// Methods other than Run and Shell are called from the UI's command
+// goroutines and may block briefly (disk I/O); none is called concurrently
+// with itself except Info.
+type Backend interface {
+	// Run runs one user prompt through the agent loop, emitting events to
+	// sink in order until run_end, and returns the stop reason. Cancelling
+	// ctx interrupts the turn: the loop must stop promptly, give every
+	// emitted tool call a result (case B26) and still emit run_end with
+	// StopInterrupted. When a tool needs approval the loop calls
+	// turn.Approve and blocks on its answer.
+	Run(ctx context.Context, turn Turn, sink event.Sink) event.StopReason
+
+	// Shell runs a user's `!cmd` inline through the same safety guard as the
+	// bash tool (a denied command returns Denied, not an error). Cancelling
+	// ctx kills the command's process group.
+	Shell(ctx context.Context, command string, mode Mode) ShellResult
+
+	// Info reports what the footer shows. It must be cheap and safe to call
+	// at any time, including while Run is in progress.
+	Info() Info
+
+	// Report returns human-readable text for /config, /context, /logs and
+	// /tools.
+	Report(ctx context.Context, kind ReportKind) (string, error)
+
+	// Sessions lists this project's sessions, newest first.
+	Sessions(ctx context.Context) ([]Session, error)
+	// Resume switches to the session whose id is idOrPrefix or starts with
+	// it (an ambiguous prefix is an error naming the candidates) and
+	// returns its history for display.
+	Resume(ctx context.Context, idOrPrefix string) (Resumed, error)
+	// NewSession starts an empty session and returns its id.
+	NewSession(ctx context.Context) (string, error)
+	// Compact compacts the current session's history now and returns a
+	// one-line description of what it did ("42k → 6k tokens").
+	Compact(ctx context.Context) (string, error)
+	// SetModel switches the model for later turns (name as the provider
+	// or catalog spells it).
+	SetModel(ctx context.Context, name string) error
+}
+
+// Mode is the input mode, cycled with Shift+Tab and passed with each turn.
+type Mode string
+
+// Modes, in Shift+Tab order.
+const (
+	// ModeNormal asks before file edits and flagged shell commands.
+	ModeNormal Mode = "normal"
+	// ModeAutoAccept approves file edits and flagged shell commands
+	// (project rules' blocks and hard denies still apply).
+	ModeAutoAccept Mode = "auto-accept"
+	// ModePlan adds a planning directive to each request and offers
+	// read-only tools only.
+	ModePlan Mode = "plan"
+)
+
+// Next returns the mode after m in the cycle normal → auto-accept → plan.
+func (m Mode) Next() Mode {
+	switch m {
+	case ModeNormal:
+		return ModeAutoAccept
+	case ModeAutoAccept:
+		return ModePlan
+	}
+	return ModeNormal
+}
+
+// Turn is one user prompt handed to Backend.Run.
+type Turn struct {
+	Prompt string
+	Mode   Mode
+	// Approve answers permission requests for this turn. It blocks until
+	// the user decides or ctx is cancelled (then it returns a deny with
+	// reason "interrupted").
+	Approve Approver
+}
+
+// Approver asks the user to approve one tool call.
+type Approver func(ctx context.Context, req PermissionRequest) Decision
+
+// PermissionRequest is what the permission prompt shows. The strings are
+// untrusted (they come from the model) and are sanitised for display.
+type PermissionRequest struct {
+	// ID, Tool and Summary as in event.Permission.
+	ID      string
+	Tool    string
+	Summary string
+	// Command is the full shell command for shell tools, shown unabridged.
+	Command string
+	// Path is the file an edit touches; Diff its unified diff.
+	Path string
+	Diff string
+	// Why says why approval is needed ("flagged: rm with -r", "edits need
+	// approval in normal mode").
+	Why string
+}
+
+// Decision values, as in event.Permission.Decision.
+const (
+	AllowOnce    = "allow_once"
+	AllowSession = "allow_session"
+	Deny         = "deny"
+)
+
+// Decision is the user's answer: Decision is AllowOnce, AllowSession or
+// Deny; Reason is the user's typed reason for a deny (sent to the model),
+// possibly empty.
+type Decision struct {
+	Decision string
+	Reason   string
+}
+
+// Info is the footer's data.
+type Info struct {
+	Model string
+	// Host is the provider endpoint shown to the user ("127.0.0.1:8000",
+	// "api.anthropic.com").
+	Host string
+	// ContextWindow is the model's context window in tokens (0 unknown).
+	ContextWindow int
+	// UsedTokens is how many tokens of the window the session uses now.
+	UsedTokens int
+	// Estimated marks UsedTokens as a local estimate; the footer shows
+	// "~" until a server usage report replaces it.
+	Estimated bool
+	SessionID string
+}
+
+// ReportKind names a text report for a slash command.
+type ReportKind string
+
+// Reports.
+const (
+	ReportConfig  ReportKind = "config"
+	ReportContext ReportKind = "context"
+	ReportLogs    ReportKind = "logs"
+	ReportTools   ReportKind = "tools"
+)
+
+// ShellResult is the outcome of a `!cmd`.
+type ShellResult struct {
+	// Output is combined stdout and stderr (untrusted, sanitised for
+	// display).
+	Output    string
+	ExitCode  int
+	ElapsedMs int64
+	// Denied is non-empty when the guard refused the command; it says why.
+	Denied string
+	// Err is a failure to start the command.
+	Err error
+}
+
+// Session is one row of /sessions.
+type Session struct {
+	ID string
+	// Turns is the number of user turns; Preview the first prompt.
+	Turns   int
+	Preview string
+	// Updated is a display string for when it was last used.
+	Updated string
+}
+
+// Resumed is a resumed session: its id and the history to re-display.
+type Resumed struct {
+	ID      string
+	History []llm.Message
+}

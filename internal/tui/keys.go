@@ -1,0 +1,192 @@
+package tui
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// key routes one key press. Modal states (permission prompt, reverse
+// search, queue editing) see keys first; then the app's own keys; the rest
+// go to the line editor.
+func (m *Model) key(k tea.Key) tea.Cmd {
+	name := k.String()
+	wasEsc := m.escArmed
+	m.escArmed = false
+	m.hint = ""
+	if name != "ctrl+c" {
+		m.ctrlCArmed = false
+	}
+	switch {
+	case m.perm != nil:
+		return m.permKey(k)
+	case m.search != nil:
+		return m.searchKey(k)
+	case m.queue.editing:
+		return m.queueKey(k)
+	}
+	switch name {
+	case "enter":
+		return m.enter()
+	case "ctrl+c":
+		return m.ctrlC()
+	case "ctrl+d":
+		if m.ed.Empty() && !m.turn.running {
+			return m.quit()
+		}
+		m.ed.DeleteForward()
+	case "esc":
+		if !wasEsc {
+			m.escArmed = true
+			return nil
+		}
+		if m.turn.running {
+			m.interrupt()
+		} else {
+			m.ed.Reset()
+		}
+	case "shift+tab":
+		m.mode = m.mode.Next()
+	case "tab":
+		m.complete()
+	case "up":
+		if !m.ed.Up() {
+			if h, ok := m.hist.Prev(m.ed.Value()); ok {
+				m.ed.SetValue(h)
+			}
+		}
+	case "down":
+		if !m.ed.Down() {
+			if h, ok := m.hist.Next(); ok {
+				m.ed.SetValue(h)
+			}
+		}
+	case "ctrl+r":
+		m.search = &searchState{at: m.hist.Len(), found: -1, draft: m.ed.Value()}
+	case "ctrl+q":
+		m.editQueue()
+	case "ctrl+l":
+		return tea.ClearScreen
+	case "ctrl+o":
+		m.expandReasoning = !m.expandReasoning
+	default:
+		m.ed.HandleKey(k)
+	}
+	return nil
+}
+
+// enter submits the input, completes a partial slash command, or queues
+// the message while a reply runs.
+func (m *Model) enter() tea.Cmd {
+	text := m.ed.Value()
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	if m.completeOnEnter() {
+		return nil
+	}
+	m.hist.Add(text)
+	m.ed.Reset()
+	if m.turn.running {
+		m.queue.items = append(m.queue.items, text)
+		return nil
+	}
+	return m.submit(text)
+}
+
+// submit runs text: a slash command, a `!cmd`, or a prompt.
+func (m *Model) submit(text string) tea.Cmd {
+	trimmed := strings.TrimSpace(text)
+	switch {
+	case strings.HasPrefix(trimmed, "/"):
+		return m.slash(trimmed)
+	case strings.HasPrefix(trimmed, "!"):
+		return m.shell(strings.TrimSpace(trimmed[1:]))
+	}
+	return m.startRun(text)
+}
+
+// ctrlC interrupts a turn, else clears the line, else (on an empty line,
+// pressed twice) exits.
+func (m *Model) ctrlC() tea.Cmd {
+	switch {
+	case m.turn.running:
+		m.interrupt()
+	case !m.ed.Empty():
+		m.ed.Reset()
+	case m.ctrlCArmed:
+		return m.quit()
+	default:
+		m.ctrlCArmed = true
+		m.hint = "press ctrl+c again to exit"
+	}
+	return nil
+}
+
+// interrupt cancels the turn in flight. The partial reply stays; queued
+// messages go back into the input box so nothing typed is lost.
+func (m *Model) interrupt() {
+	m.turn.interrupt()
+	if len(m.queue.items) > 0 {
+		pending := strings.Join(m.queue.items, "\n")
+		if !m.ed.Empty() {
+			pending += "\n" + m.ed.Value()
+		}
+		m.ed.SetValue(pending)
+		m.queue = queueState{}
+	}
+}
+
+// searchState is ^R reverse history search.
+type searchState struct {
+	query string
+	at    int // search entries older than this index
+	found int // index of the match, -1 none
+	draft string
+}
+
+func (m *Model) searchKey(k tea.Key) tea.Cmd {
+	s := m.search
+	switch k.String() {
+	case "ctrl+r":
+		if s.found >= 0 {
+			s.at = s.found
+		}
+		m.searchUpdate(true)
+	case "enter", "tab", "right", "left", "ctrl+a", "ctrl+e":
+		m.search = nil
+		if s.found >= 0 {
+			m.ed.SetValue(m.hist.Entry(s.found))
+		}
+	case "esc", "ctrl+c", "ctrl+g":
+		m.search = nil
+		m.ed.SetValue(s.draft)
+	case "backspace":
+		if r := []rune(s.query); len(r) > 0 {
+			s.query = string(r[:len(r)-1])
+		}
+		s.at = m.hist.Len()
+		m.searchUpdate(false)
+	default:
+		if k.Text != "" && k.Mod&(tea.ModCtrl|tea.ModAlt) == 0 {
+			s.query += k.Text
+			m.searchUpdate(false)
+		}
+	}
+	return nil
+}
+
+// searchUpdate finds the newest match older than the search position;
+// older looks strictly past the current match.
+func (m *Model) searchUpdate(older bool) {
+	s := m.search
+	from := s.at
+	if !older && s.found >= 0 && s.found < from {
+		from = s.found + 1
+	}
+	if i := m.hist.Search(s.query, from); i >= 0 {
+		s.found = i
+	} else if !older {
+		s.found = -1
+	}
+}

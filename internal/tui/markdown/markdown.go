@@ -1,0 +1,218 @@
+// Package markdown renders a model's Markdown reply as it streams, one
+// finished line at a time: headings, bold, italic, code spans, fenced code
+// (with lazily loaded highlighting), lists, quotes and rules. It is a small
+// line-oriented renderer, not CommonMark: a reply is shown while it
+// arrives, so every construct must be decidable from the lines seen so far.
+//
+// Input is untrusted: each line is sanitised (package sanitize) before it is
+// parsed or styled, and an escape sequence can never span lines. The package
+// owns rendering only; it never writes to a terminal.
+package markdown
+
+import (
+	"strings"
+
+	"github.com/zero-agent/zero/internal/tui/cells"
+	"github.com/zero-agent/zero/internal/tui/sanitize"
+	"github.com/zero-agent/zero/internal/tui/style"
+)
+
+// Stream renders one reply incrementally. Feed deltas with Write; finished
+// lines come back rendered, and Tail renders the unfinished last line. The
+// zero value renders without wrapping; set Width for soft wrapping.
+type Stream struct {
+	// Width is the wrap width in cells (0 = no wrapping).
+	Width int
+
+	partial string // raw text after the last '\n'
+	fence   string // the open fence marker ("```" or "~~~"), "" outside code
+	lang    string // the open fence's language
+	code    strings.Builder
+	blocks  []CodeBlock
+	source  strings.Builder
+}
+
+// CodeBlock is one fenced block of a reply, for /clip.
+type CodeBlock struct {
+	Lang string
+	// Text is the block's sanitised content with a final newline.
+	Text string
+}
+
+// Write adds a delta and returns the rendered lines it finished, each
+// wrapped to Width.
+func (s *Stream) Write(delta string) []string {
+	s.source.WriteString(delta)
+	s.partial += delta
+	var out []string
+	for {
+		i := strings.IndexByte(s.partial, '\n')
+		if i < 0 {
+			return out
+		}
+		line := s.partial[:i]
+		s.partial = s.partial[i+1:]
+		out = append(out, s.line(line)...)
+	}
+}
+
+// Tail renders the unfinished last line, or nil when there is none. It
+// does not consume it.
+func (s *Stream) Tail() []string {
+	if s.partial == "" {
+		return nil
+	}
+	saved := *s
+	saved.code = strings.Builder{}
+	saved.source = strings.Builder{}
+	return saved.line(s.partial)
+}
+
+// Close finishes the reply: the unfinished line is rendered and an open
+// fence is closed. It returns the last rendered lines.
+func (s *Stream) Close() []string {
+	var out []string
+	if s.partial != "" {
+		out = s.line(s.partial)
+		s.partial = ""
+	}
+	if s.fence != "" {
+		s.endFence()
+	}
+	return out
+}
+
+// Blocks returns the fenced code blocks finished so far.
+func (s *Stream) Blocks() []CodeBlock { return s.blocks }
+
+// Source returns the raw text written so far.
+func (s *Stream) Source() string { return s.source.String() }
+
+// line renders one complete source line.
+func (s *Stream) line(raw string) []string {
+	text := sanitize.ExpandTabs(sanitize.Text(strings.TrimSuffix(raw, "\r")))
+	trimmed := strings.TrimSpace(text)
+	if s.fence != "" {
+		if strings.HasPrefix(trimmed, s.fence) && strings.Trim(trimmed, s.fence[:1]) == "" {
+			s.endFence()
+			return s.fenceLine(trimmed)
+		}
+		s.code.WriteString(text + "\n")
+		return s.wrapCode(Highlight(s.lang, text))
+	}
+	if f := fenceOf(trimmed); f != "" {
+		s.fence = f
+		s.lang = strings.TrimSpace(strings.TrimLeft(trimmed, f[:1]))
+		if i := strings.IndexAny(s.lang, " {"); i >= 0 {
+			s.lang = s.lang[:i]
+		}
+		s.code.Reset()
+		return s.fenceLine(trimmed)
+	}
+	return s.wrap(Block(text))
+}
+
+func (s *Stream) endFence() {
+	s.blocks = append(s.blocks, CodeBlock{Lang: s.lang, Text: s.code.String()})
+	s.fence, s.lang = "", ""
+	s.code.Reset()
+}
+
+func (s *Stream) wrap(line string) []string { return cells.Wrap(line, s.Width) }
+
+func (s *Stream) fenceLine(trimmed string) []string {
+	out := cells.Hardwrap(trimmed, s.Width)
+	for i, l := range out {
+		out[i] = style.Dim.Render(l)
+	}
+	return out
+}
+
+func (s *Stream) wrapCode(line string) []string {
+	return cells.Hardwrap("  "+line, s.Width)
+}
+
+// fenceOf returns the fence marker a line opens, or "".
+func fenceOf(trimmed string) string {
+	for _, f := range []string{"```", "~~~"} {
+		if strings.HasPrefix(trimmed, f) {
+			n := len(trimmed) - len(strings.TrimLeft(trimmed, f[:1]))
+			return strings.Repeat(f[:1], n)
+		}
+	}
+	return ""
+}
+
+// Block renders one sanitised non-code line: headings, list items, block
+// quotes, rules, then inline markup.
+func Block(line string) string {
+	trimmed := strings.TrimLeft(line, " ")
+	indent := line[:len(line)-len(trimmed)]
+	switch {
+	case trimmed == "":
+		return ""
+	case isRule(trimmed):
+		return style.Dim.Render("────────────────")
+	case strings.HasPrefix(trimmed, "#"):
+		level := len(trimmed) - len(strings.TrimLeft(trimmed, "#"))
+		if rest, ok := strings.CutPrefix(trimmed[level:], " "); ok && level <= 6 {
+			return style.Heading.Render(strings.TrimRight(rest, " #"))
+		}
+	case strings.HasPrefix(trimmed, "> ") || trimmed == ">":
+		return style.Dim.Render("│ ") + style.Italic.Render(Inline(strings.TrimPrefix(strings.TrimPrefix(trimmed, ">"), " ")))
+	case len(trimmed) > 1 && strings.ContainsRune("-*+", rune(trimmed[0])) && trimmed[1] == ' ':
+		return indent + style.Accent.Render("•") + " " + Inline(trimmed[2:])
+	}
+	return indent + Inline(trimmed)
+}
+
+func isRule(t string) bool {
+	c := strings.ReplaceAll(t, " ", "")
+	if len(c) < 3 {
+		return false
+	}
+	return strings.Trim(c, "-") == "" || strings.Trim(c, "*") == "" || strings.Trim(c, "_") == ""
+}
+
+// Inline renders code spans, **bold**, __bold__, *italic* and _italic_ in a
+// sanitised line. Unclosed markers stay literal, so a half-streamed line
+// never swallows the rest of the text.
+func Inline(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		switch {
+		case s[i] == '`':
+			n := len(s[i:]) - len(strings.TrimLeft(s[i:], "`"))
+			tick := s[i : i+n]
+			if j := strings.Index(s[i+n:], tick); j >= 0 {
+				b.WriteString(style.Code.Render(s[i+n : i+n+j]))
+				i += n + j + n
+				continue
+			}
+			b.WriteString(tick)
+			i += n
+			continue
+		case strings.HasPrefix(s[i:], "**") || strings.HasPrefix(s[i:], "__"):
+			m := s[i : i+2]
+			if j := strings.Index(s[i+2:], m); j > 0 {
+				b.WriteString(style.Bold.Render(Inline(s[i+2 : i+2+j])))
+				i += 2 + j + 2
+				continue
+			}
+		case (s[i] == '*' || s[i] == '_') && i+1 < len(s) && s[i+1] != ' ' && (i == 0 || !isAlnum(s[i-1])):
+			m := s[i : i+1]
+			if j := strings.Index(s[i+1:], m); j > 0 && s[i+j] != ' ' && (i+2+j >= len(s) || !isAlnum(s[i+2+j])) {
+				b.WriteString(style.Italic.Render(s[i+1 : i+1+j]))
+				i += 1 + j + 1
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+		i++
+	}
+	return b.String()
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}

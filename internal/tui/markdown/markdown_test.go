@@ -1,0 +1,129 @@
+package markdown
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+func render(src string, width int, chunk int) []string {
+	s := Stream{Width: width}
+	var out []string
+	for len(src) > 0 {
+		n := min(chunk, len(src))
+		out = append(out, s.Write(src[:n])...)
+		src = src[n:]
+	}
+	return append(out, s.Close()...)
+}
+
+func plain(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = ansi.Strip(l)
+	}
+	return out
+}
+
+func TestRenderPlain(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []string
+	}{
+		{"heading", "# Title\ntext", []string{"Title", "text"}},
+		{"list", "- one\n* two\n  + nested", []string{"• one", "• two", "  • nested"}},
+		{"bold code", "use **bold** and `x := 1`", []string{"use bold and x := 1"}},
+		{"italic", "an *em* word_with_underscores", []string{"an em word_with_underscores"}},
+		{"unclosed", "a **b `c", []string{"a **b `c"}},
+		{"quote", "> note", []string{"│ note"}},
+		{"rule", "---", []string{"────────────────"}},
+		{"fence", "```go\nfunc f() {}\n```\nafter", []string{"```go", "  func f() {}", "```", "after"}},
+		{"tilde fence", "~~~\nx\n~~~", []string{"~~~", "  x", "~~~"}},
+		{"hostile", "ok\x1b]0;title\x07 \x1b[2Jdone\u202e", []string{"ok done"}},
+		{"tabs", "a\tb", []string{"a   b"}},
+		{"crlf", "a\r\nb", []string{"a", "b"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := plain(render(tt.src, 0, len(tt.src)+1)); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got %q want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestStreamingMatchesWhole: any chunking gives the same lines as one write.
+func TestStreamingMatchesWhole(t *testing.T) {
+	src := "# Plan\n\nSome **bold** text with `code`.\n\n```python\ndef f(x):\n    return \"s\" # c\n```\n- item one\n- item two 你好\n"
+	whole := render(src, 30, len(src))
+	for _, chunk := range []int{1, 2, 3, 7, 13} {
+		if got := render(src, 30, chunk); !reflect.DeepEqual(got, whole) {
+			t.Errorf("chunk %d: %q\nwant %q", chunk, got, whole)
+		}
+	}
+}
+
+func TestWrapWidth(t *testing.T) {
+	for _, l := range render("a long line of words that must wrap at twenty cells 你好世界你好世界你好世界\n```\n"+strings.Repeat("x", 50)+"\n```", 20, 5) {
+		if w := ansi.StringWidth(l); w > 20 {
+			t.Errorf("line %q is %d cells", l, w)
+		}
+	}
+}
+
+func TestTailAndBlocks(t *testing.T) {
+	var s Stream
+	s.Write("```sh\nls -la\n")
+	if got := s.Tail(); got != nil {
+		t.Errorf("tail = %q", got)
+	}
+	s.Write("echo hi")
+	if got := plain(s.Tail()); !reflect.DeepEqual(got, []string{"  echo hi"}) {
+		t.Errorf("tail in fence = %q", got)
+	}
+	s.Write("\n```\ndone")
+	if got := plain(s.Tail()); !reflect.DeepEqual(got, []string{"done"}) {
+		t.Errorf("tail = %q", got)
+	}
+	s.Close()
+	if b := s.Blocks(); len(b) != 1 || b[0].Lang != "sh" || b[0].Text != "ls -la\necho hi\n" {
+		t.Errorf("blocks = %+v", b)
+	}
+}
+
+func TestHighlight(t *testing.T) {
+	got := Highlight("go", `if x := "s"; x == 1 { // c`)
+	for _, want := range []string{"\x1b[35mif\x1b[0m", "\x1b[32m\"s\"\x1b[0m", "\x1b[33m1\x1b[0m", "\x1b[2;3m// c\x1b[0m"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in %q", want, got)
+		}
+	}
+	if Highlight("nosuchlang", "if x") != "if x" {
+		t.Error("unknown language styled")
+	}
+}
+
+func FuzzStream(f *testing.F) {
+	f.Add("# h\n```go\nx\n```\n**b** `c`", 3)
+	f.Add("\x1b[31mred\n\x1b]0;t\x07", 1)
+	f.Fuzz(func(t *testing.T, src string, chunk int) {
+		if chunk < 1 || chunk > 64 {
+			chunk = 1
+		}
+		lines := render(src, 12, chunk)
+		if !reflect.DeepEqual(lines, render(src, 12, len(src)+1)) {
+			t.Fatal("chunking changed output")
+		}
+		for _, l := range lines {
+			if ansi.StringWidth(l) > 12 {
+				t.Fatalf("line over width: %q", l)
+			}
+			stripped := ansi.Strip(l)
+			if strings.ContainsAny(stripped, "\x1b\r\x07") {
+				t.Fatalf("control left: %q", stripped)
+			}
+		}
+	})
+}

@@ -1,0 +1,205 @@
+package tui
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/zero-agent/zero/internal/tui/cells"
+	"github.com/zero-agent/zero/internal/tui/editor"
+	"github.com/zero-agent/zero/internal/tui/render"
+	"github.com/zero-agent/zero/internal/tui/sanitize"
+	"github.com/zero-agent/zero/internal/tui/style"
+)
+
+// permState is an open permission prompt.
+type permState struct {
+	req    PermissionRequest
+	reply  chan Decision
+	choice int  // 0 allow once, 1 allow for session, 2 deny
+	typing bool // typing the deny reason
+	reason editor.Editor
+}
+
+var permChoices = []string{"allow once", "allow for this session", "deny"}
+
+// maxPromptDiffLines bounds how much of a diff the prompt shows before
+// summarising; the full diff is in the session log.
+const maxPromptDiffLines = 40
+
+// approver returns the Approver for turn id: it asks the UI and blocks
+// until the user answers or ctx ends.
+func (m *Model) approver(id int) Approver {
+	send := m.send
+	return func(ctx context.Context, req PermissionRequest) Decision {
+		reply := make(chan Decision, 1)
+		send(permAskMsg{id: id, req: req, reply: reply})
+		select {
+		case d := <-reply:
+			return d
+		case <-ctx.Done():
+			return Decision{Decision: Deny, Reason: "interrupted"}
+		}
+	}
+}
+
+func (m *Model) askPermission(msg permAskMsg) tea.Cmd {
+	if msg.id != m.turn.id || !m.turn.running {
+		msg.reply <- Decision{Decision: Deny, Reason: "turn ended"}
+		return nil
+	}
+	if m.perm != nil { // one prompt at a time; later requests wait
+		m.permWaiting = append(m.permWaiting, msg)
+		return nil
+	}
+	m.endStep()
+	m.perm = &permState{req: msg.req, reply: msg.reply}
+	return nil
+}
+
+// permKey answers the prompt: y/1 allow once, a/2 allow for the session,
+// n/3 deny (then type a reason, Enter sends), arrows choose, Enter picks,
+// Esc denies without a reason, ^C denies and interrupts.
+func (m *Model) permKey(k tea.Key) tea.Cmd {
+	p := m.perm
+	name := k.String()
+	if p.typing {
+		switch name {
+		case "enter":
+			m.decide(Deny, strings.TrimSpace(p.reason.Value()))
+		case "esc":
+			p.typing = false
+		case "ctrl+c":
+			m.decide(Deny, "")
+			m.interrupt()
+		default:
+			p.reason.HandleKey(k)
+		}
+		return nil
+	}
+	switch name {
+	case "y", "1":
+		m.decide(AllowOnce, "")
+	case "a", "2":
+		m.decide(AllowSession, "")
+	case "n", "3":
+		p.choice, p.typing = 2, true
+	case "up", "left", "shift+tab":
+		p.choice = (p.choice + len(permChoices) - 1) % len(permChoices)
+	case "down", "right", "tab":
+		p.choice = (p.choice + 1) % len(permChoices)
+	case "enter":
+		switch p.choice {
+		case 0:
+			m.decide(AllowOnce, "")
+		case 1:
+			m.decide(AllowSession, "")
+		default:
+			p.typing = true
+		}
+	case "esc":
+		m.decide(Deny, "")
+	case "ctrl+c":
+		m.decide(Deny, "")
+		m.interrupt()
+	}
+	return nil
+}
+
+func (m *Model) decide(decision, reason string) {
+	p := m.perm
+	m.perm = nil
+	p.reply <- Decision{Decision: decision, Reason: reason}
+	if len(m.permWaiting) > 0 {
+		next := m.permWaiting[0]
+		m.permWaiting = m.permWaiting[1:]
+		m.askPermission(next)
+	}
+}
+
+// denyWaiting answers every open and waiting prompt with a deny (the turn
+// ended or was interrupted).
+func (m *Model) denyWaiting(reason string) {
+	if m.perm != nil {
+		m.perm.reply <- Decision{Decision: Deny, Reason: reason}
+		m.perm = nil
+	}
+	for _, w := range m.permWaiting {
+		w.reply <- Decision{Decision: Deny, Reason: reason}
+	}
+	m.permWaiting = nil
+}
+
+// permView renders the prompt in place of the input box and returns where
+// the cursor goes (row -1: hidden).
+func (m *Model) permView() (lines []string, row, col int) {
+	p := m.perm
+	w := m.width - 1
+	rule := style.Warn.Render(strings.Repeat("─", max(w, 1)))
+	lines = append(lines, rule)
+	title := style.Warn.Render("? ") + style.Bold.Render("allow "+sanitize.Line(p.req.Tool)+"?")
+	if p.req.Why != "" {
+		title += style.Dim.Render("  " + sanitize.Line(p.req.Why))
+	}
+	lines = append(lines, cells.Truncate(title, w, "…"))
+	if c := p.req.Command; c != "" {
+		// The full command, wrapped not cut; hidden characters made visible.
+		for i, l := range strings.Split(sanitize.ExpandTabs(sanitize.Visible(c)), "\n") {
+			lead := "  $ "
+			if i > 0 {
+				lead = "    "
+			}
+			for _, r := range cells.Hardwrap(l, max(w-4, 8)) {
+				lines = append(lines, lead+style.Bold.Render(r))
+				lead = "    "
+			}
+		}
+	}
+	if p.req.Path != "" {
+		lines = append(lines, cells.Truncate("  "+style.Bold.Render(sanitize.Visible(p.req.Path)), w, "…"))
+	}
+	if p.req.Diff != "" {
+		d := render.Diff(p.req.Diff, w-2)
+		room := min(maxPromptDiffLines, max(m.height-12, 4))
+		if len(d) > room {
+			extra := len(d) - room
+			d = append(d[:room], style.Dim.Render("  … +"+strconv.Itoa(extra)+" more diff lines"))
+		}
+		for _, l := range d {
+			lines = append(lines, "  "+l)
+		}
+	}
+	if p.req.Command == "" && p.req.Diff == "" && p.req.Summary != "" {
+		for _, l := range cells.Wrap(sanitize.Visible(p.req.Summary), w-2) {
+			lines = append(lines, "  "+l)
+		}
+	}
+	var opts []string
+	for i, c := range permChoices {
+		label := "[" + string("yan"[i]) + "] " + c
+		if i == p.choice {
+			label = style.Accent.Render("› " + label)
+		} else {
+			label = style.Dim.Render("  " + label)
+		}
+		opts = append(opts, label)
+	}
+	lines = append(lines, cells.Truncate(strings.Join(opts, " "), w, "…"))
+	row = -1
+	if p.typing {
+		lead := "  reason (enter sends, empty for none): "
+		l := p.reason.Layout(max(w-cells.Width(lead), 4))
+		for i, r := range l.Rows {
+			if i == 0 {
+				lines = append(lines, style.Dim.Render(lead)+r)
+			} else {
+				lines = append(lines, strings.Repeat(" ", cells.Width(lead))+r)
+			}
+		}
+		row, col = len(lines)-len(l.Rows)+l.Row, cells.Width(lead)+l.Col
+	}
+	lines = append(lines, rule)
+	return lines, row, col
+}

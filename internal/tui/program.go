@@ -1,0 +1,44 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// RunOptions are the terminal settings for Run; the zero value uses the
+// process's stdin and stdout.
+type RunOptions struct {
+	Options
+	Input  io.Reader
+	Output io.Writer
+	// Env overrides the environment Bubble Tea reads (TERM, COLORTERM).
+	Env []string
+}
+
+// Run starts the interactive app on the terminal and returns when the
+// user exits (nil) or ctx ends (ctx.Err()). The terminal is restored
+// (bracketed paste off, cursor shown) on return.
+func Run(ctx context.Context, backend Backend, opts RunOptions) error {
+	m := New(backend, opts.Options)
+	popts := []tea.ProgramOption{tea.WithContext(ctx)}
+	if opts.Input != nil {
+		popts = append(popts, tea.WithInput(opts.Input))
+	}
+	if opts.Output != nil {
+		popts = append(popts, tea.WithOutput(opts.Output))
+	}
+	if opts.Env != nil {
+		popts = append(popts, tea.WithEnvironment(opts.Env))
+	}
+	p := tea.NewProgram(m, popts...)
+	m.SetSender(p.Send)
+	_, err := p.Run()
+	m.turn.interrupt()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
+}

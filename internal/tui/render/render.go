@@ -1,0 +1,197 @@
+// Package render turns run events into transcript lines: the echoed user
+// prompt, tool cards (`⚙ name(args)` then `↳ summary`), diffs with line
+// numbers, shell exit codes and times, the reasoning preview and notices.
+//
+// Every function takes untrusted text and sanitises it before styling, and
+// returns lines no wider than the given width in cells. The package owns
+// presentation only: no terminal I/O, no Bubble Tea.
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/tui/cells"
+	"github.com/zero-agent/zero/internal/tui/sanitize"
+	"github.com/zero-agent/zero/internal/tui/style"
+)
+
+// MaxResultLines is how many lines of a tool's output a card shows before
+// summarising the rest as "… +N lines".
+const MaxResultLines = 4
+
+// Prompt renders a submitted user prompt as it appears in the transcript.
+func Prompt(text string, width int) []string {
+	var out []string
+	for i, l := range strings.Split(sanitize.ExpandTabs(sanitize.Text(text)), "\n") {
+		lead := "  "
+		if i == 0 {
+			lead = style.User.Render("›") + " "
+		}
+		for j, w := range cells.Wrap(l, width-2) {
+			if j > 0 {
+				lead = "  "
+			}
+			out = append(out, lead+w)
+		}
+	}
+	return out
+}
+
+// ToolCall renders the header of a tool card: `⚙ name(args)` on one line,
+// truncated to width.
+func ToolCall(c llm.ToolCall, width int) []string {
+	line := style.Accent.Render("⚙") + " " + style.Bold.Render(sanitize.Line(c.Name)) + "(" + sanitize.Line(Args(c.Arguments)) + ")"
+	return []string{cells.Truncate(line, width, "…")}
+}
+
+// Args summarises raw tool-call arguments for a card: a lone command, path
+// or pattern is shown bare; otherwise key=value pairs in key order. Invalid
+// JSON is shown as is.
+func Args(raw string) string {
+	var m map[string]any
+	if json.Unmarshal([]byte(raw), &m) != nil {
+		return strings.TrimSpace(raw)
+	}
+	for _, k := range []string{"command", "cmd"} {
+		if v, ok := m[k].(string); ok {
+			return v
+		}
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if len(keys) == 1 {
+		if v, ok := m[keys[0]].(string); ok {
+			return v
+		}
+	}
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		v := m[k]
+		s, ok := v.(string)
+		if !ok {
+			b, _ := json.Marshal(v)
+			s = string(b)
+		} else if len(s) > 60 || strings.Contains(s, "\n") {
+			s = fmt.Sprintf("…%d bytes", len(s))
+		}
+		parts = append(parts, k+"="+s)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// ToolResult renders the `↳` lines of a finished tool: the diff for an
+// edit, the first lines of output, and for shell tools the exit code and
+// time.
+func ToolResult(r event.ToolOutcome, width int) []string {
+	var out []string
+	var meta []string
+	if r.ExitCode != nil {
+		st := style.Good
+		if *r.ExitCode != 0 {
+			st = style.Bad
+		}
+		meta = append(meta, st.Render(fmt.Sprintf("exit %d", *r.ExitCode)))
+	}
+	if r.ElapsedMs > 0 || r.ExitCode != nil {
+		meta = append(meta, Duration(r.ElapsedMs))
+	}
+	if r.KeptBytes > 0 && r.RawBytes > r.KeptBytes {
+		meta = append(meta, fmt.Sprintf("%s kept of %s", Bytes(r.KeptBytes), Bytes(r.RawBytes)))
+	}
+	body := strings.TrimRight(sanitize.ExpandTabs(sanitize.Text(r.Content)), "\n")
+	lines := strings.Split(body, "\n")
+	if body == "" {
+		lines = nil
+	}
+	first := "(no output)"
+	if len(lines) > 0 {
+		first = lines[0]
+		lines = lines[1:]
+	}
+	if r.IsError {
+		first = style.Bad.Render(first)
+	}
+	head := style.Dim.Render("↳") + " " + first
+	if len(meta) > 0 {
+		head += style.Dim.Render("  · " + strings.Join(meta, " · "))
+	}
+	out = append(out, cells.Truncate(head, width, "…"))
+	if r.Diff != "" {
+		return append(out, Diff(r.Diff, width)...)
+	}
+	shown := min(len(lines), MaxResultLines-1)
+	for _, l := range lines[:shown] {
+		out = append(out, cells.Truncate("  "+l, width, "…"))
+	}
+	if rest := len(lines) - shown; rest > 0 {
+		out = append(out, style.Dim.Render(fmt.Sprintf("  … +%d lines", rest)))
+	}
+	return out
+}
+
+// Duration formats milliseconds as "850ms", "1.2s" or "2m05s".
+func Duration(ms int64) string {
+	switch {
+	case ms < 1000:
+		return fmt.Sprintf("%dms", ms)
+	case ms < 60_000:
+		return fmt.Sprintf("%.1fs", float64(ms)/1000)
+	}
+	return fmt.Sprintf("%dm%02ds", ms/60_000, ms/1000%60)
+}
+
+// Bytes formats a byte count as "512B", "3.4KB", "1.2MB".
+func Bytes(n int) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%dB", n)
+	case n < 1024*1024:
+		return fmt.Sprintf("%.1fKB", float64(n)/1024)
+	}
+	return fmt.Sprintf("%.1fMB", float64(n)/(1024*1024))
+}
+
+// Tokens formats a token count as "950", "1.2k" or "33k".
+func Tokens(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprint(n)
+	case n < 10_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1000)
+	case n < 1_000_000:
+		return fmt.Sprintf("%dk", (n+500)/1000)
+	}
+	return fmt.Sprintf("%.1fM", float64(n)/1_000_000)
+}
+
+// Notice renders a one-off status line (warning, error, info) wrapped to
+// width.
+func Notice(kind event.Type, text string, width int) []string {
+	st, mark := style.Dim, "·"
+	switch kind {
+	case event.Warning:
+		st, mark = style.Warn, "!"
+	case event.Error:
+		st, mark = style.Bad, "✗"
+	}
+	var out []string
+	for _, l := range cells.Wrap(sanitize.ExpandTabs(sanitize.Text(text)), width-2) {
+		out = append(out, st.Render(mark+" "+l))
+		mark = " "
+	}
+	return out
+}
+
+// Block renders multi-line informational text (slash-command output) dim
+// or plain, wrapped to width.
+func Block(text string, width int) []string {
+	return cells.Wrap(sanitize.ExpandTabs(sanitize.Text(strings.TrimRight(text, "\n"))), width)
+}

@@ -1,0 +1,210 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/tui/markdown"
+	"github.com/zero-agent/zero/internal/tui/render"
+	"github.com/zero-agent/zero/internal/tui/style"
+)
+
+// turnState is the reply in flight: one Backend.Run, a !cmd, or a slow
+// slash command.
+type turnState struct {
+	id      int // increments per turn; stale messages are dropped
+	running bool
+	busy    string // non-empty for a command that is not a model turn
+	cancel  context.CancelFunc
+	// interrupted is set when the user interrupted this turn.
+	interrupted bool
+
+	reply     *markdown.Stream // assistant text of the current step
+	replyText strings.Builder  // the whole turn's assistant text, for /clip
+	blocks    []markdown.CodeBlock
+	streamed  bool // text deltas arrived (Final's text is then not repeated)
+
+	reasoning strings.Builder
+}
+
+func (t *turnState) resize(width int) {
+	if t.reply != nil {
+		t.reply.Width = width
+	}
+}
+
+// interrupt cancels the turn in flight, if any.
+func (t *turnState) interrupt() {
+	if t.running && t.cancel != nil {
+		t.interrupted = true
+		t.cancel()
+	}
+}
+
+// begin starts a new turn and returns its context.
+func (m *Model) begin(busy string) context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	m.turn = turnState{id: m.turn.id + 1, running: true, busy: busy, cancel: cancel}
+	m.hint = ""
+	return ctx
+}
+
+// startRun submits prompt to the backend as a model turn.
+func (m *Model) startRun(prompt string) tea.Cmd {
+	m.commit(render.Prompt(prompt, m.contentWidth())...)
+	ctx := m.begin("")
+	id, send, b := m.turn.id, m.send, m.backend
+	turn := Turn{Prompt: prompt, Mode: m.mode, Approve: m.approver(id)}
+	return func() tea.Msg {
+		sink := event.SinkFunc(func(e event.Event) { send(eventMsg{id: id, ev: e}) })
+		return runDoneMsg{id: id, stop: b.Run(ctx, turn, sink)}
+	}
+}
+
+// event renders one agent-loop event.
+func (m *Model) event(e event.Event) {
+	w := m.contentWidth()
+	switch e.Type {
+	case event.Text:
+		m.endReasoning()
+		m.turn.streamed = true
+		m.writeReply(e.Text)
+	case event.Reasoning:
+		m.turn.reasoning.WriteString(e.Text)
+	case event.ToolCall:
+		m.endStep()
+		if e.ToolCall != nil {
+			m.commit(render.ToolCall(*e.ToolCall, w)...)
+		}
+	case event.ToolResult:
+		m.endStep()
+		if e.Result != nil {
+			m.commit(render.ToolResult(*e.Result, w)...)
+		}
+	case event.Usage:
+		if e.Usage != nil {
+			m.setUsage(*e.Usage)
+		}
+	case event.Warning, event.Error:
+		m.endStep()
+		m.commit(render.Notice(e.Type, e.Text, w)...)
+	case event.Final:
+		if !m.turn.streamed && strings.TrimSpace(e.Text) != "" {
+			m.endReasoning()
+			m.writeReply(e.Text)
+		}
+	case event.RunStart:
+		if e.Model != "" {
+			m.info.Model = e.Model
+		}
+	case event.Compaction:
+		m.endStep()
+		m.commit(render.Notice(event.Warning, "context compacted", w)...)
+	case event.PermissionDecision:
+		if p := e.Permission; p != nil && p.Decision != "" {
+			m.commit(render.Notice("", decisionText(*p), w)...)
+		}
+	}
+}
+
+func decisionText(p event.Permission) string {
+	s := map[string]string{AllowOnce: "allowed once", AllowSession: "allowed for this session", Deny: "denied"}[p.Decision]
+	if s == "" {
+		s = p.Decision
+	}
+	s = p.Tool + ": " + s
+	if p.Reason != "" {
+		s += " (" + p.Reason + ")"
+	}
+	return s
+}
+
+// setUsage updates the footer from a server usage report: the tokens of
+// the last request are what the context now holds.
+func (m *Model) setUsage(u llm.Usage) {
+	used := u.InputTokens + u.CacheReadTokens + u.CacheWriteTokens + u.OutputTokens
+	if used == 0 {
+		return
+	}
+	m.info.UsedTokens = used
+	m.info.Estimated = u.Estimated
+}
+
+// writeReply streams assistant text: finished lines go to the scrollback.
+func (m *Model) writeReply(text string) {
+	if m.turn.reply == nil {
+		m.turn.reply = &markdown.Stream{Width: m.contentWidth()}
+	}
+	m.turn.replyText.WriteString(text)
+	m.commit(m.turn.reply.Write(text)...)
+}
+
+// endReasoning commits the reasoning of the current step: a one-line
+// summary, or every line when expanded (ctrl+o).
+func (m *Model) endReasoning() {
+	if m.turn.reasoning.Len() == 0 {
+		return
+	}
+	m.commit(render.Reasoning(m.turn.reasoning.String(), m.contentWidth(), m.expandReasoning, true)...)
+	m.turn.reasoning.Reset()
+}
+
+// endStep finishes the text of the current step (before a tool card).
+func (m *Model) endStep() {
+	m.endReasoning()
+	if r := m.turn.reply; r != nil {
+		m.commit(r.Close()...)
+		m.turn.blocks = append(m.turn.blocks, r.Blocks()...)
+		m.turn.reply = nil
+	}
+}
+
+// runDone ends the turn: the partial reply is kept, an interrupt is noted,
+// and the next queued message starts.
+func (m *Model) runDone(stop event.StopReason) tea.Cmd {
+	m.endStep()
+	if m.turn.interrupted || stop == event.StopInterrupted {
+		m.commit(style.Warn.Render("⏹ interrupted") + style.Dim.Render(" · the partial reply is kept; type to redirect"))
+	} else if stop != "" && stop != event.StopCompleted {
+		m.commit(render.Notice(event.Warning, fmt.Sprintf("run stopped: %s", stop), m.contentWidth())...)
+	}
+	if m.turn.busy == "" {
+		if text := strings.TrimSpace(m.turn.replyText.String()); text != "" {
+			m.lastReply, m.lastBlocks = text, m.turn.blocks
+		}
+		m.commit("")
+	}
+	if m.turn.cancel != nil {
+		m.turn.cancel()
+	}
+	m.turn.running, m.turn.busy = false, ""
+	m.denyWaiting("turn ended")
+	m.info = mergeInfo(m.backend.Info(), m.info)
+	return m.nextQueued()
+}
+
+// mergeInfo takes fresh backend info but keeps a server-reported usage the
+// backend does not know about yet.
+func mergeInfo(fresh, cur Info) Info {
+	if fresh.UsedTokens == 0 || (fresh.Estimated && !cur.Estimated && cur.UsedTokens > 0) {
+		fresh.UsedTokens, fresh.Estimated = cur.UsedTokens, cur.Estimated
+	}
+	return fresh
+}
+
+// liveReply renders the unfinished part of the turn for the live region.
+func (m *Model) liveReply() []string {
+	var out []string
+	if m.turn.reasoning.Len() > 0 {
+		out = append(out, render.Reasoning(m.turn.reasoning.String(), m.contentWidth(), m.expandReasoning, false)...)
+	}
+	if r := m.turn.reply; r != nil {
+		out = append(out, r.Tail()...)
+	}
+	return out
+}

@@ -1,0 +1,318 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/tui/render"
+	"github.com/zero-agent/zero/internal/tui/sanitize"
+	"github.com/zero-agent/zero/internal/tui/style"
+)
+
+// command is one slash command.
+type command struct {
+	name, args, help string
+}
+
+// commands lists the slash commands in /help order.
+var commands = []command{
+	{"help", "", "show keys and commands"},
+	{"model", "[name]", "show or switch the model"},
+	{"config", "", "show the active configuration"},
+	{"context", "", "show what fills the context window"},
+	{"clear", "", "clear the screen and start a new session"},
+	{"new", "", "start a new session"},
+	{"sessions", "", "list this project's sessions"},
+	{"resume", "<id|prefix>", "resume a session"},
+	{"logs", "", "show where the session log and spilled outputs live"},
+	{"tools", "", "list the tools the model can use"},
+	{"compact", "", "compact the conversation now"},
+	{"clip", "[n]", "copy code block n (or the last reply) to the clipboard"},
+	{"exit", "", "quit"},
+}
+
+// keyHelp is the key table shown by /help.
+const keyHelp = `keys
+  enter submit (completes /commands)   ctrl+j, shift+enter  newline
+  ctrl+a/e  start/end of line          alt+←/→, ctrl+←/→    word back/forward
+  ctrl+w  delete word back             ctrl+u/k  kill to start/end   ctrl+y  yank
+  ↑/↓  lines, then history             ctrl+r  reverse history search
+  tab  complete a /command             shift+tab  cycle mode (normal/auto-accept/plan)
+  ctrl+q  edit the queue               esc esc, ctrl+c  interrupt / clear the line
+  ctrl+o  expand reasoning             ctrl+l  clear screen   ctrl+d  exit (empty line)
+  !cmd  run a shell command`
+
+func commandNames() []string {
+	names := make([]string, len(commands))
+	for i, c := range commands {
+		names[i] = "/" + c.name
+	}
+	return names
+}
+
+// slash runs a slash command line such as "/resume 3f2a".
+func (m *Model) slash(line string) tea.Cmd {
+	name, arg, _ := strings.Cut(strings.TrimPrefix(line, "/"), " ")
+	arg = strings.TrimSpace(arg)
+	w := m.contentWidth()
+	m.commit(style.Dim.Render("› " + sanitize.Line(line)))
+	switch name {
+	case "help":
+		var b strings.Builder
+		b.WriteString("commands\n")
+		for _, c := range commands {
+			fmt.Fprintf(&b, "  %-22s %s\n", "/"+c.name+" "+c.args, c.help)
+		}
+		b.WriteString(keyHelp)
+		m.commit(render.Block(b.String(), w)...)
+		m.commit("")
+	case "exit", "quit":
+		return m.quit()
+	case "model":
+		if arg == "" {
+			m.commit(render.Block("model: "+m.info.Model, w)...)
+			return nil
+		}
+		return m.background("switching model", func(ctx context.Context, b Backend) (string, error) {
+			return "model: " + arg, b.SetModel(ctx, arg)
+		})
+	case "config", "context", "logs", "tools":
+		kind := ReportKind(name)
+		return m.background("", func(ctx context.Context, b Backend) (string, error) {
+			return b.Report(ctx, kind)
+		})
+	case "clear", "new":
+		var clear tea.Cmd
+		if name == "clear" {
+			clear = tea.ClearScreen
+		}
+		return tea.Batch(clear, m.background("", func(ctx context.Context, b Backend) (string, error) {
+			id, err := b.NewSession(ctx)
+			return "new session " + id, err
+		}))
+	case "sessions":
+		return m.background("", func(ctx context.Context, b Backend) (string, error) {
+			list, err := b.Sessions(ctx)
+			return formatSessions(list), err
+		})
+	case "resume":
+		if arg == "" {
+			m.commit(render.Notice("warning", "usage: /resume <id|prefix> (see /sessions)", w)...)
+			return nil
+		}
+		return m.background("resuming", func(ctx context.Context, b Backend) (string, error) {
+			r, err := b.Resume(ctx, arg)
+			return formatResumed(r), err
+		})
+	case "compact":
+		return m.background("compacting", func(ctx context.Context, b Backend) (string, error) {
+			return b.Compact(ctx)
+		})
+	case "clip":
+		return m.clip(arg)
+	default:
+		msg := "unknown command /" + name
+		if s := suggest("/"+name, commandNames()); s != "" {
+			msg += " — did you mean " + s + "?"
+		}
+		m.commit(render.Notice("warning", msg+" (/help lists them)", w)...)
+	}
+	return nil
+}
+
+// background runs f off the UI goroutine and prints its text. A non-empty
+// busy label makes it a turn: the input queues and ^C cancels it.
+func (m *Model) background(busy string, f func(context.Context, Backend) (string, error)) tea.Cmd {
+	ctx := context.Background()
+	id := m.turn.id
+	if busy != "" {
+		ctx = m.begin(busy)
+		id = m.turn.id
+	}
+	b, w := m.backend, m.contentWidth()
+	return func() tea.Msg {
+		text, err := f(ctx, b)
+		var lines []string
+		if err != nil {
+			lines = render.Notice("error", err.Error(), w)
+		} else if text != "" {
+			lines = render.Block(text, w)
+		}
+		return outputMsg{id: id, lines: append(lines, ""), info: true}
+	}
+}
+
+// shell runs a `!cmd` through the backend's guard and prints its output,
+// exit code and time.
+func (m *Model) shell(cmd string) tea.Cmd {
+	if cmd == "" {
+		return nil
+	}
+	w := m.contentWidth()
+	m.commit(style.Accent.Render("!") + " " + style.Bold.Render(sanitize.Line(cmd)))
+	ctx := m.begin("running " + sanitize.Line(cmd))
+	id, b, mode := m.turn.id, m.backend, m.mode
+	return func() tea.Msg {
+		start := time.Now()
+		r := b.Shell(ctx, cmd, mode)
+		if r.ElapsedMs == 0 {
+			r.ElapsedMs = time.Since(start).Milliseconds()
+		}
+		return outputMsg{id: id, lines: append(shellLines(r, w), "")}
+	}
+}
+
+// shellLines renders a !cmd result: output, then exit code and time.
+func shellLines(r ShellResult, width int) []string {
+	if r.Denied != "" {
+		return render.Notice("error", "refused: "+r.Denied, width)
+	}
+	if r.Err != nil {
+		return render.Notice("error", r.Err.Error(), width)
+	}
+	var out []string
+	if body := strings.TrimRight(r.Output, "\n"); body != "" {
+		out = append(out, render.Block(body, width)...)
+	}
+	st := style.Good
+	if r.ExitCode != 0 {
+		st = style.Bad
+	}
+	return append(out, style.Dim.Render("↳ ")+st.Render("exit "+strconv.Itoa(r.ExitCode))+style.Dim.Render(" · "+render.Duration(r.ElapsedMs)))
+}
+
+func formatSessions(list []Session) string {
+	if len(list) == 0 {
+		return "no sessions yet"
+	}
+	var b strings.Builder
+	for _, s := range list {
+		fmt.Fprintf(&b, "%s  %3d turns  %s  %s\n", s.ID, s.Turns, s.Updated, strings.ReplaceAll(s.Preview, "\n", " "))
+	}
+	return b.String() + "resume with /resume <id|prefix>"
+}
+
+// formatResumed summarises a resumed session's history: each user prompt
+// and the first line of each assistant reply.
+func formatResumed(r Resumed) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "resumed session %s (%d messages)\n", r.ID, len(r.History))
+	for _, msg := range r.History {
+		text := strings.TrimSpace(msg.Text())
+		if text == "" {
+			continue
+		}
+		first, _, _ := strings.Cut(text, "\n")
+		switch msg.Role {
+		case llm.RoleUser:
+			b.WriteString("› " + first + "\n")
+		case llm.RoleAssistant:
+			b.WriteString("  " + first + "\n")
+		}
+	}
+	return b.String()
+}
+
+// complete handles Tab: complete the slash command being typed to the
+// longest common prefix of the commands it could be.
+func (m *Model) complete() {
+	v := m.ed.Value()
+	if !strings.HasPrefix(v, "/") || strings.ContainsAny(v, " \n") {
+		return
+	}
+	var matches []string
+	for _, n := range commandNames() {
+		if strings.HasPrefix(n, v) {
+			matches = append(matches, n)
+		}
+	}
+	switch len(matches) {
+	case 0:
+		return
+	case 1:
+		m.ed.SetValue(matches[0] + " ")
+	default:
+		m.ed.SetValue(commonPrefix(matches))
+		m.hint = strings.Join(matches, " ")
+	}
+}
+
+// completeOnEnter completes a partial command that matches exactly one
+// command (/he → /help) instead of submitting it; it reports whether it did.
+func (m *Model) completeOnEnter() bool {
+	v := strings.TrimSpace(m.ed.Value())
+	if !strings.HasPrefix(v, "/") || strings.ContainsAny(v, " \n") {
+		return false
+	}
+	var matches []string
+	for _, n := range commandNames() {
+		if n == v {
+			return false
+		}
+		if strings.HasPrefix(n, v) {
+			matches = append(matches, n)
+		}
+	}
+	if len(matches) != 1 {
+		return false
+	}
+	m.ed.SetValue(matches[0])
+	return true
+}
+
+func commonPrefix(s []string) string {
+	p := s[0]
+	for _, x := range s[1:] {
+		for !strings.HasPrefix(x, p) {
+			p = p[:len(p)-1]
+		}
+	}
+	return p
+}
+
+// suggest returns the candidate closest to word by edit distance, or ""
+// when none is within half the word's length.
+func suggest(word string, candidates []string) string {
+	type scored struct {
+		s string
+		d int
+	}
+	var all []scored
+	for _, c := range candidates {
+		all = append(all, scored{c, editDistance(word, c)})
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].d < all[j].d })
+	if len(all) == 0 || all[0].d > max(2, len([]rune(word))/2) {
+		return ""
+	}
+	return all[0].s
+}
+
+// editDistance is the Levenshtein distance in runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

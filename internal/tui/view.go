@@ -1,0 +1,147 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/zero-agent/zero/internal/tui/cells"
+	"github.com/zero-agent/zero/internal/tui/render"
+	"github.com/zero-agent/zero/internal/tui/sanitize"
+	"github.com/zero-agent/zero/internal/tui/style"
+)
+
+// View implements tea.Model: the live region at the bottom of the
+// terminal. Everything above it is the terminal's own scrollback.
+func (m *Model) View() tea.View {
+	if m.quitting {
+		return tea.NewView(strings.Join(m.toPrint, "\n"))
+	}
+	var top []string
+	top = append(top, m.toPrint...)
+	top = append(top, m.liveReply()...)
+	if m.turn.running {
+		top = append(top, m.statusLine())
+	}
+	top = append(top, m.queueView()...)
+	if m.hint != "" {
+		top = append(top, cells.Truncate(style.Warn.Render(m.hint), m.width-1, "…"))
+	}
+
+	var bottom []string
+	var cursor *tea.Cursor
+	switch {
+	case m.perm != nil:
+		var row, col int
+		bottom, row, col = m.permView()
+		if row >= 0 {
+			cursor = tea.NewCursor(col, row)
+		}
+	default:
+		var row, col int
+		bottom, row, col = m.inputView()
+		cursor = tea.NewCursor(col, row)
+	}
+	bottom = append(bottom, m.footer())
+
+	// Keep the live region inside the screen: drop the oldest live lines.
+	if room := m.height - 1 - len(bottom); len(top) > room {
+		top = top[len(top)-max(room, 0):]
+	}
+	if cursor != nil {
+		cursor.Y += len(top)
+	}
+	v := tea.NewView(strings.Join(append(top, bottom...), "\n"))
+	v.Cursor = cursor
+	return v
+}
+
+// statusLine shows that a turn is running and how to interrupt it.
+func (m *Model) statusLine() string {
+	what := "working"
+	if m.turn.busy != "" {
+		what = m.turn.busy
+	}
+	return cells.Truncate(style.Accent.Render("●")+" "+style.Dim.Render(what+" · esc esc or ctrl+c to interrupt · enter queues"), m.width-1, "…")
+}
+
+// inputView draws the input box (or the ^R search line in its place) and
+// returns the cursor's row and column within the returned lines.
+func (m *Model) inputView() (lines []string, row, col int) {
+	rule := style.Dim.Render(strings.Repeat("─", max(m.width-1, 1)))
+	lines = []string{rule}
+	if s := m.search; s != nil {
+		match := ""
+		if s.found >= 0 {
+			match = sanitize.Line(m.hist.Entry(s.found))
+		} else if s.query != "" {
+			match = style.Bad.Render("no match")
+		}
+		head := "(reverse-i-search)`" + sanitize.Line(s.query) + "': "
+		lines = append(lines, cells.Truncate(head+match, m.width-1, "…"), rule)
+		return lines, 1, min(cells.Width(head), m.width-1)
+	}
+	prompt := style.User.Render("›") + " "
+	l := m.ed.Layout(max(m.width-3, 2))
+	for i, r := range l.Rows {
+		lead := "  "
+		if i == 0 {
+			lead = prompt
+		}
+		lines = append(lines, lead+r)
+	}
+	if m.ed.Empty() && len(l.Rows) == 1 {
+		lines[1] = cells.Truncate(prompt+style.Dim.Render(m.placeholder()), m.width-1, "…")
+	}
+	lines = append(lines, rule)
+	return lines, 1 + l.Row, 2 + l.Col
+}
+
+func (m *Model) placeholder() string {
+	if m.turn.running {
+		return "type ahead; enter queues"
+	}
+	return "ask anything · / for commands · ! for shell"
+}
+
+// footer renders `model · host · used/window ctx (pct) · mode`, plus a
+// transient hint. Token counts carry "~" while they are estimates.
+func (m *Model) footer() string {
+	var parts []string
+	if m.info.Model != "" {
+		parts = append(parts, sanitize.Line(m.info.Model))
+	}
+	if m.info.Host != "" {
+		parts = append(parts, sanitize.Line(m.info.Host))
+	}
+	if ctx := contextSegment(m.info); ctx != "" {
+		parts = append(parts, ctx)
+	}
+	modeText := string(m.mode)
+	switch m.mode {
+	case ModeAutoAccept:
+		modeText = style.Warn.Render(modeText)
+	case ModePlan:
+		modeText = style.Accent.Render(modeText)
+	}
+	parts = append(parts, modeText)
+	line := style.Dim.Render(strings.Join(parts[:len(parts)-1], " · ")+" · ") + parts[len(parts)-1]
+	return cells.Truncate(line, m.width-1, "…")
+}
+
+// contextSegment formats "used/window ctx (pct)"; "~" marks an estimate.
+func contextSegment(i Info) string {
+	if i.UsedTokens == 0 && i.ContextWindow == 0 {
+		return ""
+	}
+	used := render.Tokens(i.UsedTokens)
+	if i.Estimated {
+		used = "~" + used
+	}
+	if i.ContextWindow == 0 {
+		return used + " ctx"
+	}
+	pct := i.UsedTokens * 100 / i.ContextWindow
+	return fmt.Sprintf("%s/%s ctx (%d%%)", used, render.Tokens(i.ContextWindow), pct)
+}
