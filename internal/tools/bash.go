@@ -33,8 +33,8 @@ type Bash struct {
 func (*Bash) Name() string { return "bash" }
 
 // Description implements Tool.
-func (*Bash) Description() string {
-	return "Run a bash command in the workspace root and return its combined stdout/stderr and exit code (timeout_ms default 120000)."
+func (t *Bash) Description() string {
+	return fmt.Sprintf("Run a bash command in the workspace root and return its combined stdout/stderr and exit code (timeout_ms default %d).", t.opts.BashTimeout.Milliseconds())
 }
 
 // Schema implements Tool.

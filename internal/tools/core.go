@@ -27,7 +27,8 @@ type Options struct {
 	GrepPreviewBytes int
 	// BashTimeout is the bash default timeout (120 s).
 	BashTimeout time.Duration
-	// BashMaxTimeout bounds a model-requested timeout_ms (10 min).
+	// BashMaxTimeout bounds a model-requested timeout_ms and the default
+	// (10 min).
 	BashMaxTimeout time.Duration
 	// BashOutputCap is how many output bytes bash keeps, half from the head
 	// and half from the tail (1 MiB); the raw size is always reported.
@@ -62,7 +63,7 @@ func (o Options) withDefaults() Options {
 		o.BashMaxTimeout = 10 * time.Minute
 	}
 	if o.BashTimeout > o.BashMaxTimeout {
-		o.BashMaxTimeout = o.BashTimeout
+		o.BashTimeout = o.BashMaxTimeout
 	}
 	return o
 }

@@ -25,7 +25,7 @@ func (*Glob) Name() string { return "glob" }
 
 // Description implements Tool.
 func (*Glob) Description() string {
-	return "Find files by glob pattern (** crosses directories, e.g. **/*.go) under path, skipping .gitignored files; sorted paths."
+	return "Find files by glob pattern (** crosses directories, as in **/*.go) under path, skipping .gitignored files; sorted paths."
 }
 
 // Schema implements Tool.

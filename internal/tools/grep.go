@@ -43,7 +43,7 @@ func (*Grep) Name() string { return "grep" }
 
 // Description implements Tool.
 func (*Grep) Description() string {
-	return "Search file contents with a Go regexp under path (glob filters files, e.g. *.go), skipping .gitignored and binary files; returns path:line: preview."
+	return "Search file contents with a Go regexp under path (glob filters files, as in *.go), skipping .gitignored and binary files; returns path:line: preview."
 }
 
 // Schema implements Tool.
