@@ -36,10 +36,17 @@ var (
 	diffHeadRe = regexp.MustCompile(`^(diff --git |--- |\+\+\+ |@@ |index [0-9a-f]+\.\.|new file mode|deleted file mode|rename (from|to) |Binary files )`)
 )
 
+// detectSample is how many lines at each end DetectKind reads.
+const detectSample = 400
+
 // DetectKind classifies output by its lines (the command that produced it
-// is not needed). Order: diff, test runner, compiler, log, plain.
+// is not needed); long output is judged by its first and last
+// detectSample lines. Order: diff, test runner, compiler, log, plain.
 func DetectKind(content string) Kind {
 	lines := strings.Split(content, "\n")
+	if len(lines) > 2*detectSample {
+		lines = append(lines[:detectSample:detectSample], lines[len(lines)-detectSample:]...)
+	}
 	first := ""
 	for _, l := range lines {
 		if strings.TrimSpace(l) != "" {
@@ -117,6 +124,17 @@ func Shape(content string, max int, spillPath string) (kept string, kind Kind, c
 	return out, kind, true
 }
 
+// routineTestLine reports lines that are neither failures nor summaries,
+// cheaply: the passing-test lines that make up most of long test output.
+func routineTestLine(l string) bool {
+	for _, p := range []string{"=== RUN", "=== PAUSE", "=== CONT", "--- PASS", "--- SKIP", "PASS "} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	return (strings.HasSuffix(l, " PASSED") || strings.HasSuffix(l, " ... ok")) && !strings.HasPrefix(l, " ")
+}
+
 // priorities ranks each line for kind.
 func priorities(lines []string, kind Kind) []int {
 	pr := make([]int, len(lines))
@@ -140,6 +158,9 @@ func priorities(lines []string, kind Kind) []int {
 		l := strings.TrimRight(raw, "\r\n")
 		switch kind {
 		case KindTest:
+			if routineTestLine(l) {
+				continue
+			}
 			if testSumRe.MatchString(l) {
 				mark(i, prMust)
 			}

@@ -142,3 +142,11 @@ func FuzzShape(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkShapeTestOutput1MB(b *testing.B) {
+	in := repeatf(20000, "=== RUN   TestOk%d\n--- PASS: TestOk%d (0.00s)\n") + "--- FAIL: TestX (0.00s)\nFAIL\tpkg\t1.0s\n"
+	b.SetBytes(int64(len(in)))
+	for b.Loop() {
+		Shape(in, DefaultMaxToolOutput, "/p")
+	}
+}

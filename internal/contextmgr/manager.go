@@ -1,0 +1,107 @@
+package contextmgr
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Result is one executed tool call as the per-turn levers see it.
+type Result struct {
+	CallID  string
+	Content string
+	IsError bool
+	// Read identifies a file read for the read cache; nil for other tools
+	// and for reads that failed.
+	Read *FileRead
+	// SideEffect is the tool's class as internal/tools names it ("read",
+	// "write", "shell", "network"); Paths the files it reported touching.
+	// Together they drive read-cache invalidation.
+	SideEffect string
+	Paths      []string
+}
+
+// FileRead names one file read: path, the range as the tool renders it
+// ("" for the whole file, "lines 10-60"), and the file's state.
+type FileRead struct {
+	Path, Range string
+	State       FileState
+}
+
+// Manager applies the per-result levers (read cache, per-turn budget,
+// shaping by kind with a per-result cap, spill) to each turn's results and
+// counts what they saved. Fields may be set after construction; zero
+// limits mean the defaults. Not safe for concurrent use.
+type Manager struct {
+	// SessionDir receives spilled outputs (see Spill); empty disables
+	// spilling, and markers then only say how much was omitted.
+	SessionDir string
+	// MaxToolOutput and MaxTurnOutput are max_tool_output and
+	// max_turn_output, in bytes.
+	MaxToolOutput, MaxTurnOutput int
+	// Cache remembers reads; nil disables the read cache.
+	Cache *ReadCache
+	// Stats accumulates the bytes saved per lever this session.
+	Stats Stats
+}
+
+// NewManager returns a Manager with default limits and a read cache.
+func NewManager(sessionDir string) *Manager {
+	return &Manager{SessionDir: sessionDir, Cache: NewReadCache()}
+}
+
+// ShapeTurn returns the content to send for each result of one turn, in
+// call order: an unchanged re-read becomes a stub; then every result is
+// held to its share of the turn budget (TurnCaps) by Shape, its full text
+// spilled first so the marker can name it. Invalidation follows call
+// order: a write or shell call forgets the reads it may have changed
+// before later results are looked up. A spill failure does not stop the
+// turn: that result's marker names no file and the error is returned
+// (joined) alongside the contents.
+func (m *Manager) ShapeTurn(turn int, results []Result) ([]string, error) {
+	perResult := m.MaxToolOutput
+	if perResult <= 0 {
+		perResult = DefaultMaxToolOutput
+	}
+	out := make([]string, len(results))
+	sizes := make([]int, len(results))
+	for i, r := range results {
+		out[i] = r.Content
+		if m.Cache != nil {
+			if r.Read != nil && !r.IsError {
+				if stub, hit := m.Cache.Lookup(r.Read.Path, r.Read.Range, r.Read.State, turn, len(r.Content)); hit {
+					m.Stats.Add(LeverReadCache, len(r.Content)-len(stub))
+					out[i] = stub
+				}
+			}
+			m.Cache.Touched(r.SideEffect, r.Paths)
+		}
+		sizes[i] = len(out[i])
+	}
+	caps := TurnCaps(sizes, m.MaxTurnOutput, perResult)
+	var errs []error
+	for i, content := range out {
+		if len(content) <= caps[i] {
+			continue
+		}
+		path := ""
+		if m.SessionDir != "" {
+			p, err := Spill(m.SessionDir, results[i].CallID, content)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("result %s: %w", results[i].CallID, err))
+			} else {
+				path = p
+			}
+		}
+		kept, _, _ := Shape(content, caps[i], path)
+		saved := len(content) - len(kept)
+		byCap := min(saved, max(0, len(content)-perResult))
+		if byCap > 0 {
+			m.Stats.Add(LeverCap, byCap)
+		}
+		if saved > byCap {
+			m.Stats.Add(LeverTurnBudget, saved-byCap)
+		}
+		out[i] = kept
+	}
+	return out, errors.Join(errs...)
+}
