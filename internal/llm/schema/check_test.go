@@ -48,6 +48,31 @@ func checkNode(d Dialect, s map[string]any, path string) error {
 		if _, ok := s["additionalProperties"].(bool); ok {
 			return fmt.Errorf("%s: boolean additionalProperties left in", path)
 		}
+	case OpenAIStrict:
+		for k := range s {
+			if !slices.Contains(strictKeys, k) {
+				return fmt.Errorf("%s: %q is not supported in strict mode", path, k)
+			}
+		}
+		_, hasType := s["type"]
+		_, hasAny := s["anyOf"]
+		if !hasType && !hasAny {
+			return fmt.Errorf("%s: strict schema without type", path)
+		}
+		if props, ok := s["properties"].(map[string]any); ok {
+			if s["additionalProperties"] != false {
+				return fmt.Errorf("%s: strict object not closed", path)
+			}
+			req, _ := s["required"].([]any)
+			if len(req) != len(props) {
+				return fmt.Errorf("%s: strict object requires %d of %d properties", path, len(req), len(props))
+			}
+			for _, name := range req {
+				if _, ok := props[name.(string)]; !ok {
+					return fmt.Errorf("%s: required %q has no property", path, name)
+				}
+			}
+		}
 	case Gemini:
 		for k := range s {
 			if !slices.Contains(geminiKeys, k) {

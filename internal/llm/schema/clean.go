@@ -62,7 +62,8 @@ var noiseKeys = []string{"$schema", "$id", "$comment", "$anchor", "$dynamicAncho
 // become their first non-null type plus nullable, oneOf becomes anyOf,
 // allOf is merged, every schema gets a single type (unknown: "string"),
 // enums stay only on strings, and formats other than date-time/enum,
-// int32/int64, float/double are dropped.
+// int32/int64, float/double are dropped. OpenAIStrict is described at its
+// constant.
 //
 // Key order follows the source, so output bytes are stable. An empty raw
 // schema means "no parameters". Errors: invalid JSON, a top level that is
@@ -70,7 +71,7 @@ var noiseKeys = []string{"$schema", "$id", "$comment", "$anchor", "$dynamicAncho
 // MaxNodes/MaxRefDepth limits.
 func Clean(dialect Dialect, raw json.RawMessage) (json.RawMessage, []string, error) {
 	switch dialect {
-	case OpenAI, Anthropic, Gemini:
+	case OpenAI, OpenAIStrict, Anthropic, Gemini:
 	default:
 		return nil, nil, fmt.Errorf("schema: unknown dialect %q", dialect)
 	}
@@ -96,6 +97,11 @@ func Clean(dialect Dialect, raw json.RawMessage) (json.RawMessage, []string, err
 	switch dialect {
 	case OpenAI:
 		c.openai(out, "$")
+	case OpenAIStrict:
+		c.openai(out, "$")
+		if err := c.strict(out, "$"); err != nil {
+			return nil, c.notes, fmt.Errorf("schema: %w", err)
+		}
 	case Gemini:
 		c.gemini(out, "$")
 	}

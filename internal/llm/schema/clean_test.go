@@ -250,6 +250,59 @@ func TestClean(t *testing.T) {
 	}
 }
 
+func TestCleanStrict(t *testing.T) {
+	tests := []struct {
+		name, in, want, note string
+	}{
+		{
+			name: "optional properties become required and nullable, objects closed",
+			in:   `{"type":"object","properties":{"path":{"type":"string","minLength":1},"limit":{"type":"integer"},"mode":{"enum":["a","b"]},"opts":{"type":"object","properties":{"x":{"type":"boolean"}},"required":["x"]},"tags":{"type":"array","items":{"type":"string"}},"when":{"type":"string","format":"date-time"},"site":{"type":"string","format":"uri"}},"required":["path","when","site"]}`,
+			want: `{"type":"object","properties":{"path":{"type":"string"},"limit":{"type":["integer","null"]},"mode":{"type":["string","null"],"enum":["a","b",null]},"opts":{"type":["object","null"],"properties":{"x":{"type":"boolean"}},"required":["x"],"additionalProperties":false},"tags":{"type":["array","null"],"items":{"type":"string"}},"when":{"type":"string","format":"date-time"},"site":{"type":"string"}},"required":["path","limit","mode","opts","tags","when","site"],"additionalProperties":false}`,
+			note: "$.properties.limit: optional property made required and nullable",
+		},
+		{
+			name: "optional anyOf gains a null branch; oneOf and allOf rewritten",
+			in:   `{"type":"object","properties":{"v":{"oneOf":[{"type":"string"},{"type":"integer"}]},"w":{"allOf":[{"type":"object","properties":{"a":{"type":"string"}}},{"properties":{"b":{"type":"string"}}}]}},"required":["w"]}`,
+			want: `{"type":"object","properties":{"v":{"anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"w":{"type":"object","properties":{"a":{"type":["string","null"]},"b":{"type":["string","null"]}},"required":["a","b"],"additionalProperties":false}},"required":["v","w"],"additionalProperties":false}`,
+			note: "$.properties.v: oneOf became anyOf",
+		},
+		{
+			name: "empty parameters",
+			in:   ``,
+			want: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, notes, err := Clean(OpenAIStrict, json.RawMessage(tc.in))
+			if err != nil {
+				t.Fatalf("Clean: %v", err)
+			}
+			if string(got) != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+			if err := checkDialect(OpenAIStrict, got); err != nil {
+				t.Errorf("output breaks strict rules: %v", err)
+			}
+			if tc.note != "" && !strings.Contains(strings.Join(notes, "\n"), tc.note) {
+				t.Errorf("notes lack %q: %q", tc.note, notes)
+			}
+		})
+	}
+	// What strict mode cannot say fails, so the caller sends the tool
+	// without strict. Case B31's untyped "ids" items is one such schema.
+	b31 := b31Tools(t)[0].Parameters
+	for _, tc := range []struct{ in, want string }{
+		{string(b31), "$.properties.ids.items: strict mode needs a type"},
+		{`{"type":"object","properties":{"m":{"type":"object","additionalProperties":{"type":"string"}}}}`, "$.properties.m: strict mode cannot express a map"},
+		{`{"type":"object","patternProperties":{"^x":{"type":"string"}}}`, "$: strict mode cannot express patternProperties"},
+	} {
+		if got, _, err := Clean(OpenAIStrict, json.RawMessage(tc.in)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Clean(strict, %s) = %s, %v; want error %q", tc.in, got, err, tc.want)
+		}
+	}
+}
+
 func TestCleanErrors(t *testing.T) {
 	// fan builds definitions D0..Dn where each refers to the previous one
 	// twice, so inlining doubles the size at every level.

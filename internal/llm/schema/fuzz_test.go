@@ -24,7 +24,7 @@ func FuzzClean(f *testing.F) {
 		f.Add([]byte(tc.in))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		for _, d := range []Dialect{OpenAI, Anthropic, Gemini} {
+		for _, d := range []Dialect{OpenAI, OpenAIStrict, Anthropic, Gemini} {
 			out, _, err := Clean(d, raw)
 			if err != nil {
 				continue

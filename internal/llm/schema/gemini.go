@@ -33,7 +33,7 @@ func (c *cleaner) gemini(n *node, path string) {
 	c.geminiType(n, path)
 	var dropped []string
 	for i := 0; i < len(n.keys); {
-		if k := n.keys[i]; !slices.Contains(geminiKeys, k) || !geminiShapeOK(k, n.vals[i]) {
+		if k := n.keys[i]; !slices.Contains(geminiKeys, k) || !shapeOK(k, n.vals[i]) {
 			dropped = append(dropped, k)
 			n.del(k)
 			continue
@@ -52,6 +52,7 @@ func (c *cleaner) gemini(n *node, path string) {
 	})
 	c.geminiEnum(n, path)
 	c.geminiInferType(n, path)
+	c.dropForeign(n, path)
 	c.geminiFormat(n, path)
 	if hasType(n, "array") && !n.has("items") {
 		n.set("items", objectWithType("string"))
@@ -273,9 +274,9 @@ func (c *cleaner) geminiFormat(n *node, path string) {
 	}
 }
 
-// geminiShapeOK reports whether an allowed keyword has the JSON shape
-// Gemini's proto expects; a wrong shape is rejected by the API.
-func geminiShapeOK(k string, v *node) bool {
+// shapeOK reports whether a keyword has the JSON shape the APIs expect
+// (Gemini's proto, OpenAI strict); a wrong shape is rejected.
+func shapeOK(k string, v *node) bool {
 	switch k {
 	case "type":
 		return v.kind == kString || v.kind == kArray
@@ -287,7 +288,7 @@ func geminiShapeOK(k string, v *node) bool {
 		return v.kind == kArray
 	case "items", "properties":
 		return v.kind == kObject
-	case "minimum", "maximum":
+	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf":
 		return v.kind == kNumber
 	case "minItems", "maxItems", "minLength", "maxLength", "minProperties", "maxProperties":
 		return v.kind == kNumber && !strings.ContainsAny(v.s, ".eE-")
@@ -299,4 +300,27 @@ func objectWithType(t string) *node {
 	n := emptyObject()
 	n.set("type", strNode(t))
 	return n
+}
+
+// dropForeign removes keywords that only apply to another type (properties
+// on a string, items on an object): Gemini and strict mode reject them.
+func (c *cleaner) dropForeign(n *node, path string) {
+	var dropped []string
+	if !hasType(n, "object") {
+		for _, k := range []string{"properties", "required", "additionalProperties", "minProperties", "maxProperties", "propertyOrdering"} {
+			if n.del(k) {
+				dropped = append(dropped, k)
+			}
+		}
+	}
+	if !hasType(n, "array") {
+		for _, k := range []string{"items", "minItems", "maxItems"} {
+			if n.del(k) {
+				dropped = append(dropped, k)
+			}
+		}
+	}
+	if len(dropped) > 0 {
+		c.note(path, "dropped %s (not for type %s)", strings.Join(dropped, ", "), n.get("type").bytesOr("none"))
+	}
 }

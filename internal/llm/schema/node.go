@@ -167,6 +167,14 @@ func (n *node) bytes() []byte {
 	return buf.Bytes()
 }
 
+// bytesOr returns n's JSON text, or def when n is nil.
+func (n *node) bytesOr(def string) string {
+	if n == nil {
+		return def
+	}
+	return string(n.bytes())
+}
+
 // clone returns a deep copy of n.
 func (n *node) clone() *node {
 	c := &node{kind: n.kind, b: n.b, s: n.s}
