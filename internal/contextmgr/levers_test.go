@@ -224,3 +224,19 @@ func TestStatsReport(t *testing.T) {
 		t.Error("report lists a lever that never acted")
 	}
 }
+
+func TestBiggest(t *testing.T) {
+	msgs := session(3, 2000)
+	got := Biggest(msgs, 2)
+	if len(got) != 2 || got[0].Bytes < got[1].Bytes || !strings.HasPrefix(got[0].Label, "tool result read_file (call_") {
+		t.Fatalf("biggest = %+v", got)
+	}
+	all := Biggest(msgs, -1)
+	sum := 0
+	for _, it := range all {
+		sum += it.Bytes
+	}
+	if sum != HistoryBytes(msgs) {
+		t.Errorf("items sum to %d, history is %d bytes", sum, HistoryBytes(msgs))
+	}
+}

@@ -2,7 +2,10 @@ package contextmgr
 
 import (
 	"fmt"
+	"sort"
 	"strings"
+
+	"github.com/zero-agent/zero/internal/llm"
 )
 
 // Lever names one way of saving context, as /context and `zero context`
@@ -81,4 +84,44 @@ func humanCount(n int) string {
 		return fmt.Sprint(n)
 	}
 	return fmt.Sprintf("%.1fK", float64(n)/1000)
+}
+
+// Item is one entry of the window as /context lists it.
+type Item struct {
+	// Msg is the message index; Label says what it is, e.g.
+	// "tool result read_file (call_ab12)", "assistant text", "user text".
+	Msg   int
+	Label string
+	Bytes int
+}
+
+// Biggest returns the n largest parts of msgs (text, reasoning, tool-call
+// arguments, tool results), largest first; ties keep history order.
+func Biggest(msgs []llm.Message, n int) []Item {
+	var items []Item
+	for i, m := range msgs {
+		for _, p := range m.Parts {
+			it := Item{Msg: i}
+			switch {
+			case p.ToolResult != nil:
+				it.Label = fmt.Sprintf("tool result %s (%s)", p.ToolResult.Name, p.ToolResult.CallID)
+				it.Bytes = len(p.ToolResult.Content)
+			case p.ToolCall != nil:
+				it.Label = fmt.Sprintf("tool call %s (%s)", p.ToolCall.Name, p.ToolCall.ID)
+				it.Bytes = len(p.ToolCall.Name) + len(p.ToolCall.Arguments)
+			case p.Image != nil:
+				it.Label = fmt.Sprintf("%s image", m.Role)
+				it.Bytes = len(p.Image.Data)
+			default:
+				it.Label = fmt.Sprintf("%s %s", m.Role, p.Type)
+				it.Bytes = len(p.Text)
+			}
+			items = append(items, it)
+		}
+	}
+	sort.SliceStable(items, func(a, b int) bool { return items[a].Bytes > items[b].Bytes })
+	if n >= 0 && len(items) > n {
+		items = items[:n]
+	}
+	return items
 }

@@ -115,25 +115,33 @@ func inSpans(spans []span, pos int) bool {
 
 // exampleMarkers are phrases that, in the paragraph right before a call,
 // mark it as an illustration rather than an action (B01 negative 4).
-var exampleMarkers = []string{
-	"for example", "e.g.", "example:", "an example", "for instance",
-	"like this", "like so", "such as", "would look like", "looks like this",
-	"syntax", "the format", "you could call", "you can call", "could call",
-}
+// tagMarkers is the stronger subset used before tagged markup, which models
+// emit almost only to call: a false "example" there would stall a real
+// call.
+var (
+	tagMarkers = []string{
+		"for example", "e.g.", "example:", "an example", "for instance",
+		"like this", "like so", "would look like", "looks like this",
+		"syntax", "the format",
+	}
+	exampleMarkers = append([]string{"such as", "you could call", "you can call", "could call", "would call"}, tagMarkers...)
+)
 
 // leadIsExample reports whether the paragraph of s that ends at pos reads
-// as an introduction to an example.
+// as an introduction to an example of tagged markup.
 func leadIsExample(s string, pos int) bool {
 	lead := s[:pos]
 	if k := strings.LastIndex(lead, "\n\n"); k >= 0 {
 		lead = lead[k:]
 	}
-	return hasExampleMarker(lead)
+	return hasMarker(lead, tagMarkers)
 }
 
-func hasExampleMarker(s string) bool {
+func hasExampleMarker(s string) bool { return hasMarker(s, exampleMarkers) }
+
+func hasMarker(s string, markers []string) bool {
 	l := strings.ToLower(s)
-	for _, m := range exampleMarkers {
+	for _, m := range markers {
 		if strings.Contains(l, m) {
 			return true
 		}

@@ -166,3 +166,14 @@ func TestRecoverWarnsOnSchemaMismatch(t *testing.T) {
 		t.Errorf("calls %v warnings %v", got, res.Warnings)
 	}
 }
+
+// TestRecoverIntentProse: ordinary intent prose before tagged markup does
+// not read as an example.
+func TestRecoverIntentProse(t *testing.T) {
+	for _, lead := range []string{"I'll search for files such as README.", "Next I would call grep.", "Let me look."} {
+		res := Recover(lead+"\n<tool_call>{\"name\":\"grep\",\"arguments\":{\"pattern\":\"x\"}}</tool_call>", offeredTools, Options{})
+		if len(res.Calls) != 1 || res.Text != lead {
+			t.Errorf("%q: calls %d text %q warnings %v", lead, len(res.Calls), res.Text, res.Warnings)
+		}
+	}
+}
