@@ -4,8 +4,12 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/term"
+
+	"github.com/zero-agent/zero/internal/tui/input"
 )
 
 // RunOptions are the terminal settings for Run; the zero value uses the
@@ -24,8 +28,12 @@ type RunOptions struct {
 func Run(ctx context.Context, backend Backend, opts RunOptions) error {
 	m := New(backend, opts.Options)
 	popts := []tea.ProgramOption{tea.WithContext(ctx)}
-	if opts.Input != nil {
+	switch {
+	case opts.Input != nil:
 		popts = append(popts, tea.WithInput(opts.Input))
+	case term.IsTerminal(os.Stdin.Fd()):
+		// Wrapped so unbracketed pastes land whole (input package, B33).
+		popts = append(popts, tea.WithInput(input.NewReader(os.Stdin)))
 	}
 	if opts.Output != nil {
 		popts = append(popts, tea.WithOutput(opts.Output))
