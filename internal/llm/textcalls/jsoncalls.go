@@ -9,8 +9,12 @@ import (
 
 // argKeys are the keys models use for a call's arguments, in preference
 // order (B01: "parameters"; Llama 3.x: "parameters"; some: "args",
-// Anthropic-trained: "input").
-var argKeys = []string{"arguments", "parameters", "args", "input"}
+// Anthropic-trained: "input", LangChain-style: "tool_input"). nameKeys
+// likewise for the tool's name ("function" as a string, not an object).
+var (
+	argKeys  = []string{"arguments", "parameters", "args", "input", "tool_input"}
+	nameKeys = []string{"name", "tool_name", "tool", "function"}
+)
 
 // rawCall is a call found in text before ids and offer checks.
 type rawCall struct {
@@ -20,7 +24,7 @@ type rawCall struct {
 	err  error
 }
 
-var nameRe = regexp.MustCompile(`"name"\s*:\s*"([^"\\]{1,200})"`)
+var nameRe = regexp.MustCompile(`"(?:name|tool_name|tool|function)"\s*:\s*"([^"\\]{1,200})"`)
 
 // callFromJSON reads one call object: {"name":..,"arguments":..} with any
 // key of argKeys, or the OpenAI shape {"type":"function","function":{..}}.
@@ -48,7 +52,12 @@ func callFromJSON(text string, strict bool) (rawCall, bool) {
 		}
 	}
 	var name string
-	if json.Unmarshal(obj["name"], &name) != nil || name == "" {
+	for _, k := range nameKeys {
+		if json.Unmarshal(obj[k], &name) == nil && name != "" {
+			break
+		}
+	}
+	if name == "" {
 		return rawCall{}, false
 	}
 	var rawArgs json.RawMessage

@@ -63,6 +63,7 @@ const (
 	tagMistralCallID = "[CALL_ID]"
 	tagThink         = "<think>"
 	tagThinkClose    = "</think>"
+	tagPythonTag     = "<|python_tag|>"
 )
 
 // Recover finds tool calls written as text in an assistant message (the
@@ -289,6 +290,8 @@ func parseMistral(s string) ([]rawCall, int, []string) {
 // calls and the prose to keep.
 func untagged(text string) ([]rawCall, string, bool) {
 	t := strings.TrimSpace(text)
+	// Llama 3.x opens a JSON call with this special token.
+	t = strings.TrimSpace(strings.TrimPrefix(t, tagPythonTag))
 	if inner, fenced := unfence(t); fenced || strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
 		if calls, ok := jsonCallSequence(inner, true); ok {
 			return calls, "", true

@@ -62,6 +62,9 @@ func TestRecoverFormats(t *testing.T) {
 		{"json array whole content", `[{"name": "list_dir", "arguments": {"path": "."}}]`, []call{{"list_dir", `{"path":"."}`}}, ""},
 		{"json comma separated", `{"name": "list_dir", "arguments": {}}, {"name": "read_file", "args": {"path": "x"}}`, []call{{"list_dir", `{}`}, {"read_file", `{"path":"x"}`}}, ""},
 		{"lead-in and trailing fence", "I'll read the module file.\n```json\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"go.mod\"}}\n```", []call{{"read_file", `{"path":"go.mod"}`}}, "I'll read the module file."},
+		{"tool and tool_input keys", `{"tool": "grep", "tool_input": {"pattern": "x"}}`, []call{{"grep", `{"pattern":"x"}`}}, ""},
+		{"function name as string", `<tool_call>{"function": "list_dir", "parameters": {}}</tool_call>`, []call{{"list_dir", `{}`}}, ""},
+		{"llama python_tag", `<|python_tag|>{"name": "list_dir", "parameters": {"path": "."}}`, []call{{"list_dir", `{"path":"."}`}}, ""},
 		{"apostrophe stays", `<tool_call>{"name":"grep","arguments":{"pattern":"what's new"}}</tool_call>`, []call{{"grep", `{"pattern":"what's new"}`}}, ""},
 	}
 	for _, tt := range tests {

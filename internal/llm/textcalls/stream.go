@@ -34,7 +34,8 @@ const jsonHoldLimit = 256
 
 // StreamFilter sits between a provider's text deltas and the display. It
 // holds back any suffix that could be the start of call or reasoning markup
-// ("<tool_call>", "<function=", "[TOOL_CALLS]", "<think>", "</think>"), so
+// ("<tool_call>", "<function=", "[TOOL_CALLS]", "<|python_tag|>", "<think>",
+// "</think>"), so
 // a chunk boundary such as "</thi" + "nk>" never flashes raw tags (B02, B05
 // expected.txt). Once call markup starts, the rest of the message is held:
 // the caller runs Recover on the full text at the end and shows its Text.
@@ -59,7 +60,7 @@ func NewStreamFilter(opts StreamOptions) *StreamFilter {
 	return f
 }
 
-var streamTags = []string{tagToolCall, funcOpen, tagMistral, tagThink, tagThinkClose}
+var streamTags = []string{tagToolCall, funcOpen, tagMistral, tagPythonTag, tagThink, tagThinkClose}
 
 // Feed takes the next text delta and returns what may be shown now.
 func (f *StreamFilter) Feed(delta string) Delta {

@@ -40,6 +40,7 @@ func TestStreamFilter(t *testing.T) {
 		{"tags in fence shown", "Example:\n```\n<function=x>\n```\n", StreamOptions{}, "Example:\n```\n<function=x>\n```\n", "", nil},
 		{"json call held", "{\"name\": \"grep\", \"arguments\": {}}", StreamOptions{}, "", "", []string{"{"}},
 		{"long json data released", "{\"data\": \"" + strings.Repeat("x", 300) + "\"}", StreamOptions{}, "{\"data\": \"" + strings.Repeat("x", 300) + "\"}", "", nil},
+		{"python tag held", "<|python_tag|>{\"name\": \"grep\", \"parameters\": {}}", StreamOptions{}, "", "", []string{"<|", "grep"}},
 		{"plain text", "Hello <b>world</b> [1]", StreamOptions{}, "Hello <b>world</b> [1]", "", nil},
 	}
 	for _, tt := range tests {
