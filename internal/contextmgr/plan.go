@@ -47,8 +47,9 @@ type PartRef struct{ Msg, Part int }
 func (p Plan) Summarize() bool { return p.End > p.Start }
 
 // PlanCompaction plans how to bring msgs under budgetBytes while keeping
-// the leading system messages, every earlier summary and at least the last
-// keepRecent messages (moved back to a clean tool-call boundary, so a call
+// every system message (the agent carries the plan and loaded skills as
+// system messages; those inside the summarised range are moved before the
+// summary), every earlier summary and at least the last keepRecent messages (moved back to a clean tool-call boundary, so a call
 // and its results are never split). Stage one prunes tool results larger
 // than PruneMin outside the kept suffix; stage two picks the middle after
 // the low-water mark (the last summary) up to the suffix for the model to
@@ -76,7 +77,12 @@ func PlanCompaction(msgs []llm.Message, budgetBytes, keepRecent int) (Plan, erro
 	}
 	start := lowWater(msgs)
 	if start < end {
-		middle := HistoryBytes(msgs[start:end])
+		middle := 0
+		for _, m := range msgs[start:end] {
+			if m.Role != llm.RoleSystem { // pinned: kept by ApplyCompaction
+				middle += MessageBytes(m)
+			}
+		}
 		for _, r := range p.Prune {
 			if r.Msg >= start {
 				middle -= len(msgs[r.Msg].Parts[r.Part].ToolResult.Content) - len(prunedStub(msgs[r.Msg].Parts[r.Part].ToolResult.Content))
@@ -145,8 +151,9 @@ func prunedStub(content string) string {
 func isPruned(s string) bool { return strings.HasPrefix(s, "[old tool output pruned: ") }
 
 // ApplyCompaction carries out p: it replaces pruned results with a stub
-// and, when p.Summarize(), replaces messages Start..End with one user
-// message SummaryPrefix + summary + "]". The result passes through Repair
+// and, when p.Summarize(), replaces the non-system messages of Start..End
+// with one user message SummaryPrefix + summary + "]", placed after the
+// system messages of that range. The result passes through Repair
 // as a safety net; its log is returned. msgs is not modified.
 func ApplyCompaction(msgs []llm.Message, p Plan, summary string) ([]llm.Message, []string) {
 	out := make([]llm.Message, len(msgs))
@@ -161,7 +168,13 @@ func ApplyCompaction(msgs []llm.Message, p Plan, summary string) ([]llm.Message,
 	}
 	if p.Summarize() {
 		s := llm.TextMessage(llm.RoleUser, SummaryPrefix+strings.TrimSpace(summary)+"]")
-		out = append(append(append([]llm.Message(nil), out[:p.Start]...), s), out[p.End:]...)
+		head := append([]llm.Message(nil), out[:p.Start]...)
+		for _, m := range out[p.Start:p.End] {
+			if m.Role == llm.RoleSystem { // the plan, loaded skills: pinned
+				head = append(head, m)
+			}
+		}
+		out = append(append(head, s), out[p.End:]...)
 	}
 	return Repair(out)
 }

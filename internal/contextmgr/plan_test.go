@@ -124,6 +124,20 @@ func TestPlanCompactionSummarize(t *testing.T) {
 	}
 }
 
+func TestPlanCompactionKeepsPinned(t *testing.T) {
+	msgs := session(12, 200)
+	plan := llm.TextMessage(llm.RoleSystem, "Plan: 1. read 2. fix 3. test")
+	msgs = append(msgs[:8:8], append([]llm.Message{plan}, msgs[8:]...)...)
+	p, err := PlanCompaction(msgs, HistoryBytes(msgs)/3, 5)
+	if err != nil || !p.Summarize() || p.Start > 8 || p.End <= 8 {
+		t.Fatalf("plan %+v err %v: want the plan message inside the range", p, err)
+	}
+	out, _ := ApplyCompaction(msgs, p, "done so far")
+	if !reflect.DeepEqual(out[1], plan) || !strings.HasPrefix(out[2].Text(), SummaryPrefix) {
+		t.Errorf("pinned plan not kept before the summary: %s", jsonOf(out[:3]))
+	}
+}
+
 func TestPlanCompactionCannotShrink(t *testing.T) {
 	msgs := session(2, 200)
 	// Everything is within the recent suffix: nothing to prune or summarise.
