@@ -31,7 +31,8 @@ type Metadata struct {
 	ID      string    `json:"id"`
 	Created time.Time `json:"created"`
 	Updated time.Time `json:"updated"`
-	// Workspace is the absolute, cleaned directory the session worked in.
+	// Workspace is the directory the session worked in: absolute, with
+	// symlinks resolved, so one workspace has one name.
 	Workspace string `json:"workspace,omitempty"`
 	Provider  string `json:"provider,omitempty"`
 	Model     string `json:"model,omitempty"`
@@ -84,7 +85,7 @@ func NewID(t time.Time) string {
 }
 
 // Create makes a new session from meta: ID, Created and Updated are filled
-// when empty; Workspace is made absolute. The directory is private (0700).
+// when empty; Workspace is made canonical (absolute, symlinks resolved). The directory is private (0700).
 func (st *Store) Create(meta Metadata) (*Session, error) {
 	now := st.now()
 	if meta.Created.IsZero() {
@@ -94,9 +95,7 @@ func (st *Store) Create(meta Metadata) (*Session, error) {
 		meta.Updated = meta.Created
 	}
 	if meta.Workspace != "" {
-		if abs, err := filepath.Abs(meta.Workspace); err == nil {
-			meta.Workspace = abs
-		}
+		meta.Workspace = canonical(meta.Workspace)
 	}
 	if err := os.MkdirAll(st.dir, 0o700); err != nil {
 		return nil, fmt.Errorf("sessions: create store: %w", err)
@@ -187,13 +186,11 @@ func (st *Store) List() ([]Metadata, error) {
 }
 
 // Latest returns the most recently updated session whose Workspace is
-// workspace (made absolute), or any session when workspace is "". It
+// workspace (made canonical like Create does), or any session when workspace is "". It
 // errors with ErrNotFound when there is none.
 func (st *Store) Latest(workspace string) (*Session, error) {
 	if workspace != "" {
-		if abs, err := filepath.Abs(workspace); err == nil {
-			workspace = abs
-		}
+		workspace = canonical(workspace)
 	}
 	list, err := st.List()
 	if err != nil {
@@ -317,4 +314,16 @@ func writeFileAtomic(path string, data []byte) error {
 		return fmt.Errorf("sessions: write %s: %w", path, err)
 	}
 	return nil
+}
+
+// canonical returns dir absolute, cleaned and with symlinks resolved when
+// it exists.
+func canonical(dir string) string {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	if r, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = r
+	}
+	return filepath.Clean(dir)
 }
