@@ -91,6 +91,14 @@ func Error(status int, body string) Step {
 	return Step{Kind: KindError, Status: status, Body: body}
 }
 
+// Respond answers with exactly this status and body, whatever the request
+// asked for (Content-Type application/json unless WithHeader sets one): a
+// server that ignores stream:true, or an error body. After the stream
+// began it behaves like Error.
+func Respond(status int, body string) Step {
+	return Step{Kind: KindError, Status: status, Body: body}
+}
+
 // Stall sends nothing for d (ended early when the client goes away). A
 // stall before any other step also delays the response headers.
 func Stall(d time.Duration) Step { return Step{Kind: KindStall, Duration: Duration(d)} }
