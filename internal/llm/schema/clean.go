@@ -305,7 +305,9 @@ func (c *cleaner) topLevel(n *node) error {
 			if b.str("type") == "null" {
 				continue
 			}
-			if t := b.str("type"); (t != "" && t != "object") || (t == "" && !b.has("properties")) {
+			// A branch without a type only adds constraints to the object
+			// ({"required": ["id"]} in "id or name"); it merges too.
+			if t := b.str("type"); (t != "" && t != "object") || (b.has("type") && !hasType(b, "object")) {
 				return fmt.Errorf("$: top-level %s branch %d is not an object schema", comb, i)
 			}
 			br := names(b.get("required"))
@@ -323,6 +325,15 @@ func (c *cleaner) topLevel(n *node) error {
 			n.set("required", stringsNode(union(names(n.get("required")), req)))
 		}
 		c.note("$", "merged top-level %s branches into one object", comb)
+	}
+	var dropped []string
+	for _, k := range []string{"not", "enum", "if", "then", "else"} {
+		if n.del(k) {
+			dropped = append(dropped, k)
+		}
+	}
+	if len(dropped) > 0 {
+		c.note("$", "dropped top-level %s", strings.Join(dropped, ", "))
 	}
 	switch t := n.get("type"); {
 	case t == nil:

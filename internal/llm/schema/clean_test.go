@@ -208,6 +208,27 @@ var cleanCases = []cleanCase{
 		note: `$: merged top-level anyOf branches into one object`,
 	},
 	{
+		name: "top-level either-of-two-fields constraint is merged away",
+		in:   `{"type":"object","properties":{"id":{"type":"string"},"name":{"type":"string"}},"anyOf":[{"required":["id"]},{"required":["name"]}],"not":{"required":["x"]}}`,
+		want: map[Dialect]string{
+			OpenAI:       `{"type":"object","properties":{"id":{"type":"string"},"name":{"type":"string"}}}`,
+			Anthropic:    `{"type":"object","properties":{"id":{"type":"string"},"name":{"type":"string"}}}`,
+			Gemini:       `{"type":"object","properties":{"id":{"type":"string"},"name":{"type":"string"}}}`,
+			OpenAIStrict: `{"type":"object","properties":{"id":{"type":["string","null"]},"name":{"type":["string","null"]}},"required":["id","name"],"additionalProperties":false}`,
+		},
+		note: "$: dropped top-level not",
+	},
+	{
+		name: "nested either-of-two-fields constraint",
+		in:   `{"type":"object","properties":{"who":{"type":"object","properties":{"id":{"type":"string"}},"anyOf":[{"required":["id"]},{"type":"null"}]}},"required":["who"]}`,
+		want: map[Dialect]string{
+			OpenAI: `{"type":"object","properties":{"who":{"type":"object","properties":{"id":{"type":"string"}},"anyOf":[{"required":["id"]},{"type":"null"}]}},"required":["who"]}`,
+			Gemini: `{"type":"object","properties":{"who":{"type":"object","properties":{"id":{"type":"string"}},"nullable":true}},"required":["who"]}`,
+		},
+		note:   "$.properties.who: dropped anyOf branches that only add constraints",
+		noteIn: []Dialect{Gemini},
+	},
+	{
 		name: "malformed keywords are dropped",
 		in:   `{"type":"object","properties":[],"required":true,"items":"x"}`,
 		want: map[Dialect]string{

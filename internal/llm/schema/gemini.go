@@ -108,6 +108,10 @@ func (c *cleaner) geminiCombinators(n *node, path string) bool {
 	if v == nil || v.kind != kArray {
 		return false
 	}
+	if dropConstraintBranches(n) {
+		c.note(path, "dropped anyOf branches that only add constraints")
+		return true
+	}
 	var keep []*node
 	nullable := false
 	for _, b := range v.arr {
@@ -323,4 +327,30 @@ func (c *cleaner) dropForeign(n *node, path string) {
 	if len(dropped) > 0 {
 		c.note(path, "dropped %s (not for type %s)", strings.Join(dropped, ", "), n.get("type").bytesOr("none"))
 	}
+}
+
+// dropConstraintBranches removes anyOf branches that name no type of their
+// own when n has one ({"type": "object", "anyOf": [{"required": ["id"]},
+// {"required": ["name"]}]}): typed-schema dialects would read such a branch
+// as "any value". It reports whether it changed n.
+func dropConstraintBranches(n *node) bool {
+	v := n.get("anyOf")
+	if v == nil || v.kind != kArray || !n.has("type") {
+		return false
+	}
+	var keep []*node
+	for _, b := range v.arr {
+		if b.kind != kObject || b.has("type") || b.has("properties") || b.has("items") || b.has("enum") || b.has("anyOf") || b.has("oneOf") || b.has("allOf") {
+			keep = append(keep, b)
+		}
+	}
+	if len(keep) == len(v.arr) {
+		return false
+	}
+	if len(keep) == 0 {
+		n.del("anyOf")
+	} else {
+		v.arr = keep
+	}
+	return true
 }

@@ -143,3 +143,20 @@ func TestPrepareTools(t *testing.T) {
 		}
 	}
 }
+
+func TestPrepareToolsCapsNotes(t *testing.T) {
+	var props []string
+	for i := 0; i < 12; i++ {
+		props = append(props, `"p`+string(rune('a'+i))+`":{"$ref":"#/$defs/S"}`)
+	}
+	schema := `{"type":"object","properties":{` + strings.Join(props, ",") + `},"$defs":{"S":{"type":"string"}}}`
+	_, _, warnings := PrepareTools(OpenAI, []llm.ToolSpec{{Name: "many", Parameters: json.RawMessage(schema)}})
+	if len(warnings) != 1 {
+		t.Fatalf("warnings = %q", warnings)
+	}
+	// The dropped $defs and 12 inlined refs: 13 notes, the first 8 quoted.
+	if !strings.HasSuffix(warnings[0], "; and 5 more") || !strings.Contains(warnings[0], "$: dropped $defs") ||
+		strings.Count(warnings[0], "inlined $ref") != 7 {
+		t.Errorf("warning = %q", warnings[0])
+	}
+}

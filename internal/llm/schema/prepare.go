@@ -7,6 +7,9 @@ import (
 	"github.com/zero-agent/zero/internal/llm"
 )
 
+// maxNotes caps the rewrite notes quoted per tool in a warning.
+const maxNotes = 8
+
 // PrepareTools readies a request's tools for one provider: each name is
 // mapped through a fresh NameMap (built-in tools, server "") and each
 // schema is cleaned for dialect. A tool whose schema cannot be cleaned, or
@@ -15,8 +18,9 @@ import (
 //
 // The returned specs carry wire names and cleaned parameters, in input
 // order; the caller keeps the originals for validating arguments and uses
-// the NameMap to map called names back. Warnings are one line per tool:
-// renames, a summary of schema rewrites, and dropped tools.
+// the NameMap to map called names back. Warnings are one line per event:
+// a rename, the schema rewrites of a tool (the first 8 notes), a dropped
+// tool.
 func PrepareTools(dialect Dialect, tools []llm.ToolSpec) ([]llm.ToolSpec, *NameMap, []string) {
 	m := NewNameMap()
 	var out []llm.ToolSpec
@@ -38,7 +42,12 @@ func PrepareTools(dialect Dialect, tools []llm.ToolSpec) ([]llm.ToolSpec, *NameM
 			warnings = append(warnings, fmt.Sprintf("tool %q: sent to %s as %q", t.Name, dialect, wire))
 		}
 		if len(notes) > 0 {
-			warnings = append(warnings, fmt.Sprintf("tool %q: schema rewritten for %s: %s", t.Name, dialect, strings.Join(notes, "; ")))
+			shown := notes
+			more := ""
+			if len(shown) > maxNotes {
+				shown, more = shown[:maxNotes], fmt.Sprintf("; and %d more", len(notes)-maxNotes)
+			}
+			warnings = append(warnings, fmt.Sprintf("tool %q: schema rewritten for %s: %s%s", t.Name, dialect, strings.Join(shown, "; "), more))
 		}
 		out = append(out, llm.ToolSpec{Name: wire, Description: t.Description, Parameters: params})
 	}

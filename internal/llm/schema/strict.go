@@ -131,6 +131,10 @@ func (c *cleaner) strictCombinators(n *node, path string) bool {
 		c.note(path, "merged allOf")
 		return true
 	}
+	if dropConstraintBranches(n) {
+		c.note(path, "dropped anyOf branches that only add constraints")
+		return true
+	}
 	if n.has("oneOf") {
 		if n.has("anyOf") {
 			n.del("oneOf")
