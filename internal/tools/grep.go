@@ -271,7 +271,7 @@ func (s *grepSearch) match(sc *scratch, keep bool) (int, []grepHit) {
 			}
 			at = pos + loc[0]
 		}
-		if at == len(data) && at > 0 && data[at-1] == '\n' {
+		if at == len(data) && (at == 0 || data[at-1] == '\n') {
 			break // no line after the final newline
 		}
 		ls := bytes.LastIndexByte(data[:at], '\n') + 1

@@ -9,7 +9,7 @@ import (
 )
 
 // tree builds base/{ws,outside,extra,ws-evil} with links of every kind.
-func tree(t *testing.T) (base string) {
+func tree(t testing.TB) (base string) {
 	t.Helper()
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -44,7 +44,7 @@ func tree(t *testing.T) (base string) {
 	return base
 }
 
-func must(t *testing.T, err error) {
+func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
