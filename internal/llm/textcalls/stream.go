@@ -28,8 +28,8 @@ const (
 )
 
 // jsonHoldLimit is how many bytes a message that opens with '{', '[' or a
-// json fence may be held before it is released as text when it still names
-// no "name" key.
+// json fence is held before the filter decides: released as text unless
+// those bytes mention a tool name key ("name", "tool...", "function").
 const jsonHoldLimit = 256
 
 // StreamFilter sits between a provider's text deltas and the display. It
@@ -87,10 +87,15 @@ func (f *StreamFilter) run(final bool) Delta {
 		case stJSON:
 			f.held.WriteString(f.buf)
 			f.buf = ""
-			h := f.held.String()
-			if len(h) > jsonHoldLimit && !strings.Contains(h, `"name"`) && !strings.Contains(h, `'name'`) {
-				f.state, f.buf, f.shown = stText, h, true
-				f.held.Reset()
+			if h := f.held.String(); len(h) > jsonHoldLimit {
+				// Decide once, on the opening bytes: a call names its
+				// tool early; anything else is an answer to show.
+				if head := h[:jsonHoldLimit]; strings.Contains(head, "name") || strings.Contains(head, "tool") || strings.Contains(head, "function") {
+					f.state = stHeld
+				} else {
+					f.state, f.buf, f.shown = stText, h, true
+					f.held.Reset()
+				}
 			}
 		case stReason:
 			k := strings.Index(f.buf, tagThinkClose)
@@ -115,8 +120,8 @@ func (f *StreamFilter) run(final bool) Delta {
 			}
 		}
 	}
-	if final && f.state == stJSON {
-		// A held JSON-looking message is left for Recover to judge.
+	if final && (f.state == stJSON || f.state == stHeld) {
+		// Held text is left for Recover to judge.
 		f.held.Reset()
 	}
 	return f.done(&text, &reason)

@@ -58,3 +58,15 @@ func TestStreamFilter(t *testing.T) {
 		})
 	}
 }
+
+func BenchmarkStreamFilterHeldJSON(b *testing.B) {
+	chunk := `"name": "write_file", "arguments": {"content": "` + strings.Repeat("x", 20) + `"}, `
+	for b.Loop() {
+		f := NewStreamFilter(StreamOptions{})
+		f.Feed("{")
+		for i := 0; i < 20000; i++ {
+			f.Feed(chunk)
+		}
+		f.Flush()
+	}
+}
