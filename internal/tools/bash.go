@@ -55,8 +55,8 @@ func (*Bash) SideEffect() SideEffect { return SideShell }
 // cancellation the partial Result is returned with ctx.Err().
 func (t *Bash) Run(ctx context.Context, args json.RawMessage) (Result, error) {
 	var a struct {
-		Command   string `json:"command"`
-		TimeoutMs int64  `json:"timeout_ms"`
+		Command   string  `json:"command"`
+		TimeoutMs flexInt `json:"timeout_ms"`
 	}
 	if r, ok := decodeArgs(args, &a, `{"command": string, "timeout_ms"?: int}`); !ok {
 		return r, nil

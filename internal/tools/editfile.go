@@ -19,10 +19,10 @@ type EditFile struct {
 }
 
 type editArgs struct {
-	Path       *string `json:"path"`
-	OldString  *string `json:"old_string"`
-	NewString  *string `json:"new_string"`
-	ReplaceAll bool    `json:"replace_all"`
+	Path       *string  `json:"path"`
+	OldString  *string  `json:"old_string"`
+	NewString  *string  `json:"new_string"`
+	ReplaceAll flexBool `json:"replace_all"`
 }
 
 // Name implements Tool.
@@ -77,7 +77,7 @@ func (t *EditFile) Run(ctx context.Context, args json.RawMessage) (Result, error
 	if legacy {
 		text = []byte(decodeCP1252(data))
 	}
-	out, err := edit.Apply(text, *a.OldString, *a.NewString, a.ReplaceAll)
+	out, err := edit.Apply(text, *a.OldString, *a.NewString, bool(a.ReplaceAll))
 	if err != nil {
 		var nf *edit.NotFoundError
 		var amb *edit.AmbiguousError

@@ -32,10 +32,10 @@ type Grep struct {
 }
 
 type grepArgs struct {
-	Pattern    string `json:"pattern"`
-	Path       string `json:"path"`
-	Glob       string `json:"glob"`
-	IgnoreCase bool   `json:"ignore_case"`
+	Pattern    string   `json:"pattern"`
+	Path       string   `json:"path"`
+	Glob       string   `json:"glob"`
+	IgnoreCase flexBool `json:"ignore_case"`
 }
 
 // Name implements Tool.

@@ -26,9 +26,9 @@ type ReadFile struct {
 }
 
 type readArgs struct {
-	Path   string `json:"path"`
-	Offset int    `json:"offset"`
-	Limit  int    `json:"limit"`
+	Path   string  `json:"path"`
+	Offset flexInt `json:"offset"`
+	Limit  flexInt `json:"limit"`
 }
 
 // Name implements Tool.
@@ -80,7 +80,7 @@ func (t *ReadFile) Run(ctx context.Context, args json.RawMessage) (Result, error
 	if kind, bin := sniffBinary(head); bin {
 		return errorResult("binary file (%s, %d bytes) - not shown; use a converter (for example via bash) to get text", kind, fi.Size()), nil
 	}
-	offset, limit := a.Offset, a.Limit
+	offset, limit := int(a.Offset), int(a.Limit)
 	if offset < 1 {
 		offset = 1
 	}
