@@ -29,7 +29,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/zero-agent/zero/internal/llm"
 )
@@ -89,8 +91,9 @@ type LongPrice struct {
 //go:embed models.json
 var modelsJSON []byte
 
-// models is the parsed catalog, in file order.
-var models = mustLoad(modelsJSON)
+// models returns the parsed catalog, in file order. It is parsed on first
+// use, so start-up does not pay for it.
+var models = sync.OnceValue(func() []Model { return mustLoad(modelsJSON) })
 
 func mustLoad(data []byte) []Model {
 	var f struct {
@@ -106,16 +109,27 @@ func mustLoad(data []byte) []Model {
 }
 
 // Models returns the catalog's models of one provider ("" for all), in
-// catalog order (newest first within a vendor). The slice is a copy.
+// catalog order (newest first within a vendor). The models are copies.
 func Models(provider string) []Model {
 	p := vendor(provider)
 	var out []Model
-	for _, m := range models {
+	for _, m := range models() {
 		if provider == "" || m.Provider == p {
-			out = append(out, m)
+			out = append(out, m.clone())
 		}
 	}
 	return out
+}
+
+// clone returns m with its own copies of Aliases and LongContext, so a
+// caller cannot change the catalog.
+func (m Model) clone() Model {
+	m.Aliases = slices.Clone(m.Aliases)
+	if m.LongContext != nil {
+		l := *m.LongContext
+		m.LongContext = &l
+	}
+	return m
 }
 
 // vendor maps a provider kind or common name onto a catalog provider, or
@@ -189,17 +203,12 @@ func Lookup(provider, model string) (Model, bool) {
 }
 
 func find(provider, id string) (Model, bool) {
-	for _, m := range models {
+	for _, m := range models() {
 		if provider != "" && m.Provider != provider {
 			continue
 		}
-		if m.ID == id {
-			return m, true
-		}
-		for _, a := range m.Aliases {
-			if a == id {
-				return m, true
-			}
+		if m.ID == id || slices.Contains(m.Aliases, id) {
+			return m.clone(), true
 		}
 	}
 	return Model{}, false
@@ -220,7 +229,7 @@ func Resolve(provider, model string) (Model, string) {
 	window := DefaultWindow
 	basis := ""
 	if v := vendor(provider); v == "anthropic" || v == "gemini" {
-		for _, m := range models {
+		for _, m := range models() {
 			if m.Provider == v && (basis == "" || m.ContextWindow < window) {
 				window, basis = m.ContextWindow, fmt.Sprintf(" (the smallest of current %s models)", v)
 			}
