@@ -48,7 +48,21 @@ func Wrap(s string, width int) []string {
 	if width < 1 {
 		return strings.Split(s, "\n")
 	}
-	return strings.Split(ansi.Wrap(s, width, ""), "\n")
+	lines := strings.Split(ansi.Wrap(s, width, ""), "\n")
+	if n := strings.Count(s, "\n") + 1; len(lines) > n && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1] // a wrap at the very end adds an empty row
+	}
+	// ansi.Wrap keeps leading spaces whole; cut any line still too wide.
+	for i := 0; i < len(lines); i++ {
+		if Width(lines[i]) > width {
+			cut := strings.Split(ansi.Hardwrap(lines[i], width, true), "\n")
+			for len(cut) > 1 && cut[len(cut)-1] == "" {
+				cut = cut[:len(cut)-1]
+			}
+			lines = append(lines[:i], append(cut, lines[i+1:]...)...)
+		}
+	}
+	return lines
 }
 
 // Hardwrap wraps between graphemes only (no word breaking), as an input box

@@ -69,6 +69,7 @@ func TestWrapWords(t *testing.T) {
 		{"abcdefghij", 4, []string{"abcd", "efgh", "ij"}},
 		{"a\nb", 10, []string{"a", "b"}},
 		{"ok 🎉 done", 4, []string{"ok", "🎉", "done"}},
+		{" 000000000000", 12, []string{" 00000000000", "0"}},
 	}
 	for _, tt := range tests {
 		if got := Wrap(tt.in, tt.width); !reflect.DeepEqual(got, tt.want) {
