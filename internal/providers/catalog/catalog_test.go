@@ -227,3 +227,16 @@ func TestCatalogData(t *testing.T) {
 		t.Errorf("Models(ollama) = %d models, want none", len(got))
 	}
 }
+
+// TestModelsAreCopies checks that a caller changing a returned model does
+// not change the catalog.
+func TestModelsAreCopies(t *testing.T) {
+	m, _ := Lookup("anthropic", "claude-sonnet-4")
+	m.Aliases[0] = "changed"
+	m.LongContext.Input = 0
+	m.ContextWindow = 1
+	again, ok := Lookup("anthropic", "claude-sonnet-4-0")
+	if !ok || again.LongContext.Input == 0 || again.ContextWindow != 200000 {
+		t.Errorf("catalog changed through a returned model: %+v, %v", again, ok)
+	}
+}
