@@ -22,6 +22,9 @@ type rawCall struct {
 	args string // repaired JSON object, "" when err is set
 	raw  string // argument text as written
 	err  error
+	// short asks for a 9-alphanumeric id: the call came in Mistral
+	// markup, whose chat templates reject other id shapes (B06).
+	short bool
 }
 
 var nameRe = regexp.MustCompile(`"(?:name|tool_name|tool|function)"\s*:\s*"([^"\\]{1,200})"`)

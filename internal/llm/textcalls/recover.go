@@ -18,7 +18,8 @@ type Options struct {
 	// IDs issues call ids; share one per session so ids never repeat. Nil
 	// uses a fresh generator (still crypto-random).
 	IDs *IDGen
-	// ShortIDs asks for 9-alphanumeric ids (Mistral-family templates, B06).
+	// ShortIDs asks for 9-alphanumeric ids (Mistral-family templates, B06)
+	// for every call; calls found in [TOOL_CALLS] markup get them anyway.
 	ShortIDs bool
 	// PrefilledThink says the chat template already opened <think>, so the
 	// text before the first "</think>" is reasoning (B05).
@@ -121,8 +122,8 @@ type recoverer struct {
 	res     *Result
 }
 
-func (r *recoverer) newID() string {
-	if r.opts.ShortIDs {
+func (r *recoverer) newID(short bool) string {
+	if r.opts.ShortIDs || short {
 		return r.ids.NextShort()
 	}
 	return r.ids.Next()
@@ -147,7 +148,7 @@ func (r *recoverer) accept(calls []rawCall) {
 			r.res.Warnings = append(r.res.Warnings, fmt.Sprintf("text names tool %q, which was not offered; not executed", c.name))
 			continue
 		}
-		tc := llm.ToolCall{ID: r.newID(), Name: c.name, Arguments: c.args, Recovered: true}
+		tc := llm.ToolCall{ID: r.newID(c.short), Name: c.name, Arguments: c.args, Recovered: true}
 		if c.err != nil {
 			tc.Arguments = c.raw
 			r.res.Invalid = append(r.res.Invalid, InvalidCall{Call: tc, Err: c.err})
@@ -229,7 +230,11 @@ func parseTagged(s, tag string, schemas map[string]json.RawMessage) ([]rawCall, 
 		}
 		return []rawCall{c}, n, w
 	default:
-		return parseMistral(s)
+		calls, n, w := parseMistral(s)
+		for i := range calls {
+			calls[i].short = true
+		}
+		return calls, n, w
 	}
 }
 

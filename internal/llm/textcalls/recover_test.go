@@ -65,6 +65,7 @@ func TestRecoverFormats(t *testing.T) {
 		{"tool and tool_input keys", `{"tool": "grep", "tool_input": {"pattern": "x"}}`, []call{{"grep", `{"pattern":"x"}`}}, ""},
 		{"function name as string", `<tool_call>{"function": "list_dir", "parameters": {}}</tool_call>`, []call{{"list_dir", `{}`}}, ""},
 		{"llama python_tag", `<|python_tag|>{"name": "list_dir", "parameters": {"path": "."}}`, []call{{"list_dir", `{"path":"."}`}}, ""},
+		{"untagged arguments as string", `{"name": "grep", "arguments": "{\"pattern\": \"x\"}"}`, []call{{"grep", `{"pattern":"x"}`}}, ""},
 		{"apostrophe stays", `<tool_call>{"name":"grep","arguments":{"pattern":"what's new"}}</tool_call>`, []call{{"grep", `{"pattern":"what's new"}`}}, ""},
 	}
 	for _, tt := range tests {
@@ -159,6 +160,18 @@ func TestRecoverIDs(t *testing.T) {
 					t.Fatalf("id %q has the wrong shape", c.ID)
 				}
 			}
+		}
+	}
+}
+
+func TestRecoverMistralShortIDs(t *testing.T) {
+	res := Recover(`[TOOL_CALLS]list_dir[ARGS]{}[TOOL_CALLS]read_file[ARGS]{"path":"a"}`, offeredTools, Options{})
+	if len(res.Calls) != 2 {
+		t.Fatalf("%+v", res)
+	}
+	for _, c := range res.Calls {
+		if len(c.ID) != 9 || strings.Trim(c.ID, alnum) != "" {
+			t.Errorf("id %q is not 9 alphanumerics", c.ID)
 		}
 	}
 }
