@@ -1,0 +1,334 @@
+// Package discovery finds a model server running on this machine when no
+// model is configured: it probes the loopback ports local servers use
+// (Ollama 11434, llama.cpp 8080, LM Studio 1234, vLLM 8000) in parallel
+// with short timeouts through the OpenAI-compatible GET /v1/models, and
+// reads the context window a found server actually runs with (llama.cpp
+// /props, Ollama /api/show, LM Studio /api/v0/models, vLLM max_model_len).
+//
+// It only ever dials the host it is given (127.0.0.1 by default) and never
+// goes through a proxy. It does not remember servers or choose models for
+// the user beyond "the first one listed"; configuration is
+// internal/config's job and the chat protocol internal/providers/openai's.
+package discovery
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ServerKind names the software behind a port.
+type ServerKind string
+
+// Server kinds.
+const (
+	Ollama   ServerKind = "ollama"
+	LlamaCpp ServerKind = "llama.cpp"
+	LMStudio ServerKind = "lmstudio"
+	VLLM     ServerKind = "vllm"
+	// Unknown is an OpenAI-compatible server of no recognised kind.
+	Unknown ServerKind = "openai-compatible"
+)
+
+// Candidate is one port to probe and the kind expected there.
+type Candidate struct {
+	Port int
+	Kind ServerKind
+}
+
+// DefaultCandidates are probed in this priority order.
+var DefaultCandidates = []Candidate{
+	{Port: 11434, Kind: Ollama},
+	{Port: 8080, Kind: LlamaCpp},
+	{Port: 1234, Kind: LMStudio},
+	{Port: 8000, Kind: VLLM},
+}
+
+// DefaultTimeout bounds one probe (connect plus response).
+const DefaultTimeout = 300 * time.Millisecond
+
+// Server is a model server that answered.
+type Server struct {
+	Kind ServerKind `json:"kind"`
+	// BaseURL is the OpenAI-compatible API root, e.g.
+	// "http://127.0.0.1:11434/v1".
+	BaseURL string `json:"baseURL"`
+	// Models are the ids GET /v1/models listed, in the server's order.
+	Models []string `json:"models"`
+	// MaxModelLen holds the windows (tokens) the model list itself gave
+	// (vLLM max_model_len), by model id.
+	MaxModelLen map[string]int `json:"maxModelLen,omitempty"`
+}
+
+// Root returns the server's root URL (BaseURL without "/v1").
+func (s Server) Root() string { return strings.TrimSuffix(s.BaseURL, "/v1") }
+
+// Prober probes one host. The zero value probes DefaultCandidates on
+// 127.0.0.1 with DefaultTimeout.
+type Prober struct {
+	// Host is the address to dial; "" means 127.0.0.1.
+	Host string
+	// Candidates default to DefaultCandidates.
+	Candidates []Candidate
+	// Timeout bounds each probe; 0 means DefaultTimeout.
+	Timeout time.Duration
+	// Client is used for every request; nil means a client that never
+	// uses a proxy.
+	Client *http.Client
+}
+
+// ErrNoServer is wrapped by the error Find returns when nothing answered.
+var ErrNoServer = errors.New("no local model server found")
+
+// NotFoundError says which ports were tried and what each did, and how to
+// get going.
+type NotFoundError struct {
+	Host  string
+	Tried []Probe
+}
+
+// Probe is the outcome of probing one candidate.
+type Probe struct {
+	Candidate
+	// Server is set when the port answered with a model list.
+	Server *Server
+	// Err says why not: connection refused, timeout, HTTP status, an
+	// empty model list.
+	Err error
+}
+
+func (e *NotFoundError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%v on %s (tried", ErrNoServer, e.Host)
+	for i, p := range e.Tried {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, " %d %s", p.Port, kindLabel(p.Kind))
+	}
+	b.WriteString(")")
+	for _, p := range e.Tried {
+		var empty *emptyListError
+		if errors.As(p.Err, &empty) {
+			fmt.Fprintf(&b, "; %s on port %d is running but lists no models", kindLabel(p.Kind), p.Port)
+			if p.Kind == Ollama {
+				b.WriteString(" (run `ollama pull qwen3`)")
+			}
+		}
+	}
+	b.WriteString(". Start a server: `ollama serve`, `llama-server -m model.gguf --port 8080`, " +
+		"or LM Studio's local server (Developer tab, Start Server on port 1234); " +
+		"or set OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY, or --base-url")
+	return b.String()
+}
+
+func (e *NotFoundError) Unwrap() error { return ErrNoServer }
+
+func kindLabel(k ServerKind) string {
+	switch k {
+	case Ollama:
+		return "Ollama"
+	case LlamaCpp:
+		return "llama.cpp"
+	case LMStudio:
+		return "LM Studio"
+	case VLLM:
+		return "vLLM"
+	}
+	return string(k)
+}
+
+type emptyListError struct{}
+
+func (*emptyListError) Error() string { return "the model list is empty" }
+
+// Find probes 127.0.0.1 on the default ports (see Prober.Find).
+func Find(ctx context.Context) (*Server, error) { return (&Prober{}).Find(ctx) }
+
+// Find probes every candidate in parallel and returns the first, in
+// priority order, that answers GET /v1/models with at least one model. It
+// returns as soon as that answer is certain, without waiting for slower,
+// lower-priority probes. Nothing answering is a *NotFoundError.
+func (p *Prober) Find(ctx context.Context) (*Server, error) {
+	cands := p.candidates()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type done struct {
+		i int
+		r Probe
+	}
+	ch := make(chan done, len(cands))
+	for i, c := range cands {
+		go func() { ch <- done{i, p.probe(ctx, c)} }()
+	}
+	results := make([]*Probe, len(cands))
+	for range cands {
+		d := <-ch
+		results[d.i] = &d.r
+		// The first candidate that answered wins once every candidate
+		// before it has failed.
+		for _, r := range results {
+			if r == nil {
+				break
+			}
+			if r.Server != nil {
+				return r.Server, nil
+			}
+		}
+	}
+	e := &NotFoundError{Host: p.host()}
+	for _, r := range results {
+		e.Tried = append(e.Tried, *r)
+	}
+	return nil, e
+}
+
+// Scan probes every candidate in parallel and reports each outcome in
+// candidate order (for `/scan` and `/servers`).
+func (p *Prober) Scan(ctx context.Context) []Probe {
+	cands := p.candidates()
+	out := make([]Probe, len(cands))
+	done := make(chan struct{})
+	for i, c := range cands {
+		go func() { out[i] = p.probe(ctx, c); done <- struct{}{} }()
+	}
+	for range cands {
+		<-done
+	}
+	return out
+}
+
+func (p *Prober) candidates() []Candidate {
+	if p.Candidates != nil {
+		return p.Candidates
+	}
+	return DefaultCandidates
+}
+
+func (p *Prober) host() string {
+	if p.Host == "" {
+		return "127.0.0.1"
+	}
+	return p.Host
+}
+
+func (p *Prober) timeout() time.Duration {
+	if p.Timeout <= 0 {
+		return DefaultTimeout
+	}
+	return p.Timeout
+}
+
+// noProxy is the default client: loopback servers must be dialed directly.
+var noProxy = &http.Client{Transport: &http.Transport{
+	Proxy:                 nil,
+	DialContext:           (&net.Dialer{Timeout: DefaultTimeout}).DialContext,
+	MaxIdleConnsPerHost:   1,
+	ResponseHeaderTimeout: 5 * time.Second,
+}}
+
+func (p *Prober) client() *http.Client {
+	if p.Client != nil {
+		return p.Client
+	}
+	return noProxy
+}
+
+// probe asks one candidate for its model list.
+func (p *Prober) probe(ctx context.Context, c Candidate) Probe {
+	ctx, cancel := context.WithTimeout(ctx, p.timeout())
+	defer cancel()
+	base := "http://" + net.JoinHostPort(p.host(), strconv.Itoa(c.Port)) + "/v1"
+	var list modelList
+	if err := getJSON(ctx, p.client(), base+"/models", &list); err != nil {
+		return Probe{Candidate: c, Err: err}
+	}
+	srv := &Server{Kind: c.Kind, BaseURL: base}
+	owners := map[string]int{}
+	for _, m := range list.Data {
+		if m.ID == "" {
+			continue
+		}
+		srv.Models = append(srv.Models, m.ID)
+		owners[m.OwnedBy]++
+		if m.MaxModelLen > 0 {
+			if srv.MaxModelLen == nil {
+				srv.MaxModelLen = map[string]int{}
+			}
+			srv.MaxModelLen[m.ID] = m.MaxModelLen
+		}
+	}
+	if len(srv.Models) == 0 {
+		return Probe{Candidate: c, Err: &emptyListError{}}
+	}
+	srv.Kind = recognise(c.Kind, owners, srv.MaxModelLen != nil)
+	return Probe{Candidate: c, Server: srv}
+}
+
+// recognise refines the kind a port suggests by what the model list says
+// about its owner: "llamacpp" (llama.cpp), "vllm" (vLLM), "library"
+// (Ollama), "organization_owner" (LM Studio).
+func recognise(byPort ServerKind, owners map[string]int, hasMaxLen bool) ServerKind {
+	switch {
+	case owners["llamacpp"] > 0:
+		return LlamaCpp
+	case owners["vllm"] > 0 || hasMaxLen:
+		return VLLM
+	case owners["library"] > 0:
+		return Ollama
+	case owners["organization_owner"] > 0:
+		return LMStudio
+	}
+	if byPort == "" {
+		return Unknown
+	}
+	return byPort
+}
+
+// modelList is the OpenAI GET /v1/models response, with vLLM's extra
+// max_model_len.
+type modelList struct {
+	Data []struct {
+		ID          string `json:"id"`
+		OwnedBy     string `json:"owned_by"`
+		MaxModelLen int    `json:"max_model_len"`
+	} `json:"data"`
+}
+
+// maxBody caps what is read from a probe response (bytes).
+const maxBody = 4 << 20
+
+func getJSON(ctx context.Context, c *http.Client, url string, v any) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	return doJSON(c, req, v)
+}
+
+func doJSON(c *http.Client, req *http.Request, v any) error {
+	req.Header.Set("Accept", "application/json")
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s %s: HTTP %d", req.Method, req.URL.Path, resp.StatusCode)
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		return fmt.Errorf("%s %s: not the expected JSON: %w", req.Method, req.URL.Path, err)
+	}
+	return nil
+}
