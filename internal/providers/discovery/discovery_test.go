@@ -182,4 +182,3 @@ func TestContextWindow(t *testing.T) {
 		t.Errorf("no window: err = %v", err)
 	}
 }
-
