@@ -387,3 +387,25 @@ func TestEmitKeepsFirstError(t *testing.T) {
 		t.Error("Emit on an unwritable session reported no error")
 	}
 }
+
+func TestWorkspaceThroughSymlink(t *testing.T) {
+	st, _ := testStore(t)
+	real := t.TempDir()
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	s, err := st.Create(Metadata{Workspace: link})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := filepath.EvalSymlinks(real)
+	if s.Meta().Workspace != want {
+		t.Errorf("workspace = %s, want %s", s.Meta().Workspace, want)
+	}
+	for _, ws := range []string{real, link} {
+		if got, err := st.Latest(ws); err != nil || got.ID() != s.ID() {
+			t.Errorf("Latest(%s) = %v, %v", ws, got, err)
+		}
+	}
+}

@@ -1,0 +1,94 @@
+package sessions
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/llm"
+)
+
+func user(s string) llm.Message { return llm.TextMessage(llm.RoleUser, s) }
+
+func calls(ids ...string) llm.Message {
+	m := llm.Message{Role: llm.RoleAssistant}
+	for _, id := range ids {
+		m.Parts = append(m.Parts, llm.Part{Type: llm.PartToolCall, ToolCall: &llm.ToolCall{ID: id, Name: "bash", Arguments: "{}"}})
+	}
+	return m
+}
+
+func result(id string) llm.Message {
+	return llm.ToolResultMessage(llm.ToolResult{CallID: id, Name: "bash", Content: "ok"})
+}
+
+func interrupted(id string) llm.Message {
+	return llm.Message{Role: llm.RoleTool, Parts: []llm.Part{{Type: llm.PartToolResult, ToolResult: &llm.ToolResult{CallID: id, Name: "bash", Content: InterruptedResult, IsError: true}}}}
+}
+
+func TestRepairToolPairs(t *testing.T) {
+	anthropicStyle := llm.Message{Role: llm.RoleUser, Parts: []llm.Part{
+		{Type: llm.PartToolResult, ToolResult: &llm.ToolResult{CallID: "a", Name: "bash", Content: "ok"}},
+		{Type: llm.PartToolResult, ToolResult: &llm.ToolResult{CallID: "zz", Name: "bash", Content: "stray"}},
+		{Type: llm.PartText, Text: "and continue"},
+	}}
+	anthropicKept := llm.Message{Role: llm.RoleUser, Parts: []llm.Part{anthropicStyle.Parts[0], anthropicStyle.Parts[2]}}
+	tests := []struct {
+		name      string
+		in, want  []llm.Message
+		wantWarns []WarningKind
+	}{
+		{"complete", []llm.Message{user("x"), calls("a"), result("a")}, []llm.Message{user("x"), calls("a"), result("a")}, nil},
+		{"crash during the tool", []llm.Message{user("x"), calls("a")}, []llm.Message{user("x"), calls("a"), interrupted("a")}, []WarningKind{WarnSynthesized}},
+		{"one of two results lost, then the user spoke", []llm.Message{user("x"), calls("a", "b"), result("b"), user("y")},
+			[]llm.Message{user("x"), calls("a", "b"), result("b"), interrupted("a"), user("y")}, []WarningKind{WarnSynthesized}},
+		{"orphan result", []llm.Message{user("x"), result("q"), calls("a"), result("a"), result("a")},
+			[]llm.Message{user("x"), calls("a"), result("a")}, []WarningKind{WarnOrphanResult, WarnOrphanResult}},
+		{"results inside a user message", []llm.Message{calls("a"), anthropicStyle}, []llm.Message{calls("a"), anthropicKept}, []WarningKind{WarnOrphanResult}},
+		{"empty", nil, nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := append([]llm.Message(nil), tt.in...)
+			got, ws := RepairToolPairs(in)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got  %+v\nwant %+v", got, tt.want)
+			}
+			var kinds []WarningKind
+			for _, w := range ws {
+				kinds = append(kinds, w.Kind)
+			}
+			if !reflect.DeepEqual(kinds, tt.wantWarns) {
+				t.Errorf("warnings %v, want %v", ws, tt.wantWarns)
+			}
+			if !reflect.DeepEqual(in, tt.in) {
+				t.Error("input modified")
+			}
+		})
+	}
+}
+
+func TestRebuildHistoryCompaction(t *testing.T) {
+	m := func(msg llm.Message) event.Event { return event.Event{Type: event.Message, Message: &msg} }
+	summary := user("[summary] we fixed the parser")
+	tests := []struct {
+		name string
+		evs  []event.Event
+		want []llm.Message
+	}{
+		{"text summary", []event.Event{m(user("a")), m(calls("c1")), m(result("c1")), {Type: event.Compaction, Text: "[summary] we fixed the parser"}, m(user("b"))},
+			[]llm.Message{summary, user("b")}},
+		{"message summary", []event.Event{m(user("a")), {Type: event.Compaction, Message: &summary}, m(calls("c2")), m(result("c2"))},
+			[]llm.Message{summary, calls("c2"), result("c2")}},
+		{"other events ignored", []event.Event{{Type: event.Text, Text: "x"}, m(user("a")), {Type: event.Usage}},
+			[]llm.Message{user("a")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ws := RebuildHistory(tt.evs)
+			if !reflect.DeepEqual(got, tt.want) || ws != nil {
+				t.Errorf("got %+v %v\nwant %+v", got, ws, tt.want)
+			}
+		})
+	}
+}
