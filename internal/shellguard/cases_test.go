@@ -1,0 +1,65 @@
+package shellguard
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// caseOpts is the context the cases assume: "Workspace = current
+// directory; ~ and / are outside it" (testdata/*/verdicts.txt).
+var caseOpts = Options{
+	Workspace: "/home/dev/project",
+	Home:      "/home/dev",
+	TempDirs:  []string{"/tmp"},
+}
+
+type caseLine struct {
+	Verdict Level  `json:"verdict"`
+	Command string `json:"command"`
+}
+
+func readCase(t testing.TB, id string) []caseLine {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", id, "commands.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []caseLine
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if len(sc.Bytes()) == 0 {
+			continue
+		}
+		var l caseLine
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		out = append(out, l)
+	}
+	if len(out) == 0 {
+		t.Fatalf("%s: no commands", id)
+	}
+	return out
+}
+
+// TestCases feeds every line of cases B18, B19 and B21 through Check and
+// demands exactly the expected verdict.
+func TestCases(t *testing.T) {
+	for _, id := range []string{"B18", "B19", "B21"} {
+		for _, l := range readCase(t, id) {
+			t.Run(id+"/"+l.Command, func(t *testing.T) {
+				v := Check(l.Command, caseOpts)
+				if v.Verdict != l.Verdict {
+					t.Errorf("Check(%q) = %s (%s: %s), want %s", l.Command, v.Verdict, v.Rule, v.Reason, l.Verdict)
+				}
+				if v.Verdict != Allow && (v.Reason == "" || v.Rule == "" || v.Part == "") {
+					t.Errorf("Check(%q) = %+v: a non-allow verdict needs a reason, rule and part", l.Command, v)
+				}
+			})
+		}
+	}
+}
