@@ -96,8 +96,8 @@ func jsonKind(s string) string {
 // RepairJSON returns text as valid JSON without changing what it means.
 // Order of attempts (B04 expected.txt): strict JSON, returned unchanged
 // (leading and trailing space trimmed); then one lenient pass that accepts
-// trailing commas, single-quoted Python-style strings, True/False/None,
-// bare identifier keys, invalid escapes such as \' and raw control
+// trailing commas, // and /* */ comments, single-quoted Python-style
+// strings, True/False/None, bare identifier keys, invalid escapes such as \' and raw control
 // characters inside strings, and closes objects and arrays left open at the
 // end after a complete value. It never replaces quotes blindly: an
 // apostrophe inside a double-quoted string stays as it is. The lenient
@@ -143,11 +143,31 @@ func (p *lenient) peekRune() rune {
 	return r
 }
 
+// ws skips white space and // or /* */ comments (JSONC), which carry no
+// meaning outside strings.
 func (p *lenient) ws() {
 	for p.i < len(p.s) {
 		switch p.s[p.i] {
 		case ' ', '\t', '\n', '\r':
 			p.i++
+		case '/':
+			rest := p.s[p.i:]
+			switch {
+			case strings.HasPrefix(rest, "//"):
+				if k := strings.IndexByte(rest, '\n'); k >= 0 {
+					p.i += k + 1
+				} else {
+					p.i = len(p.s)
+				}
+			case strings.HasPrefix(rest, "/*"):
+				if k := strings.Index(rest[2:], "*/"); k >= 0 {
+					p.i += k + 4
+				} else {
+					return // unterminated comment: left for the caller to reject
+				}
+			default:
+				return
+			}
 		default:
 			return
 		}

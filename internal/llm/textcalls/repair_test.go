@@ -28,6 +28,8 @@ func TestRepairJSON(t *testing.T) {
 		{`{"a": true`, `{"a":true}`, ""},
 		{`{"a": "x",`, `{"a":"x"}`, ""},
 		{`["a",]`, `["a"]`, ""},
+		{"{\"a\": 1, // one\n /* two */ \"b\": \"//not a comment\"}", `{"a":1,"b":"//not a comment"}`, ""},
+		{`{"a": 1 /* open`, "", ErrInvalid},
 		{`{"a": "x" "y"}`, "", ErrUnescapedQuote},
 		{`{"a": "unterminated`, "", ErrTruncated},
 		{`{"a": `, "", ErrTruncated},
