@@ -28,7 +28,7 @@ var geminiFormats = map[string][]string{
 // down: combinators first, so a branch spliced into n is rewritten as part
 // of n.
 func (c *cleaner) gemini(n *node, path string) {
-	for i := 0; i < 8 && c.geminiCombinators(n, path); i++ {
+	for c.geminiCombinators(n, path) { // each step removes a combinator or a branch, so this ends
 	}
 	c.geminiType(n, path)
 	var dropped []string

@@ -26,7 +26,7 @@ var strictFormats = []string{"date-time", "time", "date", "duration", "email", "
 
 // strict rewrites n, already through the OpenAI pass, into strict form.
 func (c *cleaner) strict(n *node, path string) error {
-	for i := 0; i < 8 && c.strictCombinators(n, path); i++ {
+	for c.strictCombinators(n, path) { // each step removes a combinator or a branch
 	}
 	if pp := n.get("patternProperties"); pp != nil && len(pp.keys) > 0 {
 		return fmt.Errorf("%s: strict mode cannot express patternProperties", path)
