@@ -4,12 +4,14 @@ import (
 	"context"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
 	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/llm/schema"
 )
 
 // DefaultMaxTokens is the output cap (tokens) sent when neither the request
@@ -58,6 +60,8 @@ type Options struct {
 type Provider struct {
 	opts   Options
 	client sdk.Client
+	// warned holds schema warnings already reported, so each is shown once.
+	warned sync.Map
 }
 
 // New returns a Provider for opts. It performs no I/O.
@@ -103,13 +107,14 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) (<-chan llm.Even
 	if model == "" {
 		model = p.opts.Model
 	}
-	params, extra, err := p.buildParams(model, req)
+	tools, names, warnings := schema.PrepareTools(schema.Anthropic, req.Tools)
+	params, extra, err := p.buildParams(model, req, tools, names)
 	if err != nil {
 		return nil, &llm.ProviderError{Kind: llm.ErrBadRequest, Provider: p.opts.Name, Model: model,
 			Message: err.Error(), Err: err, Hint: "the conversation could not be encoded for the Messages API"}
 	}
 	st := p.client.Messages.NewStreaming(ctx, params, extra...)
-	d := newDecoder(p.opts.Name, model)
+	d := newDecoder(p.opts.Name, model, names)
 	// The first Next performs the request: an HTTP error surfaces here and
 	// is returned directly, as llm.Provider requires.
 	if !st.Next() {
@@ -136,6 +141,12 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) (<-chan llm.Even
 		// channel until it closes (llm.Provider contract).
 		fail := func(err error) {
 			out <- llm.Event{Type: llm.EventError, Err: d.classify(ctx, err)}
+		}
+		for _, w := range warnings {
+			if _, seen := p.warned.LoadOrStore(w, true); !seen && !send(llm.Event{Type: llm.EventWarning, Text: w}) {
+				fail(ctx.Err())
+				return
+			}
 		}
 		for {
 			evs, done := d.handle(st.Current())

@@ -6,16 +6,14 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
-	"github.com/tidwall/gjson"
 
 	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/providers/httperr"
 )
 
 // classify turns any error from the SDK into a *llm.ProviderError naming
@@ -60,50 +58,22 @@ func isConnect(err error) bool {
 	return errors.As(err, &oe) || errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
 }
 
-// classifyHTTP maps an Anthropic error response (status, headers, body)
-// onto an error kind. Body shape, from the Messages API error docs:
-// {"type":"error","error":{"type":"overloaded_error","message":"..."}};
-// mid-stream `event: error` data has the same shape with status 200.
-//
-// TODO(httperr): switch to httperr.Classify once it lands; this local
-// mapping covers the Anthropic error types only.
+// classifyHTTP maps an Anthropic error response onto an error kind with
+// the shared classifier. Body shape, from the Messages API error docs:
+// {"type":"error","error":{"type":"overloaded_error","message":"..."}}; an
+// `event: error` inside a 200 stream (case B09) carries the same object
+// and is classified as a stream error (its own kind, no HTTP status).
 func classifyHTTP(base llm.ProviderError, status int, h http.Header, body []byte) *llm.ProviderError {
-	e := base
-	e.Status = status
-	typ := gjson.GetBytes(body, "error.type").String()
-	e.Message = gjson.GetBytes(body, "error.message").String()
-	if e.Message == "" && len(body) > 0 && !gjson.ValidBytes(body) {
-		e.Message = strings.TrimSpace(string(body))
+	var e *llm.ProviderError
+	if status/100 == 2 {
+		e = httperr.ClassifyStreamError(base.Provider, base.Model, body)
+	} else {
+		e = httperr.Classify(base.Provider, base.Model, status, h, body)
 	}
-	if ra := h.Get("retry-after"); ra != "" {
-		if s, err := strconv.Atoi(ra); err == nil {
-			e.RetryAfter = time.Duration(s) * time.Second
-		}
+	if e.Err == nil {
+		e.Err = base.Err
 	}
-	switch {
-	case typ == "overloaded_error" || status == 529:
-		e.Kind, e.Hint = llm.ErrOverloaded, "Anthropic is overloaded; retrying later usually works"
-	case typ == "rate_limit_error" || status == 429:
-		e.Kind, e.Hint = llm.ErrRateLimit, "rate limited; wait and retry, or lower request volume"
-	case typ == "authentication_error" || typ == "permission_error" || status == 401 || status == 403:
-		e.Kind, e.Hint = llm.ErrAuth, "check ANTHROPIC_API_KEY or the profile's apiKeyEnv"
-	case isOverflow(e.Message):
-		e.Kind, e.Hint = llm.ErrContextOverflow, "the conversation exceeds the model's context window; compact it"
-	case typ == "invalid_request_error" || typ == "not_found_error" || typ == "request_too_large" ||
-		status == 400 || status == 404 || status == 413 || status == 422:
-		e.Kind = llm.ErrBadRequest
-	case typ == "api_error" || status >= 500:
-		e.Kind, e.Hint = llm.ErrServer, "the provider failed; the request can be retried"
-	default:
-		e.Kind = llm.ErrUnknown
-	}
-	return &e
-}
-
-func isOverflow(msg string) bool {
-	m := strings.ToLower(msg)
-	return strings.Contains(m, "prompt is too long") || strings.Contains(m, "exceed context limit") ||
-		strings.Contains(m, "context window")
+	return e
 }
 
 // errStall is returned by a response body that stayed silent past the idle

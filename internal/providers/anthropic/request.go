@@ -10,6 +10,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
 	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/llm/schema"
 )
 
 // Thinking budgets (tokens) for Request.ReasoningEffort when budget-based
@@ -21,8 +22,9 @@ const minThinkingBudget = 1024
 
 // buildParams translates a neutral request into Messages parameters, plus
 // request options for fields the SDK's params no longer carry
-// (temperature).
-func (p *Provider) buildParams(model string, req llm.Request) (sdk.MessageNewParams, []option.RequestOption, error) {
+// (temperature). tools are already cleaned for the Anthropic dialect and
+// carry wire names; names maps the real names in history to wire names.
+func (p *Provider) buildParams(model string, req llm.Request, tools []llm.ToolSpec, names *schema.NameMap) (sdk.MessageNewParams, []option.RequestOption, error) {
 	maxTokens := req.MaxTokens
 	if maxTokens <= 0 {
 		maxTokens = p.opts.MaxTokens
@@ -57,7 +59,7 @@ func (p *Provider) buildParams(model string, req llm.Request) (sdk.MessageNewPar
 		params.System[n-1].CacheControl = sdk.NewCacheControlEphemeralParam()
 	}
 
-	for _, t := range req.Tools {
+	for _, t := range tools {
 		schema, err := inputSchema(t.Parameters)
 		if err != nil {
 			return params, nil, fmt.Errorf("tool %q: %w", t.Name, err)
@@ -72,7 +74,7 @@ func (p *Provider) buildParams(model string, req llm.Request) (sdk.MessageNewPar
 		params.Tools[n-1].OfTool.CacheControl = sdk.NewCacheControlEphemeralParam()
 	}
 
-	msgs, err := encodeMessages(convo)
+	msgs, err := encodeMessages(convo, names)
 	if err != nil {
 		return params, nil, err
 	}
@@ -162,7 +164,7 @@ func inputSchema(raw json.RawMessage) (sdk.ToolInputSchemaParam, error) {
 // RoleTool messages become user turns with tool_result blocks, consecutive
 // turns of one role are merged, and in a user turn every tool_result block
 // precedes other content. Turns left with no content are dropped.
-func encodeMessages(msgs []llm.Message) ([]sdk.MessageParam, error) {
+func encodeMessages(msgs []llm.Message, names *schema.NameMap) ([]sdk.MessageParam, error) {
 	type turn struct {
 		assistant bool
 		blocks    []sdk.ContentBlockParamUnion
@@ -174,7 +176,7 @@ func encodeMessages(msgs []llm.Message) ([]sdk.MessageParam, error) {
 		assistant := m.Role == llm.RoleAssistant
 		switch m.Role {
 		case llm.RoleAssistant:
-			blocks, err = assistantBlocks(m)
+			blocks, err = assistantBlocks(m, names)
 		case llm.RoleUser, llm.RoleTool:
 			blocks = userBlocks(m)
 		default:
@@ -252,7 +254,7 @@ func userBlocks(m llm.Message) []sdk.ContentBlockParamUnion {
 // thinking blocks (verbatim), redacted reasoning as redacted_thinking,
 // text, then tool_use blocks. Unsigned reasoning is not replayable and is
 // dropped.
-func assistantBlocks(m llm.Message) ([]sdk.ContentBlockParamUnion, error) {
+func assistantBlocks(m llm.Message, names *schema.NameMap) ([]sdk.ContentBlockParamUnion, error) {
 	var out []sdk.ContentBlockParamUnion
 	for _, p := range m.Parts {
 		switch p.Type {
@@ -278,7 +280,7 @@ func assistantBlocks(m llm.Message) ([]sdk.ContentBlockParamUnion, error) {
 				// this call with an error result.
 				args = json.RawMessage("{}")
 			}
-			out = append(out, sdk.NewToolUseBlock(c.ID, args, c.Name))
+			out = append(out, sdk.NewToolUseBlock(c.ID, args, names.Add("", c.Name)))
 		}
 	}
 	return out, nil

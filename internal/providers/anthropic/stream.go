@@ -1,13 +1,13 @@
 package anthropic
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/llm/schema"
 )
 
 // decoder folds the Messages stream events of one response into llm
@@ -15,6 +15,8 @@ import (
 // tested and fuzzed directly.
 type decoder struct {
 	provider, model string
+	// names maps wire tool names back to real ones.
+	names *schema.NameMap
 
 	// blocks maps a content block index to what it is.
 	blocks map[int64]*block
@@ -36,8 +38,11 @@ type block struct {
 	done  bool
 }
 
-func newDecoder(provider, model string) *decoder {
-	return &decoder{provider: provider, model: model, blocks: map[int64]*block{}}
+func newDecoder(provider, model string, names *schema.NameMap) *decoder {
+	if names == nil {
+		names = schema.NewNameMap()
+	}
+	return &decoder{provider: provider, model: model, names: names, blocks: map[int64]*block{}}
 }
 
 // handle translates one stream event. done is true after message_stop,
@@ -72,6 +77,9 @@ func (d *decoder) handle(ev sdk.MessageStreamEventUnion) (out []llm.Event, done 
 			b.index = d.tools
 			d.tools++
 			b.call = llm.ToolCall{ID: cb.ID, Name: cb.Name}
+			if real, ok := d.names.Real(cb.Name); ok {
+				b.call.Name = real
+			}
 			if b.call.ID == "" {
 				b.call.ID = fmt.Sprintf("toolu_zero_%d", b.index)
 			}
@@ -193,12 +201,4 @@ func finishReason(r string) llm.FinishReason {
 		return llm.FinishContentFilter
 	}
 	return llm.FinishOther
-}
-
-// rawJSON is a helper for tests and fuzzing: it decodes one event's data
-// the way the SDK does.
-func rawEvent(data []byte) (sdk.MessageStreamEventUnion, error) {
-	var ev sdk.MessageStreamEventUnion
-	err := json.Unmarshal(data, &ev)
-	return ev, err
 }
