@@ -200,3 +200,22 @@ func TestPieces(t *testing.T) {
 		}
 	}
 }
+
+// TestNewServerWithoutT: a server made outside a test (e.g. by an e2e
+// harness) works and is closed by the caller.
+func TestNewServerWithoutT(t *testing.T) {
+	srv := NewServer(nil)
+	defer srv.Close()
+	turns, err := LoadScript(filepath.Join("testdata", "script.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Script(turns...)
+	_, body, err := post(t, srv.URL(), streamReq)
+	if err != nil || !bytes.Contains(body, []byte(`"name":"read_file"`)) || !bytes.Contains(body, []byte(`"prompt_tokens":120`)) {
+		t.Errorf("err %v body %s", err, body)
+	}
+	if srv.Remaining() != 1 {
+		t.Errorf("Remaining = %d, want 1", srv.Remaining())
+	}
+}

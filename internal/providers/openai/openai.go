@@ -16,6 +16,7 @@
 package openai
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -241,7 +242,7 @@ func (p *Provider) consume(resp *http.Response, wd *watchdog, dec *decoder, emit
 func (p *Provider) post(ctx context.Context, body []byte) (*http.Response, error) {
 	backoff := p.o.RetryBackoff
 	for attempt := 0; ; attempt++ {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.endpoint, strings.NewReader(string(body)))
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.endpoint, bytes.NewReader(body))
 		if err != nil {
 			return nil, err
 		}
