@@ -1,0 +1,113 @@
+// Package e2e runs the real zero binary against the project's fake model
+// servers on a real codebase (a package copied from the Go distribution).
+// It owns no product code.
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// zeroBin is the binary built once for the package's tests.
+var zeroBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "zero-e2e-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	zeroBin = filepath.Join(dir, "zero")
+	cmd := exec.Command("go", "build", "-o", zeroBin, "../cmd/zero")
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building zero:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// env is an isolated environment for one zero process: its own HOME,
+// config and session directories, and no provider keys from the machine.
+type env struct {
+	t          *testing.T
+	home       string
+	sessionDir string
+	vars       []string
+}
+
+func newEnv(t *testing.T) *env {
+	home := t.TempDir()
+	e := &env{t: t, home: home, sessionDir: filepath.Join(home, "sessions")}
+	keep := []string{"PATH", "GOROOT", "GOPATH", "GOCACHE", "GOMODCACHE", "GOFLAGS", "GOPROXY", "TMPDIR", "LANG"}
+	for _, k := range keep {
+		if v, ok := os.LookupEnv(k); ok {
+			e.vars = append(e.vars, k+"="+v)
+		}
+	}
+	gocache := filepath.Join(os.TempDir(), "zero-e2e-gocache")
+	if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
+		gocache = strings.TrimSpace(string(out))
+	}
+	gomodcache := ""
+	if out, err := exec.Command("go", "env", "GOMODCACHE").Output(); err == nil {
+		gomodcache = strings.TrimSpace(string(out))
+	}
+	e.vars = append(e.vars,
+		"HOME="+home,
+		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
+		"XDG_DATA_HOME="+filepath.Join(home, ".local/share"),
+		"ZERO_SESSION_DIR="+e.sessionDir,
+		"GOCACHE="+gocache,
+		"GOMODCACHE="+gomodcache,
+		"GOFLAGS=-mod=mod",
+		"GOTOOLCHAIN=local",
+	)
+	return e
+}
+
+// result is one finished zero process.
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// run runs zero in dir with args and stdin, with a generous time limit.
+func (e *env) run(dir, stdin string, args ...string) result {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, zeroBin, args...)
+	cmd.Dir = dir
+	cmd.Env = e.vars
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		e.t.Fatalf("running zero: %v", err)
+	}
+	return result{out.String(), errb.String(), code}
+}
+
+// goroot returns the Go distribution's root.
+func goroot(t *testing.T) string {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return runtime.GOROOT()
+	}
+	return strings.TrimSpace(string(out))
+}

@@ -1,0 +1,192 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/zero-agent/zero/internal/agent"
+	"github.com/zero-agent/zero/internal/config"
+	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/providers/anthropic"
+	"github.com/zero-agent/zero/internal/providers/openai"
+	"github.com/zero-agent/zero/internal/sessions"
+	"github.com/zero-agent/zero/internal/tools"
+	"github.com/zero-agent/zero/internal/workspace"
+)
+
+// overrides are the flags every model-using command shares.
+type overrides struct {
+	baseURL, model, apiKey, provider string
+	autoApprove                      bool
+	workdir                          string
+	addDirs                          multiFlag
+}
+
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+func (o *overrides) register(fs *flag.FlagSet) {
+	fs.StringVar(&o.baseURL, "base-url", "", "API root of an OpenAI-compatible server (with or without /v1)")
+	fs.StringVar(&o.model, "model", "", "model id, or provider/model")
+	fs.StringVar(&o.model, "m", "", "shorthand for --model")
+	fs.StringVar(&o.apiKey, "api-key", "", "API key (prefer the provider's environment variable)")
+	fs.StringVar(&o.provider, "provider", "", "provider profile name")
+	fs.BoolVar(&o.autoApprove, "auto-approve", false, "run write and shell tools without asking (the shell guard still refuses catastrophic commands)")
+	fs.StringVar(&o.workdir, "C", "", "workspace directory (default: the current directory)")
+	fs.Var(&o.addDirs, "add-dir", "extra directory the tools may write (repeatable)")
+}
+
+// runtime is everything a run needs, built from configuration.
+type runtime struct {
+	s        stdio
+	cfg      *config.Config
+	active   *config.Resolved
+	provider llm.Provider
+	ws       *workspace.Workspace
+	registry *tools.Registry
+	store    *sessions.Store
+	maxTurns int
+	mode     string
+}
+
+// newRuntime resolves configuration, the provider and the workspace.
+// Configuration errors are usage errors (exit 2) with what to do next.
+func newRuntime(s stdio, o overrides, mode string) (*runtime, error) {
+	dir := o.workdir
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		dir = wd
+	}
+	dir = canonicalDir(dir)
+	cfg, err := config.Load(config.Options{Workspace: dir, Overrides: config.Overrides{
+		BaseURL: o.baseURL, Model: o.model, APIKey: o.apiKey, Provider: o.provider,
+	}})
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	for _, w := range cfg.Warnings {
+		fmt.Fprintln(s.err, "zero: warning:", w)
+	}
+	active := cfg.Active
+	if active == nil {
+		active, err = discover(s)
+		if err != nil {
+			return nil, err
+		}
+	}
+	prov, err := buildProvider(active)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	ws, err := workspace.New(dir, o.addDirs...)
+	if err != nil {
+		return nil, usagef("workspace: %v", err)
+	}
+	st, err := openStore()
+	if err != nil {
+		return nil, err
+	}
+	if mode == "" {
+		mode = cfg.PermissionMode
+	}
+	if o.autoApprove || cfg.AutoApprove {
+		mode = "auto-accept"
+	}
+	rt := &runtime{s: s, cfg: cfg, active: active, provider: prov, ws: ws, store: st, maxTurns: cfg.MaxTurns, mode: mode}
+	rt.registry = tools.NewRegistry(tools.Core(ws, tools.Options{})...)
+	return rt, nil
+}
+
+// buildProvider makes the llm.Provider for a resolved profile.
+func buildProvider(r *config.Resolved) (llm.Provider, error) {
+	if r.Model == "" {
+		return nil, fmt.Errorf("no model for provider %q: pass --model or set \"model\" in ~/.config/zero/config.json", r.Name)
+	}
+	switch r.Kind {
+	case config.KindAnthropic:
+		return anthropic.New(anthropic.Options{Name: r.Name, BaseURL: r.BaseURL, APIKey: r.APIKey, Model: r.Model, Headers: r.Headers}), nil
+	default:
+		return openai.New(openai.Options{Name: r.Name, BaseURL: r.BaseURL, APIKey: r.APIKey, Model: r.Model, Headers: r.Headers})
+	}
+}
+
+// discover is used when nothing is configured.
+func discover(s stdio) (*config.Resolved, error) {
+	return nil, usagef("no model configured and no local server found.\n" +
+		"  Start one: ollama serve · llama-server -m model.gguf --port 8080 · LM Studio's server (port 1234) · vllm serve MODEL\n" +
+		"  or set OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY, or pass --base-url and --model")
+}
+
+// Close releases the workspace.
+func (rt *runtime) Close() { rt.ws.Close() }
+
+// openSession creates a session, or resumes (latest or id) or forks one,
+// returning it with its history.
+func (rt *runtime) openSession(resume bool, resumeID, forkID, prompt string) (*sessions.Session, []llm.Message, error) {
+	var sess *sessions.Session
+	var err error
+	switch {
+	case forkID != "":
+		sess, err = rt.store.Fork(forkID)
+	case resume && resumeID != "":
+		sess, err = rt.store.Load(resumeID)
+	case resume:
+		sess, err = rt.store.Latest(rt.ws.Root())
+		if errors.Is(err, sessions.ErrNotFound) {
+			return nil, nil, usagef("no session to resume in %s (zero sessions --all lists them)", rt.ws.Root())
+		}
+	default:
+		sess, err = rt.store.Create(sessions.Metadata{Workspace: rt.ws.Root(), Provider: rt.active.Name, Model: rt.active.Model})
+	}
+	if err != nil {
+		if errors.Is(err, sessions.ErrNotFound) {
+			return nil, nil, usagef("%v", err)
+		}
+		return nil, nil, err
+	}
+	history, warns, err := sess.History()
+	if err != nil {
+		sess.Close()
+		return nil, nil, err
+	}
+	for _, w := range sessions.Summarize(warns) {
+		fmt.Fprintln(rt.s.err, "zero: session log:", w)
+	}
+	return sess, history, nil
+}
+
+// newAgent builds the agent loop for one run.
+func (rt *runtime) newAgent(history []llm.Message, maxTurns int, sink event.Sink) *agent.Agent {
+	return agent.New(agent.Options{
+		Provider: rt.provider,
+		Model:    rt.active.Model,
+		System:   agent.SystemPrompt(rt.ws.Root(), time.Now(), ""),
+		Tools:    rt.registry,
+		Gate:     rt.gate(),
+		MaxTurns: maxTurns,
+		History:  history,
+		Sink:     sink,
+	})
+}
+
+// gate is the permission decision for headless runs: reads always run;
+// write and shell tools run only in auto-accept mode.
+func (rt *runtime) gate() agent.Gate {
+	if rt.mode == "auto-accept" {
+		return agent.GateFunc(func(ctx context.Context, c llm.ToolCall, t tools.Tool) agent.Decision {
+			return agent.Decision{Allow: true}
+		})
+	}
+	return nil
+}

@@ -1,0 +1,96 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+	"time"
+
+	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/sessions"
+)
+
+// sessionLog is the session store as an event consumer: it records every
+// event except streaming deltas (the complete messages are recorded as
+// message events, so deltas would only repeat them).
+type sessionLog struct{ s *sessions.Session }
+
+// Emit appends e unless it is a text or reasoning delta.
+func (l sessionLog) Emit(e event.Event) {
+	if e.Type == event.Text || e.Type == event.Reasoning {
+		return
+	}
+	l.s.Emit(e)
+}
+
+func openStore() (*sessions.Store, error) {
+	dir, err := sessions.DefaultDir()
+	if err != nil {
+		return nil, err
+	}
+	return sessions.Open(dir), nil
+}
+
+func runSessions(s stdio, args []string) error {
+	fs := flag.NewFlagSet("sessions", flag.ContinueOnError)
+	fs.SetOutput(s.err)
+	all := fs.Bool("all", false, "list sessions of every workspace, not just this one")
+	if err := fs.Parse(args); err != nil {
+		return usagef("%v", err)
+	}
+	st, err := openStore()
+	if err != nil {
+		return err
+	}
+	list, err := st.List()
+	if err != nil {
+		return err
+	}
+	wd, _ := os.Getwd()
+	wd = canonicalDir(wd)
+	tw := tabwriter.NewWriter(s.out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tUPDATED\tTURNS\tFIRST PROMPT")
+	n := 0
+	for _, m := range list {
+		if !*all && m.Workspace != "" && m.Workspace != wd {
+			continue
+		}
+		n++
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", m.ID, m.Updated.Local().Format(time.DateTime), m.Turns, oneLine(m.FirstPrompt, 60))
+	}
+	tw.Flush()
+	if n == 0 {
+		fmt.Fprintf(s.err, "no sessions for %s in %s (zero sessions --all lists every workspace)\n", wd, st.Dir())
+	}
+	return nil
+}
+
+func runLogs(s stdio, args []string) error {
+	st, err := openStore()
+	if err != nil {
+		return err
+	}
+	wd, _ := os.Getwd()
+	wd = canonicalDir(wd)
+	fmt.Fprintf(s.out, "sessions directory: %s\n", st.Dir())
+	sess, err := st.Latest(wd)
+	if err != nil {
+		fmt.Fprintf(s.out, "no session yet for %s\n", wd)
+		return nil
+	}
+	defer sess.Close()
+	fmt.Fprintf(s.out, "latest session for %s: %s\n  %s\n  %s\n", wd, sess.ID(),
+		filepath.Join(sess.Dir(), sessions.MetadataFile), sess.EventsPath())
+	return nil
+}
+
+// canonicalDir returns dir with symlinks resolved, so one workspace has one
+// name in session metadata.
+func canonicalDir(dir string) string {
+	if r, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = r
+	}
+	return filepath.Clean(dir)
+}
