@@ -9,9 +9,15 @@
 // model servers (llama.cpp /props, Ollama /api/show) are discovered in
 // internal/providers/discovery and passed to Window as an override.
 //
-// The data is models.json, embedded in the binary. Sources, read on
-// 2026-11-30 as recorded from the vendors' pages (no network is reachable
-// from the build machine, so re-check before relying on a number):
+// The data is models.json, embedded in the binary, written on 2026-11-30
+// (AsOf) from the vendors' published model and pricing pages below. The
+// build machine has no network, so the pages were not re-read live that
+// day; the 2026 entries (gpt-5.2, gpt-5.4, claude-opus-4-6,
+// claude-sonnet-4-6, gemini-3-flash-preview) were checked against
+// published summaries of those pages. Anthropic's 4.x models are listed at
+// their standard 200K window (1M is an opt-in), and gpt-5.4's higher price
+// for prompts past 272K tokens is not modelled. Check the pages before
+// relying on a number. Sources:
 //   - OpenAI: https://platform.openai.com/docs/models and
 //     https://openai.com/api/pricing/
 //   - Anthropic: https://docs.anthropic.com/en/docs/about-claude/models/overview
@@ -216,19 +222,21 @@ func find(provider, id string) (Model, bool) {
 
 // Resolve returns the catalog entry for a model, or, for a model the
 // catalog does not know, a guess with Known false and a warning to show
-// the user. The guess for an Anthropic or Gemini model is the smallest
-// window of that vendor's catalog models; for anything else (OpenAI,
-// OpenAI-compatible and local servers) it is DefaultWindow, with the
-// warning "unknown model X: assuming an 8K-token window; set
-// context_window in config or ZERO_CONTEXT_WINDOW". A window discovered
-// from the server or configured by the user still wins: see Window.
+// the user. The guess for a model of a catalog vendor (provider "openai",
+// "anthropic" or "gemini": the vendors' own APIs) is the smallest window
+// among that vendor's catalog models, named in the warning; for anything
+// else (OpenAI-compatible and local servers, unknown providers) it is
+// DefaultWindow, with the warning "unknown model X: assuming an 8K-token
+// window; set context_window in config or ZERO_CONTEXT_WINDOW". A window
+// discovered from the server or configured by the user still wins: see
+// Window.
 func Resolve(provider, model string) (Model, string) {
 	if m, ok := Lookup(provider, model); ok {
 		return m, ""
 	}
 	window := DefaultWindow
 	basis := ""
-	if v := vendor(provider); v == "anthropic" || v == "gemini" {
+	if v := vendor(provider); v != "" {
 		for _, m := range models() {
 			if m.Provider == v && (basis == "" || m.ContextWindow < window) {
 				window, basis = m.ContextWindow, fmt.Sprintf(" (the smallest of current %s models)", v)

@@ -23,6 +23,11 @@ func TestLookup(t *testing.T) {
 		{"openai", "gpt-5-2025-08-07", "gpt-5"},
 		{"openai", "gpt-5-mini", "gpt-5-mini"},
 		{"openai", "gpt-5-chat-latest", ""}, // not a tool model; not guessed as gpt-5
+		{"openai", "gpt-5.4-2026-03-05", "gpt-5.4"},
+		{"openai", "gpt-5.4-mini", ""}, // not guessed as gpt-5.4
+		{"anthropic", "claude-sonnet-4-6", "claude-sonnet-4-6"},
+		{"anthropic", "claude-sonnet-4-7", ""}, // not guessed as claude-sonnet-4
+		{"gemini", "gemini-3-flash-preview", "gemini-3-flash-preview"},
 		{"anthropic", "claude-sonnet-4-20250514", "claude-sonnet-4"},
 		{"anthropic", "claude-sonnet-4-0", "claude-sonnet-4"},
 		{"anthropic", "claude-sonnet-4-5-20250929", "claude-sonnet-4-5"},
@@ -66,8 +71,10 @@ func TestResolveUnknown(t *testing.T) {
 	}{
 		{"openai-compatible", "qwen2.5-coder:7b", 8192,
 			"unknown model qwen2.5-coder:7b: assuming an 8K-token window; set context_window in config or ZERO_CONTEXT_WINDOW"},
-		{"openai", "gpt-9-turbo", 8192,
-			"unknown model gpt-9-turbo: assuming an 8K-token window; set context_window in config or ZERO_CONTEXT_WINDOW"},
+		{"openai", "gpt-9-turbo", 128000,
+			"unknown model gpt-9-turbo: assuming a 128K-token window (the smallest of current openai models); set context_window in config or ZERO_CONTEXT_WINDOW"},
+		{"ollama", "gpt-oss:20b", 8192,
+			"unknown model gpt-oss:20b: assuming an 8K-token window; set context_window in config or ZERO_CONTEXT_WINDOW"},
 		{"", "mystery", 8192,
 			"unknown model mystery: assuming an 8K-token window; set context_window in config or ZERO_CONTEXT_WINDOW"},
 		{"anthropic", "claude-opus-9", 200000,
