@@ -143,3 +143,34 @@ func TestCP1252RoundTrip(t *testing.T) {
 		t.Fatalf("decode = %q", got)
 	}
 }
+
+func TestReadFileByteCap(t *testing.T) {
+	dir := writeTree(t, map[string]string{"f": strings.Repeat("0123456789\n", 10)})
+	ws, _ := newWS(t, dir)
+	reg := NewRegistry(Core(ws, Options{ReadMaxBytes: 40})...)
+	res := call(t, reg, "read_file", map[string]any{"path": "f"})
+	want := "    1\t0123456789\n    2\t0123456789\n[showing lines 1-2 of 10; call read_file with offset=3 to read more]\n"
+	if res.Content != want {
+		t.Fatalf("content = %q, want %q", res.Content, want)
+	}
+}
+
+func TestExtraRoot(t *testing.T) {
+	main := writeTree(t, map[string]string{"m.txt": "main\n"})
+	extra := writeTree(t, map[string]string{"lib/e.txt": "needle\n"})
+	ws, reg := newWS(t, main, extra)
+	extraReal := ws.Roots()[1]
+	e := filepath.Join(extraReal, "lib/e.txt")
+	if res := call(t, reg, "read_file", map[string]any{"path": e}); res.IsError || res.Content != "    1\tneedle\n" {
+		t.Fatalf("read in extra root: %+v", res)
+	}
+	if res := call(t, reg, "grep", map[string]any{"pattern": "needle", "path": extraReal}); res.Content != e+":1: needle\n" {
+		t.Fatalf("grep in extra root: %q", res.Content)
+	}
+	if res := call(t, reg, "write_file", map[string]any{"path": filepath.Join(extraReal, "new.txt"), "content": "x"}); res.IsError {
+		t.Fatalf("write in extra root: %s", res.Content)
+	}
+	if res := call(t, reg, "read_file", map[string]any{"path": filepath.Dir(extraReal)}); !res.IsError || !strings.Contains(res.Content, "outside the workspace") {
+		t.Fatalf("parent of extra root: %+v", res)
+	}
+}
