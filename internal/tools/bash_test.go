@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -179,6 +180,24 @@ func TestCoreToolsAreSmall(t *testing.T) {
 			t.Errorf("%s: description is not one short sentence: %q", tool.Name(), d)
 		}
 		total += len(tool.Name()) + len(d) + len(tool.Schema())
+		var sch struct {
+			Type       string                     `json:"type"`
+			Properties map[string]json.RawMessage `json:"properties"`
+			Required   *[]string                  `json:"required"`
+		}
+		if err := json.Unmarshal(tool.Schema(), &sch); err != nil || sch.Type != "object" || len(sch.Properties) == 0 {
+			t.Errorf("%s: bad schema %s (%v)", tool.Name(), tool.Schema(), err)
+		}
+		if strings.Contains(string(tool.Schema()), "null") {
+			t.Errorf("%s: schema holds null: %s", tool.Name(), tool.Schema())
+		}
+		if sch.Required != nil {
+			for _, r := range *sch.Required {
+				if _, ok := sch.Properties[r]; !ok {
+					t.Errorf("%s: required %q is not a property", tool.Name(), r)
+				}
+			}
+		}
 	}
 	for _, n := range []string{"read_file", "list_dir", "glob", "grep", "write_file", "edit_file", "bash"} {
 		if !names[n] {

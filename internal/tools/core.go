@@ -113,6 +113,9 @@ func resolve(ws *workspace.Workspace, path string, forWrite bool) (string, Resul
 // schema builds a minimal JSON Schema object; props maps a name to its
 // {"type":..., "description":...} fragment.
 func schema(props string, required ...string) json.RawMessage {
+	if len(required) == 0 {
+		return json.RawMessage(`{"type":"object","properties":{` + props + `}}`)
+	}
 	req, _ := json.Marshal(required)
 	return json.RawMessage(`{"type":"object","properties":{` + props + `},"required":` + string(req) + `}`)
 }
