@@ -29,6 +29,7 @@ const firstPromptRunes = 200
 // use; appends are serialized.
 type Session struct {
 	st *Store
+	id string // immutable copy of meta.ID
 
 	mu      sync.Mutex
 	meta    Metadata
@@ -40,14 +41,14 @@ type Session struct {
 }
 
 func newSession(st *Store, meta Metadata) *Session {
-	return &Session{st: st, meta: meta}
+	return &Session{st: st, id: meta.ID, meta: meta}
 }
 
 // ID returns the session id.
-func (s *Session) ID() string { return s.meta.ID }
+func (s *Session) ID() string { return s.id }
 
 // Dir returns the session directory.
-func (s *Session) Dir() string { return filepath.Join(s.st.dir, s.meta.ID) }
+func (s *Session) Dir() string { return filepath.Join(s.st.dir, s.id) }
 
 // EventsPath returns the path of events.jsonl.
 func (s *Session) EventsPath() string { return filepath.Join(s.Dir(), EventsFile) }
@@ -66,9 +67,8 @@ func (s *Session) Meta() Metadata {
 func (s *Session) UpdateMeta(fn func(*Metadata)) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	id := s.meta.ID
 	fn(&s.meta)
-	s.meta.ID = id
+	s.meta.ID = s.id
 	return s.flushMeta()
 }
 
@@ -90,11 +90,11 @@ func (s *Session) Append(ev event.Event) error {
 	if ev.SchemaVersion == 0 {
 		ev.SchemaVersion = event.SchemaVersion
 	}
-	if ev.Time.IsZero() {
-		ev.Time = s.st.now()
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if ev.Time.IsZero() {
+		ev.Time = s.st.now() // under the lock: times follow log order
+	}
 	s.enc.Reset()
 	enc := json.NewEncoder(&s.enc)
 	enc.SetEscapeHTML(false) // keeps tool output readable; \n, U+2028/9 are still escaped

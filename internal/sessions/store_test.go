@@ -409,3 +409,31 @@ func TestWorkspaceThroughSymlink(t *testing.T) {
 		}
 	}
 }
+
+func TestConcurrentAppend(t *testing.T) {
+	st, _ := testStore(t)
+	s, _ := st.Create(Metadata{})
+	const writers, each = 4, 50
+	done := make(chan bool)
+	for w := range writers {
+		go func() {
+			for i := range each {
+				msg := llm.TextMessage(llm.RoleUser, strings.Repeat("x", w*1000+i+1))
+				s.Emit(event.Event{Type: event.Message, Message: &msg})
+				s.Emit(event.Event{Type: event.Text, Text: "delta"})
+			}
+			done <- true
+		}()
+	}
+	for range writers {
+		<-done
+	}
+	s.Close()
+	evs, ws, err := s.Events()
+	if err != nil || ws != nil || len(evs) != 2*writers*each || s.Err() != nil {
+		t.Fatalf("read %d events, warnings %v, %v %v", len(evs), ws, err, s.Err())
+	}
+	if m := s.Meta(); m.Turns != writers*each {
+		t.Errorf("turns = %d", m.Turns)
+	}
+}
