@@ -200,9 +200,11 @@ type scratch struct {
 	data, lower []byte
 }
 
-// read loads abs into sc.data unless it is too big to be source.
+// read loads abs into sc.data unless it is too big to be source. The walk
+// found abs as a regular file; O_NOFOLLOW refuses it if it has since been
+// swapped for a symlink (which could lead outside the workspace).
 func (sc *scratch) read(abs string) error {
-	f, err := os.Open(abs)
+	f, err := os.OpenFile(abs, os.O_RDONLY|oNoFollow, 0)
 	if err != nil {
 		return err
 	}

@@ -1,5 +1,6 @@
 //go:build unix
 
+
 package tools
 
 import (
@@ -31,3 +32,6 @@ func signalOf(ps *os.ProcessState) (int, bool) {
 	}
 	return int(ws.Signal()), true
 }
+
+// oNoFollow makes an open fail when the final component is a symlink.
+const oNoFollow = syscall.O_NOFOLLOW

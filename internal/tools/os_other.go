@@ -16,3 +16,5 @@ func killProcessGroup(cmd *exec.Cmd) {
 }
 
 func signalOf(*os.ProcessState) (int, bool) { return 0, false }
+
+const oNoFollow = 0
