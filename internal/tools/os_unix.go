@@ -1,6 +1,5 @@
 //go:build unix
 
-
 package tools
 
 import (
