@@ -191,3 +191,26 @@ func first(ss ...string) string {
 	}
 	return ""
 }
+
+// UseLocal makes a discovered local server the active profile: kind
+// openai-compatible, no key, named name (e.g. "ollama"), with the model
+// asked for when the server lists it, else the server's first model.
+func (c *Config) UseLocal(name, baseURL string, models []string) *Resolved {
+	model := ""
+	for _, m := range models {
+		if m == c.Model {
+			model = m
+		}
+	}
+	if model == "" && len(models) > 0 {
+		if c.Model != "" {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("model %q is not served by %s; using %s", c.Model, baseURL, models[0]))
+		}
+		model = models[0]
+	}
+	r := &Resolved{Name: name, Kind: KindOpenAICompatible, BaseURL: strings.TrimRight(baseURL, "/"), Model: model, TextToolCalls: true}
+	c.profiles[name] = &profile{Provider: Provider{Name: name, Kind: KindOpenAICompatible, BaseURL: r.BaseURL, Model: model}, urlFrom: fromEnv}
+	c.Providers = c.providerList()
+	c.ActiveProvider, c.Model, c.Active = name, model, r
+	return r
+}

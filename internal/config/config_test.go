@@ -367,3 +367,26 @@ func TestUserPath(t *testing.T) {
 		t.Errorf("UserPath = %s", p)
 	}
 }
+
+func TestUseLocal(t *testing.T) {
+	tests := []struct {
+		model, want string
+		warn        bool
+	}{{"", "a", false}, {"b", "b", false}, {"zz", "a", true}}
+	for _, tt := range tests {
+		c, err := Load(setup(t, "", "", env{"ZERO_MODEL": tt.model}, Overrides{}))
+		if err != nil || c.Active != nil {
+			t.Fatalf("Load: %v %+v", err, c.Active)
+		}
+		r := c.UseLocal("ollama", "http://127.0.0.1:11434/v1/", []string{"a", "b"})
+		if r.Model != tt.want || r.BaseURL != "http://127.0.0.1:11434/v1" || r.APIKey != "" || c.Active != r || c.ActiveProvider != "ollama" {
+			t.Errorf("UseLocal with model %q = %+v", tt.model, r)
+		}
+		if got := hasWarning(c, "is not served"); got != tt.warn {
+			t.Errorf("warning = %v, want %v (%q)", got, tt.warn, c.Warnings)
+		}
+		if _, err := c.Resolve("ollama", ""); err != nil {
+			t.Errorf("Resolve after UseLocal: %v", err)
+		}
+	}
+}

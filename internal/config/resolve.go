@@ -59,9 +59,12 @@ type Config struct {
 	// Providers are all profiles after merging, built-ins included.
 	Providers      []Provider `json:"providers"`
 	ActiveProvider string     `json:"activeProvider,omitempty"`
-	Model          string     `json:"model,omitempty"`
-	MaxTurns       int        `json:"maxTurns"`
-	AutoApprove    bool       `json:"autoApprove"`
+	// Model is the active profile's model; with no active profile, the
+	// model asked for (flag, ZERO_MODEL or files), to pick on a
+	// discovered server.
+	Model       string `json:"model,omitempty"`
+	MaxTurns    int    `json:"maxTurns"`
+	AutoApprove bool   `json:"autoApprove"`
 	// PermissionMode is "" (ask), or one of PermissionModes.
 	PermissionMode string `json:"permissionMode,omitempty"`
 	// ContextWindow in tokens; 0 means ask the catalog or the server.
