@@ -57,6 +57,7 @@ func (c *Config) selectActive(o Overrides, getenv func(string) string) error {
 		name = "openai"
 	}
 	if name == "" {
+		c.Model = model
 		return nil
 	}
 	pr := c.profiles[name]
