@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zero-agent/zero/internal/workspace"
 )
 
 // repoTree is a small repository with nested .gitignore files.
@@ -184,7 +186,7 @@ func BenchmarkGrep(b *testing.B) {
 		b.Fatal(err)
 	}
 	src := filepath.Join(strings.TrimSpace(string(out)), "src")
-	ws, err := newBenchWS(src)
+	ws, err := workspace.New(src)
 	if err != nil {
 		b.Fatal(err)
 	}
