@@ -60,6 +60,8 @@ type Warning struct {
 	Detail string
 }
 
+// String is the warning as shown to the user, e.g. "line 3: unreadable
+// line skipped (48 bytes)".
 func (w Warning) String() string {
 	switch w.Kind {
 	case WarnUnreadable:

@@ -51,6 +51,20 @@ var DefaultCandidates = []Candidate{
 	{Port: 8000, Kind: VLLM},
 }
 
+// ScanCandidates are the ports `/scan` probes (SPEC §3): the defaults,
+// then other common OpenAI-compatible ports (5000, 8001 text-generation
+// servers, 1337 Jan, 8888), whose kind is read from the model list.
+var ScanCandidates = []Candidate{
+	{Port: 11434, Kind: Ollama},
+	{Port: 8080, Kind: LlamaCpp},
+	{Port: 1234, Kind: LMStudio},
+	{Port: 8000, Kind: VLLM},
+	{Port: 5000, Kind: Unknown},
+	{Port: 8001, Kind: Unknown},
+	{Port: 1337, Kind: Unknown},
+	{Port: 8888, Kind: Unknown},
+}
+
 // DefaultTimeout bounds one probe (connect plus response).
 const DefaultTimeout = 300 * time.Millisecond
 

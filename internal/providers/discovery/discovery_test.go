@@ -182,3 +182,20 @@ func TestContextWindow(t *testing.T) {
 		t.Errorf("no window: err = %v", err)
 	}
 }
+
+func TestUnknownKindRecognised(t *testing.T) {
+	tests := []struct {
+		routes map[string]string
+		want   ServerKind
+	}{{ollama, Ollama}, {llamacpp, LlamaCpp}, {lmstudio, LMStudio}, {vllm, VLLM}}
+	for _, tt := range tests {
+		p := &Prober{Candidates: []Candidate{{Port: fake(t, tt.routes, false), Kind: Unknown}}}
+		srv, err := p.Find(context.Background())
+		if err != nil || srv.Kind != tt.want {
+			t.Errorf("Find = %+v, %v; want kind %s", srv, err, tt.want)
+		}
+	}
+	if len(ScanCandidates) != 8 || !slices.Equal(ScanCandidates[:4], DefaultCandidates) {
+		t.Errorf("ScanCandidates = %v", ScanCandidates)
+	}
+}
