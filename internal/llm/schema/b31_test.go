@@ -13,7 +13,7 @@ import (
 )
 
 // b31Tools reads the MCP tools/list result of case B31 as tool specs.
-func b31Tools(t *testing.T) []llm.ToolSpec {
+func b31Tools(t testing.TB) []llm.ToolSpec {
 	t.Helper()
 	var res struct {
 		Tools []struct {

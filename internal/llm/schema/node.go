@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"unicode/utf8"
 )
 
 // kind is the JSON type of a node.
@@ -150,14 +151,53 @@ func (n *node) encode(buf *bytes.Buffer) {
 	}
 }
 
-// encodeString writes s as a JSON string without HTML escaping, so tool
-// descriptions keep their "<" and "&" readable.
+// encodeString writes s as a JSON string the way encoding/json does, but
+// without HTML escaping, so tool descriptions keep "<" and "&" readable:
+// quote, backslash and control characters escaped, U+2028/U+2029 escaped,
+// invalid UTF-8 replaced by U+FFFD.
 func encodeString(buf *bytes.Buffer, s string) {
-	var tmp bytes.Buffer
-	enc := json.NewEncoder(&tmp)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // a Go string always encodes
-	buf.Write(bytes.TrimRight(tmp.Bytes(), "\n"))
+	const hex = "0123456789abcdef"
+	buf.WriteByte('"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				buf.WriteByte('\\')
+				buf.WriteByte(c)
+			case c == '\n':
+				buf.WriteString(`\n`)
+			case c == '\r':
+				buf.WriteString(`\r`)
+			case c == '\t':
+				buf.WriteString(`\t`)
+			case c == '\b':
+				buf.WriteString(`\b`)
+			case c == '\f':
+				buf.WriteString(`\f`)
+			case c < 0x20:
+				buf.WriteString(`\u00`)
+				buf.WriteByte(hex[c>>4])
+				buf.WriteByte(hex[c&0xf])
+			default:
+				buf.WriteByte(c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			buf.WriteString(`\ufffd`)
+		case r == '\u2028' || r == '\u2029':
+			buf.WriteString(`\u202`)
+			buf.WriteByte(hex[r&0xf])
+		default:
+			buf.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	buf.WriteByte('"')
 }
 
 // bytes returns the compact JSON text of n.
