@@ -14,6 +14,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	// Imported so the test cache sees every change to the binary's code
+	// (the binary itself is built in TestMain).
+	_ "github.com/zero-agent/zero/internal/cli"
 )
 
 // zeroBin is the binary built once for the package's tests.

@@ -1,5 +1,317 @@
 package cli
 
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"net/url"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/zero-agent/zero/internal/agent"
+	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/sessions"
+	"github.com/zero-agent/zero/internal/tools"
+	"github.com/zero-agent/zero/internal/tui"
+)
+
+// planDirective is prepended to each prompt in plan mode.
+const planDirective = "[plan mode] Investigate with read-only tools and answer with a numbered plan. Do not change any file.\n\n"
+
 func runInteractive(s stdio, args []string) error {
-	return usagef("the interactive app is not wired yet; use zero exec")
+	fs := flag.NewFlagSet("zero", flag.ContinueOnError)
+	fs.SetOutput(s.err)
+	var o overrides
+	o.register(fs)
+	var resume resumeFlag
+	fs.Var(&resume, "resume", "continue the latest session of this workspace (or --resume=ID)")
+	mode := fs.String("permission-mode", "", "normal | auto-accept | plan")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usagef("%v", err)
+	}
+	if len(pos) > 0 {
+		return usagef("unknown command %q (try: zero help)", pos[0])
+	}
+	rt, err := newRuntime(s, o, *mode)
+	if err != nil {
+		return err
+	}
+	defer rt.Close()
+	b := &tuiBackend{rt: rt}
+	if err := b.open(resume.set, resume.id); err != nil {
+		return err
+	}
+	defer b.close()
+	startMode := tui.ModeNormal
+	if rt.mode != "" {
+		startMode = tui.Mode(rt.mode)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	return tui.Run(ctx, b, tui.RunOptions{Options: tui.Options{
+		Mode:     startMode,
+		History:  b.promptHistory(),
+		Greeting: fmt.Sprintf("zero %s · %s · %s · session %s", Version, rt.active.Model, hostOf(rt.active.BaseURL), b.sess.ID()),
+	}})
+}
+
+// tuiBackend satisfies tui.Backend over the runtime: one agent and one
+// session at a time.
+type tuiBackend struct {
+	rt *runtime
+
+	mu    sync.Mutex
+	sess  *sessions.Session
+	agent *agent.Agent
+	info  tui.Info
+}
+
+func (b *tuiBackend) open(resume bool, id string) error {
+	sess, history, err := b.rt.openSession(resume, id, "", "")
+	if err != nil {
+		return err
+	}
+	b.switchTo(sess, history)
+	return nil
+}
+
+func (b *tuiBackend) switchTo(sess *sessions.Session, history []llm.Message) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.sess != nil {
+		b.sess.Close()
+	}
+	b.sess = sess
+	b.agent = b.rt.newAgent(history, b.rt.maxTurns, nil)
+	used := 0
+	for _, m := range history {
+		used += len(m.Text()) + len(m.Reasoning())
+		for _, r := range m.ToolResults() {
+			used += len(r.Content)
+		}
+		for _, c := range m.ToolCalls() {
+			used += len(c.Arguments)
+		}
+	}
+	b.info = tui.Info{Model: b.rt.active.Model, Host: hostOf(b.rt.active.BaseURL), SessionID: sess.ID(), UsedTokens: used / 4, Estimated: true}
+}
+
+func (b *tuiBackend) close() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.sess != nil {
+		b.sess.Close()
+	}
+}
+
+// promptHistory returns earlier prompts of this workspace for ↑/↓.
+func (b *tuiBackend) promptHistory() []string {
+	list, err := b.rt.store.List()
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for i := len(list) - 1; i >= 0; i-- {
+		if list[i].Workspace == b.rt.ws.Root() && list[i].FirstPrompt != "" {
+			out = append(out, list[i].FirstPrompt)
+		}
+	}
+	return out
+}
+
+// Run implements tui.Backend.
+func (b *tuiBackend) Run(ctx context.Context, turn tui.Turn, sink event.Sink) event.StopReason {
+	b.mu.Lock()
+	a, sess := b.agent, b.sess
+	b.mu.Unlock()
+	mode := string(turn.Mode)
+	ask := func(ctx context.Context, call llm.ToolCall, t tools.Tool, why string) (bool, bool, string) {
+		if turn.Approve == nil {
+			return false, false, "no one to ask"
+		}
+		req := tui.PermissionRequest{ID: call.ID, Tool: call.Name, Summary: oneLine(call.Arguments, 200), Why: why}
+		var args struct {
+			Command, Path, Content, OldString, NewString string
+		}
+		_ = json.Unmarshal([]byte(call.Arguments), &args)
+		req.Command, req.Path = args.Command, args.Path
+		d := turn.Approve(ctx, req)
+		return d.Decision == tui.AllowOnce || d.Decision == tui.AllowSession, d.Decision == tui.AllowSession, d.Reason
+	}
+	a.SetGate(newPermissionGate(b.rt.ws, mode, ask))
+	a.SetVisible(visibleFor(mode))
+	prompt := turn.Prompt
+	if turn.Mode == tui.ModePlan {
+		prompt = planDirective + prompt
+	}
+	track := event.SinkFunc(func(e event.Event) {
+		if e.Type == event.Usage && e.Usage != nil && !e.Usage.Estimated {
+			b.mu.Lock()
+			b.info.UsedTokens = e.Usage.InputTokens + e.Usage.OutputTokens
+			b.info.Estimated = false
+			b.mu.Unlock()
+		}
+	})
+	a.SetSink(event.Multi{sessionLog{sess}, sink, track})
+	res := a.Run(ctx, prompt)
+	return res.StopReason
+}
+
+// Shell implements tui.Backend: !cmd runs through the same guard and bash
+// tool as the model's shell calls.
+func (b *tuiBackend) Shell(ctx context.Context, command string, mode tui.Mode) tui.ShellResult {
+	t, ok := b.rt.registry.Get("bash")
+	if !ok {
+		return tui.ShellResult{Err: errors.New("no bash tool")}
+	}
+	call := llm.ToolCall{ID: "user_shell", Name: "bash"}
+	args, _ := json.Marshal(map[string]string{"command": command})
+	call.Arguments = string(args)
+	// The user typed it: only the guard's hard deny refuses it.
+	g := newPermissionGate(b.rt.ws, modeAutoAccept, nil)
+	if d := g.Decide(ctx, call, t); !d.Allow {
+		return tui.ShellResult{Denied: d.Reason}
+	}
+	start := time.Now()
+	res, err := t.Run(ctx, args)
+	out := tui.ShellResult{Output: res.Content, ElapsedMs: time.Since(start).Milliseconds(), Err: err}
+	if res.ExitCode != nil {
+		out.ExitCode = *res.ExitCode
+	}
+	return out
+}
+
+// Info implements tui.Backend.
+func (b *tuiBackend) Info() tui.Info {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.info
+}
+
+// Report implements tui.Backend.
+func (b *tuiBackend) Report(ctx context.Context, kind tui.ReportKind) (string, error) {
+	switch kind {
+	case tui.ReportConfig:
+		j, err := json.MarshalIndent(b.rt.cfg.Masked(), "", "  ")
+		return string(j), err
+	case tui.ReportLogs:
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		return fmt.Sprintf("session %s\n  %s\n  %s", b.sess.ID(), b.sess.Dir(), b.sess.EventsPath()), nil
+	case tui.ReportTools:
+		var lines []string
+		for _, n := range b.rt.registry.Names() {
+			t, _ := b.rt.registry.Get(n)
+			lines = append(lines, fmt.Sprintf("%-11s %-5s %s", n, t.SideEffect(), t.Description()))
+		}
+		return strings.Join(lines, "\n"), nil
+	case tui.ReportContext:
+		return b.contextReport(), nil
+	}
+	return "", fmt.Errorf("unknown report %q", kind)
+}
+
+func (b *tuiBackend) contextReport() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	h := b.agent.History()
+	type item struct {
+		what  string
+		bytes int
+	}
+	var items []item
+	total := 0
+	for i, m := range h {
+		n := len(m.Text()) + len(m.Reasoning())
+		for _, c := range m.ToolCalls() {
+			n += len(c.Arguments)
+		}
+		for _, r := range m.ToolResults() {
+			n += len(r.Content)
+		}
+		total += n
+		items = append(items, item{fmt.Sprintf("#%d %s", i+1, m.Role), n})
+	}
+	sort.Slice(items, func(i, j int) bool { return items[i].bytes > items[j].bytes })
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%d messages, %d bytes (~%d tokens)\n", len(h), total, total/4)
+	for i, it := range items {
+		if i == 5 {
+			break
+		}
+		fmt.Fprintf(&sb, "  %-16s %d bytes\n", it.what, it.bytes)
+	}
+	return sb.String()
+}
+
+// Sessions implements tui.Backend.
+func (b *tuiBackend) Sessions(ctx context.Context) ([]tui.Session, error) {
+	list, err := b.rt.store.List()
+	if err != nil {
+		return nil, err
+	}
+	var out []tui.Session
+	for _, m := range list {
+		if m.Workspace != "" && m.Workspace != b.rt.ws.Root() {
+			continue
+		}
+		out = append(out, tui.Session{ID: m.ID, Turns: m.Turns, Preview: m.FirstPrompt, Updated: m.Updated.Local().Format(time.DateTime)})
+	}
+	return out, nil
+}
+
+// Resume implements tui.Backend.
+func (b *tuiBackend) Resume(ctx context.Context, id string) (tui.Resumed, error) {
+	sess, history, err := b.rt.openSession(true, id, "", "")
+	if err != nil {
+		return tui.Resumed{}, err
+	}
+	b.switchTo(sess, history)
+	return tui.Resumed{ID: sess.ID(), History: history}, nil
+}
+
+// NewSession implements tui.Backend.
+func (b *tuiBackend) NewSession(ctx context.Context) (string, error) {
+	sess, history, err := b.rt.openSession(false, "", "", "")
+	if err != nil {
+		return "", err
+	}
+	b.switchTo(sess, history)
+	return sess.ID(), nil
+}
+
+// Compact implements tui.Backend.
+func (b *tuiBackend) Compact(ctx context.Context) (string, error) {
+	return "", errors.New("compaction is not available in this build yet")
+}
+
+// SetModel implements tui.Backend.
+func (b *tuiBackend) SetModel(ctx context.Context, name string) error {
+	if strings.TrimSpace(name) == "" {
+		return errors.New("give a model name: /model NAME")
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.agent.SetModel(name)
+	b.rt.active.Model = name
+	b.info.Model = name
+	return nil
+}
+
+// hostOf returns the host:port of a base URL for display.
+func hostOf(base string) string {
+	u, err := url.Parse(base)
+	if err != nil || u.Host == "" {
+		return base
+	}
+	return u.Host
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -101,7 +100,12 @@ func newRuntime(s stdio, o overrides, mode string) (*runtime, error) {
 		mode = cfg.PermissionMode
 	}
 	if o.autoApprove || cfg.AutoApprove {
-		mode = "auto-accept"
+		mode = modeAutoAccept
+	}
+	switch mode {
+	case "", modeNormal, modeAutoAccept, modePlan:
+	default:
+		return nil, usagef("unknown permission mode %q (normal, auto-accept, plan)", mode)
 	}
 	rt := &runtime{s: s, cfg: cfg, active: active, provider: prov, ws: ws, store: st, maxTurns: cfg.MaxTurns, mode: mode}
 	rt.registry = tools.NewRegistry(tools.Core(ws, tools.Options{})...)
@@ -173,20 +177,16 @@ func (rt *runtime) newAgent(history []llm.Message, maxTurns int, sink event.Sink
 		Model:    rt.active.Model,
 		System:   agent.SystemPrompt(rt.ws.Root(), time.Now(), ""),
 		Tools:    rt.registry,
-		Gate:     rt.gate(),
+		Gate:     rt.gate(nil),
+		Visible:  visibleFor(rt.mode),
 		MaxTurns: maxTurns,
 		History:  history,
 		Sink:     sink,
 	})
 }
 
-// gate is the permission decision for headless runs: reads always run;
-// write and shell tools run only in auto-accept mode.
-func (rt *runtime) gate() agent.Gate {
-	if rt.mode == "auto-accept" {
-		return agent.GateFunc(func(ctx context.Context, c llm.ToolCall, t tools.Tool) agent.Decision {
-			return agent.Decision{Allow: true}
-		})
-	}
-	return nil
+// gate is the permission decision for headless runs: asks become
+// denials with a reason the model can read, unless ask is given.
+func (rt *runtime) gate(ask askFunc) agent.Gate {
+	return newPermissionGate(rt.ws, rt.mode, ask)
 }
