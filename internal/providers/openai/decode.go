@@ -146,6 +146,17 @@ func (d *decoder) run(r *sse.Reader) error {
 
 // chunk handles one data payload.
 func (d *decoder) chunk(data []byte) error {
+	if content, finish, ok := fastDelta(data); ok {
+		if content != nil {
+			if err := d.content(*content); err != nil {
+				return err
+			}
+		}
+		if finish != nil && *finish != "" {
+			d.finish, d.sawFinish = *finish, true
+		}
+		return nil
+	}
 	var c wireChunk
 	if err := json.Unmarshal(data, &c); err != nil {
 		if !d.emit(llm.Event{Type: llm.EventWarning, Text: fmt.Sprintf("skipped a malformed stream chunk: %.120s", data)}) {
@@ -192,16 +203,27 @@ func (d *decoder) delta(w *wireDelta) error {
 			}
 		}
 	}
-	if w.Content != nil && *w.Content != "" {
-		d.outputBytes += len(*w.Content)
-		if !d.segments(d.think.Push(*w.Content)) {
-			return errStopped
+	if w.Content != nil {
+		if err := d.content(*w.Content); err != nil {
+			return err
 		}
 	}
 	for pos, td := range w.ToolCalls {
 		if err := d.toolDelta(td, pos); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// content passes answer text through the <think> splitter.
+func (d *decoder) content(s string) error {
+	if s == "" {
+		return nil
+	}
+	d.outputBytes += len(s)
+	if !d.segments(d.think.Push(s)) {
+		return errStopped
 	}
 	return nil
 }
