@@ -102,6 +102,14 @@ func (c *checker) argv(lv *level, argv []arg, in input, part string, hops int) {
 	if part == "" {
 		part = joinArgs(argv)
 	}
+	words := make([]string, len(argv))
+	for i, a := range argv {
+		words[i] = a.s
+		if a.tree != nil {
+			words[i] = Unknown
+		}
+	}
+	c.parts = append(c.parts, words)
 	name := argv[0]
 	if !name.known() {
 		if name.tree != nil {

@@ -111,6 +111,31 @@ func Explain(command string) ([]byte, error) {
 	}{v.Verdict, v.Reason, v.Rule})
 }
 
+// Unknown stands, inside a word returned by Parts, for text only known at
+// run time ($VAR, $(cmd), items read by xargs). It never occurs in a real
+// argument.
+const Unknown = unknown
+
+// Parts returns the words of every simple command command can run, in
+// source order: each part of a list or pipeline, each substitution, the
+// code of bash -c and eval, the command behind each wrapper (both
+// "sudo go test" and "go test" are listed) and the commands run by xargs
+// and find -exec. Quotes are removed; text known only at run time is
+// Unknown. ok is false when the command does not parse or is too complex
+// to follow fully; callers must then treat it as unknown code. The
+// permission engine uses Parts to check that a command-prefix grant covers
+// every part (issue 5: "go test" never approves "go test; rm -rf ~").
+func Parts(command string, opts Options) (parts [][]string, ok bool) {
+	c := newChecker(opts)
+	c.source(command, 0)
+	for _, f := range c.findings {
+		if f.rule == RuleParseError || f.rule == RuleParseDepth {
+			return c.parts, false
+		}
+	}
+	return c.parts, true
+}
+
 // finding is one rule hit.
 type finding struct {
 	rule, reason, part string
@@ -130,6 +155,8 @@ type checker struct {
 	// maxSteps; past it the line asks instead of being checked further.
 	steps     int
 	exhausted bool
+	// parts collects every simple command's words for Parts.
+	parts [][]string
 }
 
 // maxSteps bounds the work of one Check: nested code (eval $(eval ...))

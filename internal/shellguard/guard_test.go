@@ -342,3 +342,28 @@ func TestSecretPath(t *testing.T) {
 		}
 	}
 }
+
+func TestParts(t *testing.T) {
+	tests := []struct {
+		cmd  string
+		want []string // parts joined by spaces
+		ok   bool
+	}{
+		{"go test ./...", []string{"go test ./..."}, true},
+		{"go test; rm -rf ~", []string{"go test", "rm -rf /home/dev"}, true},
+		{"sudo go test", []string{"sudo go test", "go test"}, true},
+		{`bash -c "go vet && ls"`, []string{"bash -c go vet && ls", "go vet", "ls"}, true},
+		{"go test $(echo x)", []string{"go test " + Unknown, "echo x"}, true},
+		{"echo 'x", nil, false},
+	}
+	for _, tt := range tests {
+		parts, ok := Parts(tt.cmd, caseOpts)
+		var got []string
+		for _, p := range parts {
+			got = append(got, strings.Join(p, " "))
+		}
+		if ok != tt.ok || strings.Join(got, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("Parts(%q) = %q, %v; want %q, %v", tt.cmd, got, ok, tt.want, tt.ok)
+		}
+	}
+}
