@@ -36,6 +36,16 @@ type Encoder interface {
 	Whole(st *State, steps []Step) []byte
 }
 
+// ModelLister is implemented by an Encoder whose format lists models in
+// its own shape (e.g. Gemini's GET /v1beta/models). Without one, GET
+// /v1/models answers in the OpenAI list shape.
+type ModelLister interface {
+	// MatchModels reports whether r is this format's model-list request.
+	MatchModels(r *http.Request) bool
+	// Models returns the list body for ids.
+	Models(ids []string) []byte
+}
+
 // State is what an Encoder knows about the turn it is rendering. Encoders
 // may keep their own counters in it.
 type State struct {

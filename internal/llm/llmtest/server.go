@@ -30,6 +30,8 @@ import (
 type Request struct {
 	Method string
 	Path   string
+	// Query is the raw query string, e.g. "alt=sse".
+	Query  string
 	Header http.Header
 	// Body is the raw request body.
 	Body []byte
@@ -86,6 +88,13 @@ func (s *Server) Close() {
 	s.ts.Close()
 }
 
+// Env returns environment entries that point an OpenAI-compatible client
+// (the zero binary in an end-to-end test) at this server:
+// OPENAI_BASE_URL=<URL>/v1 and a dummy OPENAI_API_KEY.
+func (s *Server) Env() []string {
+	return []string{"OPENAI_BASE_URL=" + s.URL() + "/v1", "OPENAI_API_KEY=llmtest-key"}
+}
+
 // Script appends turns; each completion request consumes the next one.
 func (s *Server) Script(turns ...Turn) {
 	s.mu.Lock()
@@ -117,7 +126,7 @@ func (s *Server) Remaining() int {
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	var body bytes.Buffer
 	body.ReadFrom(r.Body)
-	rec := Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body.Bytes()}
+	rec := Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header.Clone(), Body: body.Bytes()}
 	if body.Len() > 0 {
 		var v any
 		if json.Unmarshal(body.Bytes(), &v) == nil {
@@ -129,9 +138,18 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	n := len(s.reqs)
 	s.mu.Unlock()
 
-	if r.Method == http.MethodGet && (r.URL.Path == "/v1/models" || r.URL.Path == "/models") {
-		s.serveModels(w)
-		return
+	if r.Method == http.MethodGet {
+		for _, e := range s.encoders {
+			if ml, ok := e.(ModelLister); ok && ml.MatchModels(r) {
+				w.Header().Set("Content-Type", "application/json")
+				w.Write(ml.Models(s.modelIDs()))
+				return
+			}
+		}
+		if r.URL.Path == "/v1/models" || r.URL.Path == "/models" {
+			s.serveModels(w)
+			return
+		}
 	}
 	var enc Encoder
 	for _, e := range s.encoders {
@@ -183,10 +201,15 @@ func modelOf(r Request) string {
 	return "llmtest-model"
 }
 
-func (s *Server) serveModels(w http.ResponseWriter) {
+func (s *Server) modelIDs() []string {
 	s.mu.Lock()
-	ids := append([]string(nil), s.models...)
-	s.mu.Unlock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.models...)
+}
+
+// serveModels answers GET /v1/models in the OpenAI list shape.
+func (s *Server) serveModels(w http.ResponseWriter) {
+	ids := s.modelIDs()
 	type model struct {
 		ID      string `json:"id"`
 		Object  string `json:"object"`

@@ -219,3 +219,16 @@ func TestNewServerWithoutT(t *testing.T) {
 		t.Errorf("Remaining = %d, want 1", srv.Remaining())
 	}
 }
+
+func TestEnvAndQuery(t *testing.T) {
+	srv := NewServer(t)
+	env := srv.Env()
+	if len(env) != 2 || env[0] != "OPENAI_BASE_URL="+srv.URL()+"/v1" || !strings.HasPrefix(env[1], "OPENAI_API_KEY=") {
+		t.Errorf("Env = %q", env)
+	}
+	srv.Script(Reply(Text("x")))
+	http.Post(srv.URL()+"/v1/chat/completions?alt=sse", "application/json", strings.NewReader(`{}`))
+	if q := srv.Requests()[0].Query; q != "alt=sse" {
+		t.Errorf("Query = %q", q)
+	}
+}

@@ -79,6 +79,8 @@ type Options struct {
 	RetryBackoff time.Duration
 	// MistralIDs makes generated tool-call ids exactly 9 alphanumerics and
 	// rewrites history ids to that shape (Mistral templates reject others).
+	// It is also switched on per request for model ids of the Mistral
+	// family (mistral, mixtral, devstral, codestral, magistral, ...).
 	MistralIDs bool
 	// ThinkPrefilled says the model's chat template pre-fills "<think>",
 	// so content before the first "</think>" is reasoning (case B05).
@@ -131,6 +133,18 @@ func New(o Options) (*Provider, error) {
 	return &Provider{o: o, endpoint: base + "/chat/completions"}, nil
 }
 
+// mistralFamily reports model ids served with Mistral chat templates,
+// which reject tool-call ids that are not 9 alphanumerics (case B06).
+func mistralFamily(model string) bool {
+	m := strings.ToLower(model)
+	for _, k := range []string{"mistral", "mixtral", "devstral", "codestral", "magistral", "ministral", "pixtral"} {
+		if strings.Contains(m, k) {
+			return true
+		}
+	}
+	return false
+}
+
 // apiBase normalises a base URL: trailing slashes dropped, "/v1" added
 // when the URL has no path.
 func apiBase(raw string) (string, error) {
@@ -158,7 +172,11 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) (<-chan llm.Even
 	if model == "" {
 		model = p.o.Model
 	}
-	body, err := buildRequest(req, model, &p.o, true)
+	o := p.o
+	if mistralFamily(model) {
+		o.MistralIDs = true
+	}
+	body, err := buildRequest(req, model, &o, true)
 	if err != nil {
 		return nil, &llm.ProviderError{Kind: llm.ErrBadRequest, Provider: p.o.Name, Model: model, Err: err,
 			Hint: "a message or tool schema could not be encoded as JSON"}
@@ -187,14 +205,14 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) (<-chan llm.Even
 			return false
 		}
 	}
-	dec := newDecoder(&p.o, model, emit)
+	dec := newDecoder(&o, model, emit)
 	dec.inputBytes = len(body)
 	go func() {
 		defer close(ch)
 		defer cancel()
 		defer resp.Body.Close()
 		defer wd.stop()
-		err := p.consume(resp, wd, dec, emit)
+		err := p.consume(resp, wd, dec, emit, model)
 		if err == nil {
 			return
 		}
@@ -218,9 +236,14 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) (<-chan llm.Even
 
 // consume reads the response body: an event stream, or one JSON body
 // from a server that ignored stream:true.
-func (p *Provider) consume(resp *http.Response, wd *watchdog, dec *decoder, emit func(llm.Event) bool) error {
+func (p *Provider) consume(resp *http.Response, wd *watchdog, dec *decoder, emit func(llm.Event) bool, model string) error {
 	body := &idleReader{r: resp.Body, wd: wd, idle: p.o.IdleTimeout}
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if mt == "text/html" {
+		return &llm.ProviderError{Kind: llm.ErrBadRequest, Provider: p.o.Name, Model: model, Status: resp.StatusCode,
+			Message: p.endpoint + " answered with an HTML page, not an event stream",
+			Hint:    "point the base URL at the server's API (e.g. http://host:port/v1), not its web UI"}
+	}
 	if mt == "application/json" {
 		b, err := io.ReadAll(body)
 		if err != nil {

@@ -366,3 +366,41 @@ func TestMapFinish(t *testing.T) {
 		}
 	}
 }
+
+func TestHTMLAnswerIsNotAStream(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	srv.Script(llmtest.Reply(llmtest.Respond(200, "<!doctype html><title>Open WebUI</title>").WithHeader("Content-Type", "text/html; charset=utf-8")))
+	ch, err := newProvider(t, srv, Options{}).Stream(context.Background(), userReq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := drain(ch)
+	if last := evs[len(evs)-1]; llm.KindOf(last.Err) != llm.ErrBadRequest || !strings.Contains(last.Err.Error(), "base URL") {
+		t.Errorf("last event %+v", last)
+	}
+}
+
+// TestMistralFamilyIDs: for a Mistral-family model, history ids go out as
+// 9 alphanumerics and generated ids take that shape.
+func TestMistralFamilyIDs(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	srv.Script(llmtest.Reply(llmtest.ToolCall("list_dir", `{}`).WithID("")))
+	req := llm.Request{Model: "devstral-small-2507", Messages: []llm.Message{
+		{Role: llm.RoleAssistant, Parts: []llm.Part{{Type: llm.PartToolCall, ToolCall: &llm.ToolCall{ID: "call_abc123def456", Name: "x", Arguments: "{}"}}}},
+		llm.ToolResultMessage(llm.ToolResult{CallID: "call_abc123def456", Content: "ok"}),
+	}}
+	ch, err := newProvider(t, srv, Options{}).Stream(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := assemble(drain(ch)).Message().ToolCalls()
+	if len(calls) != 1 || !isMistralID(calls[0].ID) {
+		t.Errorf("calls = %+v", calls)
+	}
+	msgs := srv.Requests()[0].Map()["messages"].([]any)
+	callID := msgs[0].(map[string]any)["tool_calls"].([]any)[0].(map[string]any)["id"].(string)
+	resultID := msgs[1].(map[string]any)["tool_call_id"].(string)
+	if !isMistralID(callID) || callID != resultID {
+		t.Errorf("wire ids %q / %q", callID, resultID)
+	}
+}
