@@ -94,6 +94,18 @@ func (s *Splitter) Flush() []Segment {
 	return s.out
 }
 
+// ReasoningSeparated tells the splitter that the server delivers reasoning
+// in a field of its own (reasoning_content): unless answer text has already
+// been classified, content is then answer text, whatever the profile said
+// about a pre-filled "<think>". A leading orphan "</think>" is still
+// dropped.
+func (s *Splitter) ReasoningSeparated() {
+	if s.st == stReasoningLead {
+		s.st = stStart
+		s.run()
+	}
+}
+
 // Unclosed reports whether the stream so far is inside reasoning that no
 // "</think>" has closed. After Flush it means the model never left its
 // reasoning (for example a pre-filled template on a model that answered

@@ -202,3 +202,22 @@ func FuzzSplitter(f *testing.F) {
 		}
 	})
 }
+
+func TestReasoningSeparated(t *testing.T) {
+	s := New(Options{StartInReasoning: true})
+	s.ReasoningSeparated()
+	var got []Segment
+	got = append(got, s.Push("</think>\n\nThe answer")...)
+	got = append(got, s.Flush()...)
+	if len(got) != 1 || got[0].Reasoning || got[0].Text != "The answer" {
+		t.Errorf("segments = %+v", got)
+	}
+	// Once reasoning text has streamed from content, the call changes nothing.
+	s = New(Options{StartInReasoning: true})
+	s.Push("thinking")
+	s.ReasoningSeparated()
+	segs := append([]Segment(nil), s.Push(" more</think>answer")...)
+	if len(segs) != 2 || !segs[0].Reasoning || segs[1].Text != "answer" {
+		t.Errorf("segments = %+v", segs)
+	}
+}

@@ -197,6 +197,7 @@ func (d *decoder) chunk(data []byte) error {
 func (d *decoder) delta(w *wireDelta) error {
 	for _, r := range []*string{w.ReasoningContent, w.Reasoning} {
 		if r != nil && *r != "" {
+			d.think.ReasoningSeparated()
 			d.outputBytes += len(*r)
 			if !d.emit(llm.Event{Type: llm.EventReasoningDelta, Text: *r}) {
 				return errStopped

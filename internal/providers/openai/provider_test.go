@@ -404,3 +404,19 @@ func TestMistralFamilyIDs(t *testing.T) {
 		t.Errorf("wire ids %q / %q", callID, resultID)
 	}
 }
+
+// TestPrefilledProfileWithReasoningField: when the server splits reasoning
+// into reasoning_content, content is the answer even under a pre-filled
+// <think> profile.
+func TestPrefilledProfileWithReasoningField(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	srv.Script(llmtest.Reply(llmtest.Reasoning("plan"), llmtest.Text("</think>\n\nThe answer.").Split(4)))
+	ch, err := newProvider(t, srv, Options{ThinkPrefilled: true}).Stream(context.Background(), userReq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := assemble(drain(ch)).Message()
+	if m.Reasoning() != "plan" || m.Text() != "The answer." {
+		t.Errorf("reasoning %q text %q", m.Reasoning(), m.Text())
+	}
+}
