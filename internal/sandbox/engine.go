@@ -1,0 +1,382 @@
+// Package sandbox enforces Zero's safety at the execution boundary, in
+// code a conversation cannot talk away (SPEC §6, issue 5). It owns two
+// things:
+//
+//   - the permission engine (Engine.Decide): every tool call is allowed,
+//     asked or denied from the tool's side effect, its arguments, the mode
+//     (normal, auto-accept, plan) and the grants the user gave (once, for
+//     the session, or persisted in grants.json); shell commands go through
+//     internal/shellguard first, and its deny is final in every mode;
+//   - the OS sandbox for shell commands (Wrap, Backend): bubblewrap on
+//     Linux when it is installed and namespaces work, Landlock otherwise.
+//
+// It must not run tools, talk to a person or print: the agent loop asks
+// the user when Decide says ask and reports the answer back with Grant.
+// Path resolution is internal/workspace's (symlinks, "..", B22/B23); this
+// package only decides on the resolved path.
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/shellguard"
+	"github.com/zero-agent/zero/internal/tools"
+	"github.com/zero-agent/zero/internal/workspace"
+)
+
+// Mode is the permission mode, cycled with Shift+Tab in the TUI and set
+// with --permission-mode in exec.
+type Mode string
+
+// Modes.
+const (
+	// ModeNormal runs reads; writes, shell and network ask.
+	ModeNormal Mode = "normal"
+	// ModeAutoAccept runs writes inside the workspace and shell commands
+	// the guard allows; guard asks still ask and denies still deny.
+	ModeAutoAccept Mode = "auto-accept"
+	// ModePlan runs read-only tools only.
+	ModePlan Mode = "plan"
+)
+
+// ParseMode accepts the mode names and common aliases ("default", "ask",
+// "auto", "acceptEdits", "read-only").
+func ParseMode(s string) (Mode, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "normal", "default", "ask", "":
+		return ModeNormal, nil
+	case "auto-accept", "auto", "autoaccept", "acceptedits", "accept-edits":
+		return ModeAutoAccept, nil
+	case "plan", "read-only", "readonly":
+		return ModePlan, nil
+	}
+	return "", fmt.Errorf("unknown permission mode %q (want normal, auto-accept or plan)", s)
+}
+
+// Action is what to do with a tool call.
+type Action string
+
+// Actions.
+const (
+	Allow Action = "allow"
+	Ask   Action = "ask"
+	Deny  Action = "deny"
+)
+
+// Decision is the engine's answer for one tool call.
+type Decision struct {
+	Action Action `json:"action"`
+	// Reason is written for the model (and the person being asked): what
+	// was decided and what can be done next.
+	Reason string `json:"reason"`
+	// Rule names what decided: a shellguard rule id or one of the
+	// engine's own (mode.plan, path.secret, grant, ...).
+	Rule string `json:"rule"`
+}
+
+// Engine rules (besides shellguard's rule ids).
+const (
+	RulePlan          = "mode.plan"
+	RuleModeNormal    = "mode.normal"
+	RuleModeAuto      = "mode.auto-accept"
+	RuleGrant         = "grant"
+	RuleReadInside    = "path.read-inside"
+	RuleReadOutside   = "path.read-outside"
+	RuleWriteOutside  = "path.write-outside"
+	RuleSecret        = "path.secret"
+	RuleSecretWrite   = "path.secret-write"
+	RuleBadArguments  = "arguments.invalid"
+	RuleUnknownEffect = "side-effect.unknown"
+)
+
+// NonInteractive turns ask into deny for surfaces that cannot ask a
+// person (headless exec without -i stream-json); the reason says how to
+// allow the call next time.
+func (d Decision) NonInteractive() Decision {
+	if d.Action != Ask {
+		return d
+	}
+	d.Action = Deny
+	d.Reason = "needs approval, and no one can be asked in this run: " + d.Reason +
+		" (rerun with --permission-mode auto-accept, grant it with `zero` interactively, or answer permission_request events with -i stream-json)"
+	return d
+}
+
+// Config sets up an Engine.
+type Config struct {
+	// Workspace resolves and confines paths. Required.
+	Workspace *workspace.Workspace
+	// Home is the user's home directory; empty means os.UserHomeDir.
+	Home string
+	// ConfigDir holds grants.json and Zero's credentials; empty means
+	// $XDG_CONFIG_HOME/zero or ~/.config/zero.
+	ConfigDir string
+	// Mode is the starting mode; empty means normal.
+	Mode Mode
+	// CaseInsensitive makes path grants and containment compare names
+	// without case; nil means true on macOS and Windows.
+	CaseInsensitive *bool
+}
+
+// Engine decides tool calls. It is safe for concurrent use.
+type Engine struct {
+	ws        *workspace.Workspace
+	home      string
+	configDir string
+	fold      bool
+
+	mu     sync.Mutex
+	mode   Mode
+	grants *Grants
+	recent []string
+}
+
+// New returns an engine and loads persistent grants from
+// ConfigDir/grants.json (a missing file is no grants; a corrupt one is an
+// error naming the file).
+func New(cfg Config) (*Engine, error) {
+	if cfg.Workspace == nil {
+		return nil, errors.New("sandbox: Config.Workspace is required")
+	}
+	e := &Engine{ws: cfg.Workspace, home: cfg.Home, configDir: cfg.ConfigDir, mode: cfg.Mode}
+	if e.home == "" {
+		e.home, _ = os.UserHomeDir()
+	}
+	if e.configDir == "" {
+		e.configDir = DefaultConfigDir()
+	}
+	if e.mode == "" {
+		e.mode = ModeNormal
+	}
+	e.fold = runtime.GOOS == "darwin" || runtime.GOOS == "windows"
+	if cfg.CaseInsensitive != nil {
+		e.fold = *cfg.CaseInsensitive
+	}
+	g, err := LoadGrants(filepath.Join(e.configDir, "grants.json"))
+	if err != nil {
+		return nil, err
+	}
+	e.grants = g
+	return e, nil
+}
+
+// DefaultConfigDir is $XDG_CONFIG_HOME/zero, or ~/.config/zero.
+func DefaultConfigDir() string {
+	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" {
+		return filepath.Join(x, "zero")
+	}
+	h, _ := os.UserHomeDir()
+	return filepath.Join(h, ".config", "zero")
+}
+
+// Mode returns the current mode.
+func (e *Engine) Mode() Mode {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.mode
+}
+
+// SetMode changes the mode for the following calls.
+func (e *Engine) SetMode(m Mode) {
+	e.mu.Lock()
+	e.mode = m
+	e.mu.Unlock()
+}
+
+// NoteWrite records a file the session wrote (absolute, or relative to
+// the workspace root); running it from the shell later asks (case B19).
+func (e *Engine) NoteWrite(path string) {
+	e.mu.Lock()
+	e.recent = append(e.recent, path)
+	e.mu.Unlock()
+}
+
+// Grant records an approval; see Grant for the kinds. A persistent grant
+// is written to grants.json before Grant returns.
+func (e *Engine) Grant(g Grant) error {
+	return e.grants.Add(g, e.ws.Root())
+}
+
+// Decide is the seam the agent loop calls before running a tool call:
+//
+//	d := engine.Decide(ctx, call, tool)
+//	switch d.Action { case sandbox.Allow: run; case sandbox.Ask: ask, then
+//	engine.Grant(...) and run, or report d.Reason; case sandbox.Deny:
+//	return d.Reason to the model as an error result }
+//
+// It reads only call.Arguments and tool.Name/SideEffect. A once grant
+// that approves the call is used up. ctx is unused today (reserved for
+// rules and hooks that may run commands).
+func (e *Engine) Decide(ctx context.Context, call llm.ToolCall, tool tools.Tool) Decision {
+	_ = ctx
+	e.mu.Lock()
+	mode := e.mode
+	recent := append([]string(nil), e.recent...)
+	e.mu.Unlock()
+	var args map[string]any
+	if raw, err := call.ArgumentsJSON(); err == nil {
+		_ = json.Unmarshal(raw, &args)
+	} else {
+		return Decision{Deny, "the arguments are not a JSON object: " + err.Error(), RuleBadArguments}
+	}
+	name := tool.Name()
+	switch effect := tool.SideEffect(); effect {
+	case tools.SideRead:
+		return e.decideRead(name, args)
+	case tools.SideWrite:
+		if mode == ModePlan {
+			return planDeny(name)
+		}
+		return e.decideWrite(name, args, mode)
+	case tools.SideShell:
+		cmd, _ := args["command"].(string)
+		if cmd == "" {
+			return Decision{Deny, name + " needs a non-empty \"command\" string", RuleBadArguments}
+		}
+		return e.decideShell(name, cmd, mode, recent)
+	case tools.SideNetwork:
+		if mode == ModePlan {
+			return planDeny(name)
+		}
+		if e.grants.Match(Grant{Tool: name}, e.ws.Root(), e.fold) {
+			return Decision{Allow, "approved earlier for " + name, RuleGrant}
+		}
+		if mode == ModeAutoAccept {
+			return Decision{Allow, "auto-accept mode runs network tools", RuleModeAuto}
+		}
+		return Decision{Ask, name + " reaches the network", RuleModeNormal}
+	default:
+		if mode == ModePlan {
+			return planDeny(name)
+		}
+		return Decision{Ask, fmt.Sprintf("%s has an unknown side effect %q", name, effect), RuleUnknownEffect}
+	}
+}
+
+func planDeny(name string) Decision {
+	return Decision{Deny, "plan mode allows read-only tools only; " + name +
+		" is not run. Finish the plan, then the user can switch mode (Shift+Tab) to carry it out", RulePlan}
+}
+
+// pathArg returns the path argument of a file tool ("" means the
+// workspace root).
+func pathArg(args map[string]any) string {
+	for _, k := range []string{"path", "file_path", "filepath", "dir", "directory"} {
+		if s, ok := args[k].(string); ok {
+			return s
+		}
+	}
+	return ""
+}
+
+// decideRead: inside the workspace runs; secrets are refused; outside
+// asks (unless a path grant covers it).
+func (e *Engine) decideRead(name string, args map[string]any) Decision {
+	p := pathArg(args)
+	abs, inside, err := e.resolve(p, false)
+	if err != nil {
+		return Decision{Allow, "the tool reports the path error itself", RuleReadInside}
+	}
+	if kind, secret := shellguard.SecretPath(abs, e.home, e.configDir); secret {
+		if e.grants.Match(Grant{Tool: name, Path: abs}, e.ws.Root(), e.fold) {
+			return Decision{Allow, "approved earlier for " + abs, RuleGrant}
+		}
+		return Decision{Deny, fmt.Sprintf("%s is a secret (%s) and is not read by default; the user can grant this path explicitly", p, kind), RuleSecret}
+	}
+	if inside {
+		return Decision{Allow, "reads inside the workspace run", RuleReadInside}
+	}
+	if e.grants.Match(Grant{Tool: name, Path: abs}, e.ws.Root(), e.fold) {
+		return Decision{Allow, "approved earlier for " + abs, RuleGrant}
+	}
+	return Decision{Ask, fmt.Sprintf("%s reads %s, outside the workspace %s", name, abs, e.ws.Root()), RuleReadOutside}
+}
+
+// decideWrite: writes are confined to the workspace and added roots.
+func (e *Engine) decideWrite(name string, args map[string]any, mode Mode) Decision {
+	p := pathArg(args)
+	abs, inside, err := e.resolve(p, true)
+	if err != nil {
+		return Decision{Allow, "the tool reports the path error itself", RuleModeNormal}
+	}
+	if !inside {
+		return Decision{Deny, fmt.Sprintf("%s may only write inside the workspace %s (or a root added with --add-dir); %s is outside", name, e.ws.Root(), abs), RuleWriteOutside}
+	}
+	if kind, secret := shellguard.SecretPath(abs, e.home, e.configDir); secret {
+		if e.grants.Match(Grant{Tool: name, Path: abs}, e.ws.Root(), e.fold) {
+			return Decision{Allow, "approved earlier for " + abs, RuleGrant}
+		}
+		return Decision{Ask, fmt.Sprintf("%s writes %s, a secret file (%s)", name, p, kind), RuleSecretWrite}
+	}
+	if e.grants.Match(Grant{Tool: name}, e.ws.Root(), e.fold) || e.grants.Match(Grant{Tool: name, Path: abs}, e.ws.Root(), e.fold) {
+		return Decision{Allow, "approved earlier for " + name, RuleGrant}
+	}
+	if mode == ModeAutoAccept {
+		return Decision{Allow, "auto-accept mode runs writes inside the workspace", RuleModeAuto}
+	}
+	return Decision{Ask, fmt.Sprintf("%s changes %s", name, e.ws.Rel(abs)), RuleModeNormal}
+}
+
+// decideShell: the guard's deny is final; plan mode runs no shell; a
+// guard ask needs an exact approval; a guard allow runs in auto-accept
+// mode or when prefix grants cover every part of the command.
+func (e *Engine) decideShell(name, cmd string, mode Mode, recent []string) Decision {
+	opts := shellguard.Options{Workspace: e.ws.Root(), Home: e.home, Roots: e.ws.Roots()[1:], RecentWrites: recent}
+	v := shellguard.Check(cmd, opts)
+	if v.Verdict == shellguard.Deny {
+		return Decision{Deny, "refused in every mode: " + v.Reason, v.Rule}
+	}
+	if mode == ModePlan {
+		return planDeny(name)
+	}
+	if e.grants.Match(Grant{Tool: name, Command: cmd}, e.ws.Root(), e.fold) {
+		return Decision{Allow, "approved earlier: " + cmd, RuleGrant}
+	}
+	if v.Verdict == shellguard.Ask {
+		return Decision{Ask, v.Reason, v.Rule}
+	}
+	if mode == ModeAutoAccept {
+		return Decision{Allow, "auto-accept mode runs commands the guard allows", RuleModeAuto}
+	}
+	if parts, ok := shellguard.Parts(cmd, opts); ok && e.grants.Covers(name, parts, e.ws.Root()) {
+		return Decision{Allow, "every part of the command is covered by a command grant", RuleGrant}
+	}
+	return Decision{Ask, "shell commands ask in normal mode: " + clip(cmd), RuleModeNormal}
+}
+
+// resolve returns the resolved absolute path and whether it is inside a
+// root. An outside path resolves through workspace.OutsideError.
+func (e *Engine) resolve(p string, forWrite bool) (string, bool, error) {
+	abs, err := e.ws.Resolve(p, forWrite)
+	if err == nil {
+		return abs, true, nil
+	}
+	var out *workspace.OutsideError
+	if errors.As(err, &out) {
+		r := out.Resolved
+		if r == "" {
+			r = out.Path
+		}
+		if !filepath.IsAbs(r) {
+			r = filepath.Join(e.ws.Root(), r)
+		}
+		return filepath.Clean(r), false, nil
+	}
+	return "", false, err
+}
+
+func clip(s string) string {
+	if len(s) > 200 {
+		return s[:200] + "…"
+	}
+	return s
+}
