@@ -6,8 +6,10 @@ import (
 	"encoding/hex"
 	"time"
 
+	"github.com/zero-agent/zero/internal/contextmgr"
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/llm/textcalls"
 	"github.com/zero-agent/zero/internal/tools"
 )
 
@@ -40,9 +42,12 @@ func (f GateFunc) Decide(ctx context.Context, call llm.ToolCall, t tools.Tool) D
 	return f(ctx, call, t)
 }
 
-// TextCallRecoverer recovers tool calls that a model wrote as text
-// (internal/llm/textcalls). It returns the calls and the prose left over.
-type TextCallRecoverer func(text string, offered []string) (calls []llm.ToolCall, rest string)
+// TextCallRecoverer recovers tool calls that a model wrote as text. The
+// default is textcalls.Recover with the offered tools' schemas and the
+// agent's session-wide id generator; a replacement must give every call
+// (valid or invalid) a session-unique ID. Result.Invalid calls are recorded
+// and answered with an is_error result carrying their error, never run.
+type TextCallRecoverer func(text string, offered []string) textcalls.Result
 
 // ResultShaper fits one turn's tool results into the context window
 // (internal/contextmgr): given the outcomes in call order it returns the
@@ -53,6 +58,9 @@ type ResultShaper func(turn int, outcomes []Outcome) []string
 type Outcome struct {
 	Call   llm.ToolCall
 	Result tools.Result
+	// SideEffect is the tool's class ("" for an unknown tool); it drives
+	// read-cache invalidation.
+	SideEffect tools.SideEffect
 }
 
 // Options configures an Agent. Provider, Model and Tools are required.
@@ -77,10 +85,52 @@ type Options struct {
 	// RetryBase is the first backoff delay (doubled each time, jittered);
 	// 0 means 1 s.
 	RetryBase time.Duration
-	// RecoverTextCalls, when set, is tried on a turn with no structured
-	// tool calls.
+	// DisableTextToolCalls turns off the recovery of tool calls written
+	// as text (Hermes/Qwen <tool_call>, Qwen3-Coder <function=...>,
+	// Mistral [TOOL_CALLS], JSON call objects) and the stream filter that
+	// hides their markup. Recovery is on by default; a provider profile
+	// whose server always returns structured calls may switch it off
+	// (config textToolCalls: false).
+	DisableTextToolCalls bool
+	// RecoverTextCalls replaces the default recovery (textcalls.Recover);
+	// it is tried on a turn with no structured tool calls.
 	RecoverTextCalls TextCallRecoverer
-	Shape            ResultShaper
+	// Shape replaces the default result shaping. Nil uses the context
+	// levers (contextmgr.Manager.ShapeTurn) unless DisableLevers is set,
+	// in which case results are sent unchanged.
+	Shape ResultShaper
+
+	// DisableLevers turns off every context lever (result cap, turn
+	// budget, spill, read cache, write compaction). It exists for
+	// measurement (BenchmarkTrajectory's baseline); compaction and the
+	// history repair still run.
+	DisableLevers bool
+	// MaxToolOutput caps one tool result sent to the model, in bytes
+	// (config maxToolOutput); 0 means contextmgr.DefaultMaxToolOutput
+	// (4 KB). The full output is spilled to SessionDir.
+	MaxToolOutput int
+	// MaxTurnOutput caps all tool results of one turn together, in bytes
+	// (config maxTurnOutput); 0 means contextmgr.DefaultMaxTurnOutput
+	// (24 KB). Caps shrink to share it, never below 256 bytes.
+	MaxTurnOutput int
+	// SessionDir is the session's directory: cut tool outputs are spilled
+	// to SessionDir/tool-output/<call id>.txt and the marker sent to the
+	// model names that absolute path, so read_file must be allowed to
+	// read SessionDir (add it as a workspace read root). Empty disables
+	// spilling; markers then only count the omitted bytes.
+	SessionDir string
+	// ContextWindow is the model's context window in tokens (config
+	// contextWindow, catalog, llama.cpp /props n_ctx, Ollama /api/show).
+	// When set, the history is compacted before a request whose estimate
+	// passes 2/3 of it. 0 means unknown: only a context-overflow error
+	// from the server triggers compaction.
+	ContextWindow int
+	// CompletionCheck (on for exec) nudges the model once when its final
+	// answer says work remains or claims tests pass while no shell
+	// command exited 0 in this run. Off, the same finding is only a
+	// warning event (the TUI shows it).
+	CompletionCheck bool
+
 	// History seeds the conversation (resume, fork).
 	History []llm.Message
 	// Sink receives every event; nil discards.
@@ -96,6 +146,20 @@ type Agent struct {
 	opts    Options
 	history []llm.Message
 	totals  event.Totals
+
+	// ids issues the ids of recovered text calls, unique for the session.
+	ids *textcalls.IDGen
+	// mgr applies the per-result levers and holds their Stats.
+	mgr *contextmgr.Manager
+	// est converts bytes to tokens, calibrated by usage reports.
+	est contextmgr.Estimator
+	// turnSeq counts model turns across runs (read-cache stubs name it).
+	turnSeq int
+	// lastInput is the last server-reported prompt size in tokens;
+	// lastBytes the request bytes it was reported for.
+	lastInput, lastBytes int
+	// compactions counts compactions this session.
+	compactions int
 }
 
 // New returns an agent over opts.
@@ -116,7 +180,15 @@ func New(opts Options) *Agent {
 		opts.Tools = tools.NewRegistry()
 	}
 	h := append([]llm.Message(nil), opts.History...)
-	return &Agent{opts: opts, history: h}
+	a := &Agent{opts: opts, history: h, ids: textcalls.NewIDGen()}
+	for _, m := range h {
+		for _, c := range m.ToolCalls() {
+			a.ids.Observe(c.ID)
+		}
+	}
+	a.mgr = contextmgr.NewManager(opts.SessionDir)
+	a.mgr.MaxToolOutput, a.mgr.MaxTurnOutput = opts.MaxToolOutput, opts.MaxTurnOutput
+	return a
 }
 
 // History returns a copy of the conversation so far.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -342,7 +343,8 @@ func TestInterruptMidStreamKeepsPartialText(t *testing.T) {
 func TestMaxTurnsBackstop(t *testing.T) {
 	var turns [][]llm.Event
 	for i := 0; i < 5; i++ {
-		turns = append(turns, []llm.Event{call(0, "c", "read_file", `{"path":"x"}`), finish()})
+		// distinct calls: repeating one would be stuck detection's job
+		turns = append(turns, []llm.Event{call(0, fmt.Sprint("c", i), "read_file", fmt.Sprintf(`{"path":"f%d"}`, i)), finish()})
 	}
 	p := &scripted{turns: turns}
 	res := New(Options{Provider: p, Model: "m", MaxTurns: 3, Tools: tools.NewRegistry(echoTool("read_file", tools.SideRead))}).Run(context.Background(), "go")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/llm/textcalls"
 	"github.com/zero-agent/zero/internal/tools"
 )
 
@@ -25,6 +26,11 @@ type run struct {
 	turn   int
 	totals event.Totals
 	nudged bool
+	// shown is the answer text shown for the current turn.
+	shown string
+	// stuck watches for repeated calls; completion for unfinished answers.
+	stuck      stuckDetector
+	completion completionState
 }
 
 // Run sends prompt as a user message and loops until the model gives a
@@ -79,8 +85,26 @@ func (r *run) loop(ctx context.Context) Result {
 			return Result{StopReason: event.StopMaxTurns, Err: fmt.Errorf("stopped after %d turns (max_turns); resume to continue", r.turn)}
 		}
 		r.turn++
+		r.a.turnSeq++
 		r.totals.Turns++
-		msg, err := r.requestWithRetry(ctx)
+		req, err := r.a.prepareRequest(ctx, r.emit)
+		if err != nil {
+			if ctx.Err() != nil {
+				return Result{StopReason: event.StopInterrupted}
+			}
+			return Result{StopReason: event.StopError, Err: err}
+		}
+		msg, err := r.requestWithRetry(ctx, req)
+		if err != nil && ctx.Err() == nil && llm.KindOf(err) == llm.ErrContextOverflow {
+			// Reactive compaction: exactly once for this turn, then one
+			// retry; a second overflow ends the run below.
+			r.emit(event.Event{Type: event.Warning, Text: "the request exceeds the model's context window; compacting the history once and retrying"})
+			req, err = r.a.overflowCompact(ctx, r.emit, err)
+			if err != nil {
+				return Result{StopReason: event.StopError, Err: err}
+			}
+			msg, err = r.requestWithRetry(ctx, req)
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				r.keepPartial(msg)
@@ -89,8 +113,12 @@ func (r *run) loop(ctx context.Context) Result {
 			return Result{StopReason: event.StopProviderError, Err: err}
 		}
 		calls := msg.ToolCalls()
-		if len(calls) == 0 && r.a.opts.RecoverTextCalls != nil && msg.Text() != "" {
-			msg = r.recoverTextCalls(msg)
+		for _, c := range calls {
+			r.a.ids.Observe(c.ID)
+		}
+		var invalid map[string]string
+		if len(calls) == 0 && r.a.textCallsOn() && len(req.Tools) > 0 && msg.Text() != "" {
+			msg, invalid = r.recoverTextCalls(msg, req.Tools)
 			calls = msg.ToolCalls()
 		}
 		if len(calls) == 0 {
@@ -108,11 +136,18 @@ func (r *run) loop(ctx context.Context) Result {
 				continue
 			}
 			r.appendMessage(msg)
+			if nudge := r.checkCompletion(text); nudge != "" {
+				r.appendMessage(llm.TextMessage(llm.RoleUser, nudge))
+				continue
+			}
 			return Result{StopReason: event.StopCompleted, Final: msg.Text()}
 		}
 		r.appendMessage(msg)
-		if stop := r.runTools(ctx, calls); stop {
+		if stop := r.runTools(ctx, calls, invalid); stop {
 			return Result{StopReason: event.StopInterrupted}
+		}
+		if res, stop := r.checkStuck(); stop {
+			return res
 		}
 	}
 }
@@ -125,33 +160,6 @@ func (r *run) keepPartial(msg llm.Message) {
 	}
 }
 
-func (r *run) recoverTextCalls(msg llm.Message) llm.Message {
-	offered := []string{}
-	for _, s := range r.visibleSpecs() {
-		offered = append(offered, s.Name)
-	}
-	calls, rest := r.a.opts.RecoverTextCalls(msg.Text(), offered)
-	if len(calls) == 0 {
-		return msg
-	}
-	out := llm.Message{Role: llm.RoleAssistant}
-	for _, p := range msg.Parts {
-		if p.Type != llm.PartText {
-			out.Parts = append(out.Parts, p)
-		}
-	}
-	if strings.TrimSpace(rest) != "" {
-		out.Parts = append(out.Parts, llm.Part{Type: llm.PartText, Text: rest})
-	}
-	for i := range calls {
-		c := calls[i]
-		c.Recovered = true
-		out.Parts = append(out.Parts, llm.Part{Type: llm.PartToolCall, ToolCall: &c})
-	}
-	r.emit(event.Event{Type: event.Warning, Text: fmt.Sprintf("recovered %d tool call(s) written as text", len(calls))})
-	return out
-}
-
 func (r *run) visibleSpecs() []llm.ToolSpec {
 	return r.a.opts.Tools.Specs(r.a.opts.Visible)
 }
@@ -159,12 +167,14 @@ func (r *run) visibleSpecs() []llm.ToolSpec {
 // requestWithRetry streams one turn, repeating the whole request on
 // retryable failures with jittered exponential backoff. Text already shown
 // to the user is not shown again: the retried stream's text is compared
-// with what was printed and only the new suffix is emitted.
-func (r *run) requestWithRetry(ctx context.Context) (llm.Message, error) {
+// with what was printed and only the new suffix is emitted. The text shown
+// is left in r.shown.
+func (r *run) requestWithRetry(ctx context.Context, req llm.Request) (llm.Message, error) {
 	var printedText string
 	for attempt := 0; ; attempt++ {
-		msg, shown, err := r.streamOnce(ctx, printedText)
+		msg, shown, err := r.streamOnce(ctx, req, printedText)
 		printedText = shown
+		r.shown = shown
 		if err == nil || ctx.Err() != nil || !llm.IsRetryable(err) || attempt >= r.a.opts.Retries || r.a.opts.Retries < 0 {
 			return msg, err
 		}
@@ -185,44 +195,55 @@ func (r *run) requestWithRetry(ctx context.Context) (llm.Message, error) {
 
 // streamOnce runs one request. already is the text shown by earlier
 // attempts of this turn; it returns the text shown after this attempt.
-func (r *run) streamOnce(ctx context.Context, already string) (llm.Message, string, error) {
-	history := r.a.history
-	if r.a.opts.BeforeRequest != nil {
-		history = r.a.opts.BeforeRequest(ctx, history)
-	}
-	req := llm.Request{
-		Model:     r.a.opts.Model,
-		System:    r.a.opts.System,
-		Messages:  history,
-		Tools:     r.visibleSpecs(),
-		MaxTokens: r.a.opts.MaxOutputTokens,
-	}
+// With text tool calls on, text deltas pass through a textcalls
+// StreamFilter so call markup never reaches a surface.
+func (r *run) streamOnce(ctx context.Context, req llm.Request, already string) (llm.Message, string, error) {
 	started := time.Now()
 	ch, err := r.a.opts.Provider.Stream(ctx, req)
 	if err != nil {
 		return llm.Message{}, already, err
 	}
+	var filter *textcalls.StreamFilter
+	if r.a.textCallsOn() && len(req.Tools) > 0 {
+		filter = textcalls.NewStreamFilter(textcalls.StreamOptions{})
+	}
 	var asm llm.Assembler
 	var text strings.Builder
 	shown := already
+	show := func(piece string) {
+		if piece == "" {
+			return
+		}
+		text.WriteString(piece)
+		cur := text.String()
+		if len(cur) <= len(shown) && strings.HasPrefix(shown, cur) {
+			return // replayed text the user already saw
+		}
+		delta := piece
+		if strings.HasPrefix(cur, shown) {
+			delta = cur[len(shown):]
+		} else if len(shown) > 0 && len(cur)-len(piece) < len(shown) {
+			r.emit(event.Event{Type: event.Warning, Text: "the retried reply differs from what was shown; continuing with the new reply"})
+			delta = cur
+		}
+		shown = cur
+		r.emit(event.Event{Type: event.Text, Text: delta})
+	}
+	filtered := func(d textcalls.Delta) {
+		if d.Reasoning != "" {
+			r.emit(event.Event{Type: event.Reasoning, Text: d.Reasoning})
+		}
+		show(d.Text)
+	}
 	for ev := range ch {
 		asm.Add(ev)
 		switch ev.Type {
 		case llm.EventTextDelta:
-			text.WriteString(ev.Text)
-			cur := text.String()
-			if len(cur) <= len(shown) && strings.HasPrefix(shown, cur) {
-				continue // replayed text the user already saw
+			if filter != nil {
+				filtered(filter.Feed(ev.Text))
+			} else {
+				show(ev.Text)
 			}
-			delta := ev.Text
-			if strings.HasPrefix(cur, shown) {
-				delta = cur[len(shown):]
-			} else if len(shown) > 0 && len(cur)-len(ev.Text) < len(shown) {
-				r.emit(event.Event{Type: event.Warning, Text: "the retried reply differs from what was shown; continuing with the new reply"})
-				delta = cur
-			}
-			shown = cur
-			r.emit(event.Event{Type: event.Text, Text: delta})
 		case llm.EventReasoningDelta:
 			r.emit(event.Event{Type: event.Reasoning, Text: ev.Text})
 		case llm.EventWarning:
@@ -231,9 +252,13 @@ func (r *run) streamOnce(ctx context.Context, already string) (llm.Message, stri
 			// reported below once per request
 		}
 	}
+	if filter != nil {
+		filtered(filter.Flush())
+	}
 	if asm.Usage != nil {
 		u := *asm.Usage
 		r.totals.Usage = r.totals.Usage.Add(u)
+		r.a.calibrate(req, u)
 		r.emit(event.Event{Type: event.Usage, Usage: &u, ElapsedMs: time.Since(started).Milliseconds()})
 	}
 	if asm.Err != nil {

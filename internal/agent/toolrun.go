@@ -31,12 +31,19 @@ type pending struct {
 // runTools gates and runs one turn's tool calls and appends their results
 // in call order. Consecutive read-only calls run in parallel. It reports
 // whether the run was interrupted; then every call still has a result.
-func (r *run) runTools(ctx context.Context, calls []llm.ToolCall) (interrupted bool) {
+//
+// invalid maps the ids of recovered text calls whose arguments could not
+// be repaired to the error text they get as their result; they never run.
+func (r *run) runTools(ctx context.Context, calls []llm.ToolCall, invalid map[string]string) (interrupted bool) {
 	ps := make([]*pending, len(calls))
 	for i, c := range calls {
 		r.totals.ToolCalls++
 		cc := c
 		r.emit(event.Event{Type: event.ToolCall, ToolCall: &cc})
+		if msg, bad := invalid[c.ID]; bad {
+			ps[i] = &pending{call: c, res: tools.Result{IsError: true, Content: msg}, done: true}
+			continue
+		}
 		ps[i] = r.prepare(ctx, c)
 	}
 	for i := 0; i < len(ps); {
@@ -64,11 +71,22 @@ func (r *run) runTools(ctx context.Context, calls []llm.ToolCall) (interrupted b
 			p.done = true
 		}
 		outs[i] = Outcome{Call: p.call, Result: p.res}
+		if p.tool != nil {
+			outs[i].SideEffect = p.tool.SideEffect()
+		}
 	}
+	r.observe(outs)
 	kept := make([]string, len(ps))
-	if r.a.opts.Shape != nil && !interrupted {
+	switch {
+	case interrupted:
+		for i, o := range outs {
+			kept[i] = o.Result.Content
+		}
+	case r.a.opts.Shape != nil:
 		kept = r.a.opts.Shape(r.turn, outs)
-	} else {
+	case !r.a.opts.DisableLevers:
+		kept = r.a.shapeTurn(r.emit, outs)
+	default:
 		for i, o := range outs {
 			kept[i] = o.Result.Content
 		}

@@ -1,0 +1,197 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/zero-agent/zero/internal/contextmgr"
+	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/llm"
+)
+
+// This file wires the context levers of internal/contextmgr into the loop:
+// per-result cap with shaping and spill, per-turn budget, read cache and
+// write compaction, plus the invariant repair and the token estimate that
+// run before every request.
+
+// shapeTurn is the default ResultShaper: contextmgr.Manager.ShapeTurn over
+// one turn's outcomes. A read_file result is keyed for the read cache by
+// the file's absolute path (the tool's Paths), the requested range, and
+// the state of the text it returned: the same bytes for the same range are
+// exactly what the earlier result already holds, so the loop needs no
+// file I/O of its own to know a re-read is unchanged.
+func (a *Agent) shapeTurn(emit func(event.Event), outs []Outcome) []string {
+	rs := make([]contextmgr.Result, len(outs))
+	for i, o := range outs {
+		rs[i] = contextmgr.Result{
+			CallID: o.Call.ID, Content: o.Result.Content, IsError: o.Result.IsError,
+			SideEffect: string(o.SideEffect), Paths: o.Result.Paths,
+		}
+		if o.Result.IsError {
+			continue
+		}
+		switch o.Call.Name {
+		case "read_file":
+			rs[i].Read = readKey(o)
+		case "grep":
+			// Two-stage search: grep answers with file:line pointers and
+			// the model reads ranges. The bytes a full read would have
+			// cost are not known without I/O, so only uses are counted.
+			a.mgr.Stats.Add(contextmgr.LeverSearch, 0)
+		}
+	}
+	kept, err := a.mgr.ShapeTurn(a.turnSeq, rs)
+	if err != nil {
+		emit(event.Event{Type: event.Warning, Text: fmt.Sprintf("could not save a full tool output for later reading: %v", err)})
+	}
+	return kept
+}
+
+// readKey identifies one read_file result for the read cache.
+func readKey(o Outcome) *contextmgr.FileRead {
+	var args struct {
+		Path   string          `json:"path"`
+		Offset json.RawMessage `json:"offset"`
+		Limit  json.RawMessage `json:"limit"`
+	}
+	raw, err := o.Call.ArgumentsJSON()
+	if err != nil || json.Unmarshal(raw, &args) != nil {
+		return nil
+	}
+	path := args.Path
+	if len(o.Result.Paths) > 0 {
+		path = o.Result.Paths[0]
+	}
+	if path == "" {
+		return nil
+	}
+	rng := ""
+	if len(args.Offset) > 0 || len(args.Limit) > 0 {
+		rng = fmt.Sprintf("offset %s limit %s", orAll(args.Offset), orAll(args.Limit))
+	}
+	return &contextmgr.FileRead{Path: path, Range: rng, State: contextmgr.StateOf(time.Time{}, []byte(o.Result.Content))}
+}
+
+func orAll(raw json.RawMessage) string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "-"
+	}
+	return string(raw)
+}
+
+// repairHistory enforces the tool-call invariant on the stored history
+// (cases B25, B26) and logs every repair as a warning.
+func (a *Agent) repairHistory(emit func(event.Event)) {
+	fixed, log := contextmgr.Repair(a.history)
+	if len(log) == 0 {
+		return
+	}
+	a.history = fixed
+	for _, l := range log {
+		emit(event.Event{Type: event.Warning, Text: "history repaired: " + l})
+	}
+}
+
+// compactWrites drops the payloads of applied writes and edits from the
+// stored history (the files on disk hold them); failed ones stay.
+func (a *Agent) compactWrites() {
+	out, saved := contextmgr.CompactWrites(a.history)
+	if saved > 0 {
+		a.history = out
+		a.mgr.Stats.Add(contextmgr.LeverWrites, saved)
+	}
+}
+
+// prepareRequest runs everything due before a request: repair, write
+// compaction, proactive compaction when the estimate passes 2/3 of the
+// window, the BeforeRequest hook. An error means the run cannot go on
+// (the history cannot be brought under the window).
+func (a *Agent) prepareRequest(ctx context.Context, emit func(event.Event)) (llm.Request, error) {
+	a.repairHistory(emit)
+	if !a.opts.DisableLevers {
+		a.compactWrites()
+	}
+	if w := a.opts.ContextWindow; w > 0 {
+		if est := a.est.Tokens(a.historyRequestBytes(a.history)); est > w*2/3 {
+			err := a.compact(ctx, emit, a.targetBytes(), fmt.Sprintf("the estimated request (%d tokens) passes 2/3 of the %d-token window", est, w))
+			if err != nil {
+				if ctx.Err() != nil {
+					return llm.Request{}, ctx.Err()
+				}
+				after := a.est.Tokens(a.historyRequestBytes(a.history))
+				if after >= w {
+					return llm.Request{}, fmt.Errorf("the conversation (~%d tokens) no longer fits the %d-token context window: %w", after, w, err)
+				}
+				emit(event.Event{Type: event.Warning, Text: fmt.Sprintf("context is %d%% full and %v", after*100/w, err)})
+			}
+		}
+	}
+	return a.buildRequest(ctx, emit), nil
+}
+
+// buildRequest assembles the request from the current history, running
+// the BeforeRequest hook (and repairing what it returns).
+func (a *Agent) buildRequest(ctx context.Context, emit func(event.Event)) llm.Request {
+	history := a.history
+	if a.opts.BeforeRequest != nil {
+		var log []string
+		history, log = contextmgr.Repair(a.opts.BeforeRequest(ctx, history))
+		for _, l := range log {
+			emit(event.Event{Type: event.Warning, Text: "request history repaired: " + l})
+		}
+	}
+	return llm.Request{
+		Model:     a.opts.Model,
+		System:    a.opts.System,
+		Messages:  history,
+		Tools:     a.opts.Tools.Specs(a.opts.Visible),
+		MaxTokens: a.opts.MaxOutputTokens,
+	}
+}
+
+// messageOverhead approximates the bytes of role and framing per message.
+const messageOverhead = 16
+
+// fixedBytes is the part of every request that compaction cannot shrink:
+// the system prompt and the tool schemas.
+func (a *Agent) fixedBytes() int {
+	n := len(a.opts.System)
+	for _, s := range a.opts.Tools.Specs(a.opts.Visible) {
+		n += len(s.Name) + len(s.Description) + len(s.Parameters) + messageOverhead
+	}
+	return n
+}
+
+// historyRequestBytes estimates the bytes of a request carrying msgs.
+func (a *Agent) historyRequestBytes(msgs []llm.Message) int {
+	return a.fixedBytes() + contextmgr.HistoryBytes(msgs) + messageOverhead*len(msgs)
+}
+
+// requestBytes is historyRequestBytes for a built request.
+func requestBytes(req llm.Request) int {
+	n := len(req.System) + contextmgr.HistoryBytes(req.Messages) + messageOverhead*len(req.Messages)
+	for _, s := range req.Tools {
+		n += len(s.Name) + len(s.Description) + len(s.Parameters) + messageOverhead
+	}
+	return n
+}
+
+// calibrate teaches the estimator the server's bytes-per-token ratio from
+// one usage report (InputTokens is the whole prompt, llm.Usage).
+func (a *Agent) calibrate(req llm.Request, u llm.Usage) {
+	if u.Estimated || u.InputTokens <= 0 {
+		return
+	}
+	b := requestBytes(req)
+	a.est.Calibrate(b, u.InputTokens)
+	a.lastInput, a.lastBytes = u.InputTokens, b
+}
+
+// targetBytes is the history size compaction aims for: half the window,
+// less the fixed part of every request.
+func (a *Agent) targetBytes() int {
+	return max(a.est.Bytes(a.opts.ContextWindow/2)-a.fixedBytes(), contextmgr.SummaryReserve)
+}
+

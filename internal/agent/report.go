@@ -1,0 +1,114 @@
+package agent
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/zero-agent/zero/internal/contextmgr"
+)
+
+// Report is the state of the context window for /context and
+// `zero context`: what each lever saved this session, how full the window
+// is and what takes the most room. Bytes are bytes; tokens are estimated
+// with the bytes-per-token ratio learned from the server's usage reports
+// (4 bytes per token until the first report, Calibrated false).
+//
+// The savings cover this Agent's lifetime. They are not restored on
+// resume: a caller that wants session totals can add, from the session's
+// events, RawBytes-KeptBytes of each tool_result event (the cap, turn
+// budget and read cache savings).
+type Report struct {
+	// Levers lists each lever that acted, in contextmgr.Levers order.
+	Levers []LeverReport
+	// SavedBytes and SavedTokens total the levers.
+	SavedBytes, SavedTokens int
+	// WindowTokens is Options.ContextWindow (0: unknown).
+	WindowTokens int
+	// UsedTokens estimates the next request (system prompt, tool schemas
+	// and history) with the calibrated ratio.
+	UsedTokens int
+	// LastInputTokens is the prompt size the server last reported (0:
+	// never reported).
+	LastInputTokens int
+	// Calibrated says a usage report set BytesPerToken.
+	Calibrated    bool
+	BytesPerToken float64
+	// HistoryBytes and Messages describe the history as it is now.
+	HistoryBytes, Messages int
+	// Compactions counts compactions this session.
+	Compactions int
+	// Biggest lists the largest items in the window, largest first.
+	Biggest []contextmgr.Item
+}
+
+// LeverReport is one lever's savings: how many times it acted and the
+// bytes (and estimated tokens) it kept out of the window.
+type LeverReport struct {
+	Lever         contextmgr.Lever
+	Times         int
+	Bytes, Tokens int
+}
+
+// reportBiggest is how many items ContextReport lists.
+const reportBiggest = 8
+
+// ContextReport measures the window now. It is cheap (no I/O) and must not
+// be called during a Run from another goroutine.
+func (a *Agent) ContextReport() Report {
+	r := Report{
+		WindowTokens:    a.opts.ContextWindow,
+		UsedTokens:      a.est.Tokens(a.historyRequestBytes(a.history)),
+		LastInputTokens: a.lastInput,
+		Calibrated:      a.lastInput > 0,
+		BytesPerToken:   a.est.BytesPerToken(),
+		HistoryBytes:    contextmgr.HistoryBytes(a.history),
+		Messages:        len(a.history),
+		Compactions:     a.compactions,
+		Biggest:         contextmgr.Biggest(a.history, reportBiggest),
+	}
+	st := a.mgr.Stats
+	for _, l := range contextmgr.Levers {
+		if st.Times[l] == 0 {
+			continue
+		}
+		r.Levers = append(r.Levers, LeverReport{Lever: l, Times: st.Times[l], Bytes: st.Saved[l], Tokens: a.est.Tokens(st.Saved[l])})
+	}
+	r.SavedBytes = st.Total()
+	r.SavedTokens = a.est.Tokens(r.SavedBytes)
+	return r
+}
+
+// String renders the report as /context prints it.
+func (r Report) String() string {
+	var b strings.Builder
+	approx := "~"
+	if r.WindowTokens > 0 {
+		fmt.Fprintf(&b, "window: %s%d of %d tokens (%d%%)", approx, r.UsedTokens, r.WindowTokens, r.UsedTokens*100/r.WindowTokens)
+	} else {
+		fmt.Fprintf(&b, "window: %s%d tokens used (window size unknown)", approx, r.UsedTokens)
+	}
+	fmt.Fprintf(&b, ", %d messages, %s", r.Messages, contextmgr.HumanBytes(r.HistoryBytes))
+	if r.LastInputTokens > 0 {
+		fmt.Fprintf(&b, "; last request %d tokens (server), %.1f bytes/token", r.LastInputTokens, r.BytesPerToken)
+	}
+	b.WriteString("\n")
+	if len(r.Levers) == 0 {
+		b.WriteString("saved: nothing yet\n")
+	} else {
+		b.WriteString("saved this session:\n")
+		for _, l := range r.Levers {
+			fmt.Fprintf(&b, "  %-17s %4dx  %9s  (~%d tokens)\n", l.Lever, l.Times, contextmgr.HumanBytes(l.Bytes), l.Tokens)
+		}
+		fmt.Fprintf(&b, "  %-17s        %9s  (~%d tokens)\n", "total", contextmgr.HumanBytes(r.SavedBytes), r.SavedTokens)
+	}
+	if r.Compactions > 0 {
+		fmt.Fprintf(&b, "compactions: %d\n", r.Compactions)
+	}
+	if len(r.Biggest) > 0 {
+		b.WriteString("biggest items:\n")
+		for _, it := range r.Biggest {
+			fmt.Fprintf(&b, "  %9s  %s (message %d)\n", contextmgr.HumanBytes(it.Bytes), it.Label, it.Msg)
+		}
+	}
+	return b.String()
+}
