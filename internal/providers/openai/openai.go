@@ -201,6 +201,14 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) (<-chan llm.Even
 		select {
 		case ch <- ev:
 			return true
+		default:
+		}
+		// The consumer is slow, not the server: no idle timeout meanwhile.
+		wd.stop()
+		defer wd.kick(p.o.IdleTimeout)
+		select {
+		case ch <- ev:
+			return true
 		case <-ctx.Done():
 			return false
 		}
@@ -249,7 +257,7 @@ func (p *Provider) consume(resp *http.Response, wd *watchdog, dec *decoder, emit
 		if err != nil {
 			return err
 		}
-		c, err := ParseResponse(b, p.o)
+		c, err := ParseResponse(b, Options{Name: p.o.Name, MistralIDs: dec.mistral, ThinkPrefilled: p.o.ThinkPrefilled})
 		if err != nil {
 			return err
 		}

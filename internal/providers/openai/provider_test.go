@@ -420,3 +420,24 @@ func TestPrefilledProfileWithReasoningField(t *testing.T) {
 		t.Errorf("reasoning %q text %q", m.Reasoning(), m.Text())
 	}
 }
+
+// TestSlowConsumerIsNotAStall: a consumer that stops reading for longer
+// than the idle timeout does not turn into a server stall.
+func TestSlowConsumerIsNotAStall(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	steps := make([]llmtest.Step, 0, 200)
+	for range 200 {
+		steps = append(steps, llmtest.Text("x"))
+	}
+	srv.Script(llmtest.Reply(steps...))
+	ch, err := newProvider(t, srv, Options{IdleTimeout: 150 * time.Millisecond}).Stream(context.Background(), userReq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := <-ch
+	time.Sleep(time.Second) // the channel buffer fills meanwhile
+	a := assemble(append([]llm.Event{first}, drain(ch)...))
+	if a.Err != nil || len(a.Message().Text()) != 200 {
+		t.Errorf("err %v, %d bytes of text", a.Err, len(a.Message().Text()))
+	}
+}
