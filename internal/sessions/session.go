@@ -172,6 +172,10 @@ func (s *Session) writeLocked(b []byte) error {
 		s.f = f
 	}
 	if _, err := s.f.Write(b); err != nil {
+		// A failed write (disk full) may have left part of the line:
+		// reopen next time so RepairTail runs before the next record.
+		s.f.Close()
+		s.f = nil
 		return fmt.Errorf("sessions: append: %w", err)
 	}
 	return nil
