@@ -123,7 +123,7 @@ func TestFixBugStreamJSONThenResume(t *testing.T) {
 	}
 
 	// The first request (system prompt + tool schemas) fits the 8 KB budget.
-	reqs := srv.Requests()
+	reqs := completions(srv)
 	if len(reqs) != 5 {
 		t.Fatalf("want 5 model requests, got %d", len(reqs))
 	}
@@ -160,7 +160,7 @@ func TestFixBugStreamJSONThenResume(t *testing.T) {
 	if !strings.Contains(r2.stderr, "⚙") && !strings.Contains(r2.stderr, "completed") {
 		t.Fatalf("text mode progress missing on stderr: %q", r2.stderr)
 	}
-	reqs = srv.Requests()
+	reqs = completions(srv)
 	msgs := reqs[len(reqs)-1].Map()["messages"].([]any)
 	// system + 10 earlier messages + the new user prompt
 	if len(msgs) != 12 {
@@ -246,4 +246,16 @@ func readLog(t *testing.T, path string) []map[string]any {
 		evs = append(evs, m)
 	}
 	return evs
+}
+
+// completions returns the chat-completion requests the server received
+// (window discovery also asks /props and friends).
+func completions(srv *llmtest.Server) []llmtest.Request {
+	var out []llmtest.Request
+	for _, r := range srv.Requests() {
+		if strings.HasSuffix(r.Path, "/chat/completions") {
+			out = append(out, r)
+		}
+	}
+	return out
 }

@@ -102,7 +102,7 @@ func (b *tuiBackend) switchTo(sess *sessions.Session, history []llm.Message) {
 			used += len(c.Arguments)
 		}
 	}
-	b.info = tui.Info{Model: b.rt.active.Model, Host: hostOf(b.rt.active.BaseURL), SessionID: sess.ID(), UsedTokens: used / 4, Estimated: true}
+	b.info = tui.Info{Model: b.rt.active.Model, Host: hostOf(b.rt.active.BaseURL), ContextWindow: b.rt.window, SessionID: sess.ID(), UsedTokens: used / 4, Estimated: true}
 }
 
 func (b *tuiBackend) close() {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,6 +14,9 @@ import (
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/providers/anthropic"
+	"github.com/zero-agent/zero/internal/providers/catalog"
+	"github.com/zero-agent/zero/internal/providers/discovery"
+	"github.com/zero-agent/zero/internal/providers/gemini"
 	"github.com/zero-agent/zero/internal/providers/openai"
 	"github.com/zero-agent/zero/internal/sessions"
 	"github.com/zero-agent/zero/internal/tools"
@@ -54,6 +58,8 @@ type runtime struct {
 	store    *sessions.Store
 	maxTurns int
 	mode     string
+	// window is the model's context window in tokens.
+	window int
 }
 
 // newRuntime resolves configuration, the provider and the workspace.
@@ -78,8 +84,9 @@ func newRuntime(s stdio, o overrides, mode string) (*runtime, error) {
 		fmt.Fprintln(s.err, "zero: warning:", w)
 	}
 	active := cfg.Active
+	var srv *discovery.Server
 	if active == nil {
-		active, err = discover(s)
+		active, srv, err = discover(s, o.model)
 		if err != nil {
 			return nil, err
 		}
@@ -108,6 +115,7 @@ func newRuntime(s stdio, o overrides, mode string) (*runtime, error) {
 		return nil, usagef("unknown permission mode %q (normal, auto-accept, plan)", mode)
 	}
 	rt := &runtime{s: s, cfg: cfg, active: active, provider: prov, ws: ws, store: st, maxTurns: cfg.MaxTurns, mode: mode}
+	rt.window = contextWindow(s, cfg, active, srv)
 	rt.registry = tools.NewRegistry(tools.Core(ws, tools.Options{})...)
 	return rt, nil
 }
@@ -120,16 +128,52 @@ func buildProvider(r *config.Resolved) (llm.Provider, error) {
 	switch r.Kind {
 	case config.KindAnthropic:
 		return anthropic.New(anthropic.Options{Name: r.Name, BaseURL: r.BaseURL, APIKey: r.APIKey, Model: r.Model, Headers: r.Headers}), nil
+	case config.KindGemini:
+		return gemini.New(gemini.Options{Name: r.Name, BaseURL: r.BaseURL, APIKey: r.APIKey, Model: r.Model, Headers: r.Headers}), nil
 	default:
 		return openai.New(openai.Options{Name: r.Name, BaseURL: r.BaseURL, APIKey: r.APIKey, Model: r.Model, Headers: r.Headers})
 	}
 }
 
-// discover is used when nothing is configured.
-func discover(s stdio) (*config.Resolved, error) {
-	return nil, usagef("no model configured and no local server found.\n" +
-		"  Start one: ollama serve · llama-server -m model.gguf --port 8080 · LM Studio's server (port 1234) · vllm serve MODEL\n" +
-		"  or set OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY, or pass --base-url and --model")
+// discover is used when nothing is configured: it probes the usual local
+// server ports on 127.0.0.1 (short timeouts) and uses the first that
+// answers GET /v1/models, with its first model. Nothing found exits 2 with
+// how to start a server or set a key.
+func discover(s stdio, model string) (*config.Resolved, *discovery.Server, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	srv, err := discovery.Find(ctx)
+	if err != nil {
+		return nil, nil, usagef("no model configured and no local server found: %v\n"+
+			"  Start one: ollama serve · llama-server -m model.gguf --port 8080 · LM Studio's server (port 1234) · vllm serve MODEL\n"+
+			"  or set OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY, or pass --base-url and --model", err)
+	}
+	if model == "" {
+		model = srv.Models[0]
+	}
+	fmt.Fprintf(s.err, "zero: using %s at %s, model %s\n", srv.Kind, srv.BaseURL, model)
+	return &config.Resolved{Name: string(srv.Kind), Kind: config.KindOpenAICompatible, BaseURL: srv.BaseURL, Model: model, TextToolCalls: true}, srv, nil
+}
+
+// contextWindow resolves the model's window in tokens: config, then what a
+// local server reports, then the catalog, then a conservative default
+// (with a warning, never a silent large guess).
+func contextWindow(s stdio, cfg *config.Config, r *config.Resolved, srv *discovery.Server) int {
+	m, warn := catalog.Resolve(string(r.Kind), r.Model)
+	discovered := 0
+	if !m.Known && cfg.ContextWindow == 0 && r.Kind == config.KindOpenAICompatible {
+		if srv == nil {
+			srv = &discovery.Server{BaseURL: r.BaseURL}
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		discovered, _ = (&discovery.Prober{}).ContextWindow(ctx, *srv, r.Model)
+		cancel()
+	}
+	w, source := catalog.Window(m, discovered, cfg.ContextWindow)
+	if source == "default" && warn != "" {
+		fmt.Fprintln(s.err, "zero: warning:", warn)
+	}
+	return w
 }
 
 // Close releases the workspace.
