@@ -64,6 +64,9 @@ type State struct {
 	Calls int
 	// Chunks counts content chunks rendered so far.
 	Chunks int
+	// Scratch is the encoder's own per-turn state (e.g. which content block
+	// is open); the server never reads it.
+	Scratch any
 }
 
 // CallID returns the id a tool-call step is sent with: its ID, "" when
