@@ -173,6 +173,9 @@ func Classify(provider, model string, status int, header http.Header, body []byt
 	case llm.ErrServer:
 		e.RetryAfter = retryAfter(header, d)
 		e.Hint = "the server failed: Zero retries; check the server's log if it persists"
+		if h := knownHint(strings.ToLower(d.Message)); h != "" {
+			e.Hint = h
+		}
 	default:
 		e.Hint = "unexpected reply from the server; check its log"
 	}
@@ -237,6 +240,9 @@ func authHint(provider string, d details) string {
 
 func badRequestHint(provider string, status int, d details) string {
 	msg := strings.ToLower(d.Message)
+	if h := knownHint(msg); h != "" {
+		return h
+	}
 	switch {
 	case status == 404 || strings.Contains(msg, "not found") || strings.Contains(msg, "does not exist"):
 		if strings.Contains(strings.ToLower(provider), "ollama") {
@@ -247,6 +253,20 @@ func badRequestHint(provider string, status int, d details) string {
 		return "the request is too large: compact the conversation (/compact) or send less"
 	}
 	return "the server rejected the request; the message above says which part"
+}
+
+// knownHint recognises server messages whose fix is known (llama.cpp,
+// Ollama), whatever status they came with.
+func knownHint(msg string) string {
+	switch {
+	case strings.Contains(msg, "--jinja"):
+		return "llama-server needs --jinja to accept tools: restart it with --jinja"
+	case strings.Contains(msg, "does not support tools"):
+		return "this model's template has no tool support: pick a tool-capable model with /model"
+	case strings.Contains(msg, "failed to parse tool call arguments"):
+		return "the server could not parse a tool call's arguments in the history; the turn is retried with repaired arguments"
+	}
+	return ""
 }
 
 // Retry-After forms: seconds, an HTTP date, OpenAI's retry-after-ms, Gemini's
