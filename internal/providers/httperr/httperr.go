@@ -264,7 +264,7 @@ func knownHint(msg string) string {
 	case strings.Contains(msg, "does not support tools"):
 		return "this model's template has no tool support: pick a tool-capable model with /model"
 	case strings.Contains(msg, "failed to parse tool call arguments"):
-		return "the server could not parse a tool call's arguments in the history; the turn is retried with repaired arguments"
+		return "the server could not parse a tool call's arguments in the history as JSON; check the session log for the call and report it"
 	}
 	return ""
 }
