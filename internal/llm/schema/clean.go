@@ -54,16 +54,20 @@ var noiseKeys = []string{"$schema", "$id", "$comment", "$anchor", "$dynamicAncho
 // $schema/$id/title/$comment/$defs are dropped; const becomes a one-value
 // enum with its JSON type; every array schema gets "items" ({} when
 // unknown); the top level is made an object (top-level anyOf/oneOf/allOf of
-// objects are merged, since OpenAI and Anthropic reject them there).
+// objects are merged and top-level not/enum/if dropped, since OpenAI and
+// Anthropic reject them there).
 //
 // OpenAI additionally drops annotations (default, examples) and boolean
-// additionalProperties. Gemini keeps only its OpenAPI subset: see
-// geminiKeys; anyOf [X, null] becomes X plus "nullable": true, type lists
-// become their first non-null type plus nullable, oneOf becomes anyOf,
-// allOf is merged, every schema gets a single type (unknown: "string"),
-// enums stay only on strings, and formats other than date-time/enum,
-// int32/int64, float/double are dropped. OpenAIStrict is described at its
-// constant.
+// additionalProperties. Gemini keeps only its OpenAPI subset (type, format,
+// description, nullable, enum, items, properties, required, anyOf,
+// pattern, min/max bounds, propertyOrdering): anyOf [X, null] becomes X
+// plus "nullable": true, type lists become their first non-null type plus
+// nullable, oneOf becomes anyOf, allOf is merged, anyOf branches that only
+// add constraints ({"required": [...]}) are dropped, every schema gets a
+// single type (unknown: "string") and loses keywords of other types, enums
+// stay only on strings (others move into the description), and formats
+// other than date-time/enum, int32/int64, float/double are dropped.
+// OpenAIStrict is described at its constant.
 //
 // Key order follows the source, so output bytes are stable. An empty raw
 // schema means "no parameters". Errors: invalid JSON, a top level that is

@@ -22,8 +22,8 @@ type Entry struct {
 }
 
 // NameMap maps real tool names onto names every provider accepts
-// (^[a-zA-Z0-9_-]{1,64}$, first character a letter or "_" for Gemini) and
-// back. The zero value is not ready; use NewNameMap. Wire names are
+// (^[a-zA-Z0-9_-]{1,64}$, first character a letter or "_" as Gemini
+// requires) and back. The zero value is not ready; use NewNameMap. Wire names are
 // deterministic for the same sequence of Add calls, so prompt caches stay
 // warm across requests. Not safe for concurrent use.
 type NameMap struct {
