@@ -194,4 +194,3 @@ func (a *Agent) calibrate(req llm.Request, u llm.Usage) {
 func (a *Agent) targetBytes() int {
 	return max(a.est.Bytes(a.opts.ContextWindow/2)-a.fixedBytes(), contextmgr.SummaryReserve)
 }
-

@@ -5,7 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	
+
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/tools"
@@ -95,4 +95,3 @@ func (r *run) checkStuck() (Result, bool) {
 	r.stuck.seq, r.stuck.names = r.stuck.seq[len(r.stuck.seq)-1:], r.stuck.names[len(r.stuck.names)-1:]
 	return Result{}, false
 }
-
