@@ -72,7 +72,7 @@ func TestDecodeQuirks(t *testing.T) {
 		},
 		{
 			name: "length with usage details in the last chunk",
-			raw: sseOf(`{"choices":[{"delta":{"content":"cut"},"finish_reason":"length"}],"usage":{"prompt_tokens":10,"completion_tokens":4,"prompt_tokens_details":{"cached_tokens":6},"completion_tokens_details":{"reasoning_tokens":2}}}`),
+			raw:  sseOf(`{"choices":[{"delta":{"content":"cut"},"finish_reason":"length"}],"usage":{"prompt_tokens":10,"completion_tokens":4,"prompt_tokens_details":{"cached_tokens":6},"completion_tokens_details":{"reasoning_tokens":2}}}`),
 			text: "cut", finish: llm.FinishLength,
 			usage: &llm.Usage{InputTokens: 10, OutputTokens: 4, CacheReadTokens: 6, ReasoningTokens: 2},
 		},
