@@ -6,11 +6,8 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"sync"
-	"time"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
-	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/providers/httperr"
@@ -74,61 +71,4 @@ func classifyHTTP(base llm.ProviderError, status int, h http.Header, body []byte
 		e.Err = base.Err
 	}
 	return e
-}
-
-// errStall is returned by a response body that stayed silent past the idle
-// timeout.
-var errStall = errors.New("anthropic: no data within the idle timeout")
-
-// idleMiddleware wraps every response body so that a read which waits
-// longer than d fails with errStall and the connection is closed.
-func idleMiddleware(d time.Duration) option.Middleware {
-	return func(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
-		resp, err := next(req)
-		if err != nil || resp == nil || resp.Body == nil {
-			return resp, err
-		}
-		resp.Body = newIdleBody(resp.Body, d)
-		return resp, nil
-	}
-}
-
-// idleBody closes its underlying body when no Read returns within the
-// timeout, so a blocked Read fails promptly.
-type idleBody struct {
-	rc    io.ReadCloser
-	timer *time.Timer
-	d     time.Duration
-	mu    sync.Mutex
-	stall bool
-}
-
-func newIdleBody(rc io.ReadCloser, d time.Duration) *idleBody {
-	b := &idleBody{rc: rc, d: d}
-	b.timer = time.AfterFunc(d, func() {
-		b.mu.Lock()
-		b.stall = true
-		b.mu.Unlock()
-		rc.Close()
-	})
-	return b
-}
-
-func (b *idleBody) Read(p []byte) (int, error) {
-	n, err := b.rc.Read(p)
-	b.mu.Lock()
-	stalled := b.stall
-	b.mu.Unlock()
-	if stalled {
-		return n, errStall
-	}
-	if n > 0 {
-		b.timer.Reset(b.d)
-	}
-	return n, err
-}
-
-func (b *idleBody) Close() error {
-	b.timer.Stop()
-	return b.rc.Close()
 }

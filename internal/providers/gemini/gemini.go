@@ -106,8 +106,12 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) (<-chan llm.Even
 	}
 	u := strings.TrimRight(p.opts.BaseURL, "/") + "/" + p.opts.APIVersion + "/models/" + url.PathEscape(model) +
 		":streamGenerateContent?alt=sse"
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(payload))
+	// reqCtx is cancelled by the idle watchdog (no headers or no bytes
+	// within IdleTimeout) and when the stream ends.
+	reqCtx, cancel := context.WithCancel(ctx)
+	hreq, err := http.NewRequestWithContext(reqCtx, http.MethodPost, u, bytes.NewReader(payload))
 	if err != nil {
+		cancel()
 		return nil, fail(llm.ErrBadRequest, err, "check the provider's baseURL")
 	}
 	hreq.Header.Set("Content-Type", "application/json")
@@ -118,29 +122,45 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) (<-chan llm.Even
 	for k, v := range p.opts.Headers {
 		hreq.Header.Set(k, v)
 	}
+	var w *watchdog
+	if p.opts.IdleTimeout > 0 {
+		w = newWatchdog(p.opts.IdleTimeout, cancel)
+	}
+	stalled := func() bool { return w != nil && w.hasFired() }
 	resp, err := p.opts.HTTPClient.Do(hreq)
 	if err != nil {
+		if w != nil {
+			w.stop()
+		}
+		cancel()
+		if stalled() {
+			return nil, p.stallError(model, err)
+		}
 		if ctx.Err() != nil {
 			return nil, &llm.ProviderError{Kind: llm.ErrCanceled, Provider: p.opts.Name, Model: model, Err: ctx.Err()}
 		}
 		return nil, fail(llm.ErrConnect, err, "check the network and the provider's baseURL")
 	}
 	if resp.StatusCode/100 != 2 {
+		defer cancel()
+		if w != nil {
+			w.stop()
+		}
 		defer resp.Body.Close()
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		return nil, httperr.Classify(p.opts.Name, model, resp.StatusCode, resp.Header, b)
 	}
 
 	var rd io.ReadCloser = resp.Body
-	var idle *idleBody
-	if p.opts.IdleTimeout > 0 {
-		idle = newIdleBody(resp.Body, p.opts.IdleTimeout)
-		rd = idle
+	if w != nil {
+		w.feed()
+		rd = &idleBody{rc: resp.Body, w: w}
 	}
 	d := &decoder{provider: p.opts.Name, model: model, names: names}
 	out := make(chan llm.Event, 64)
 	go func() {
 		defer close(out)
+		defer cancel()
 		defer rd.Close()
 		send := func(ev llm.Event) bool {
 			select {
@@ -169,10 +189,8 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) (<-chan llm.Even
 				switch {
 				case ctx.Err() != nil:
 					final(canceled())
-				case idle != nil && idle.stalled():
-					final(&llm.ProviderError{Kind: llm.ErrStreamStall, Provider: p.opts.Name, Model: model, Status: 200,
-						Err: err, Message: "no data within " + p.opts.IdleTimeout.String(),
-						Hint: "the server stopped sending; the request can be retried"})
+				case stalled():
+					final(p.stallError(model, err))
 				case errors.Is(err, io.EOF):
 					final(d.truncated())
 				default:
@@ -209,42 +227,9 @@ func (d *decoder) streamError(data []byte) *llm.ProviderError {
 	return httperr.ClassifyStreamError(d.provider, d.model, data)
 }
 
-// idleBody closes its underlying body when no Read returns data within
-// the timeout, so a blocked Read fails promptly.
-type idleBody struct {
-	rc    io.ReadCloser
-	timer *time.Timer
-	d     time.Duration
-	mu    sync.Mutex
-	stall bool
-}
-
-func newIdleBody(rc io.ReadCloser, d time.Duration) *idleBody {
-	b := &idleBody{rc: rc, d: d}
-	b.timer = time.AfterFunc(d, func() {
-		b.mu.Lock()
-		b.stall = true
-		b.mu.Unlock()
-		rc.Close()
-	})
-	return b
-}
-
-func (b *idleBody) stalled() bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.stall
-}
-
-func (b *idleBody) Read(p []byte) (int, error) {
-	n, err := b.rc.Read(p)
-	if n > 0 && !b.stalled() {
-		b.timer.Reset(b.d)
-	}
-	return n, err
-}
-
-func (b *idleBody) Close() error {
-	b.timer.Stop()
-	return b.rc.Close()
+// stallError reports a server that sent nothing for IdleTimeout.
+func (p *Provider) stallError(model string, err error) *llm.ProviderError {
+	return &llm.ProviderError{Kind: llm.ErrStreamStall, Provider: p.opts.Name, Model: model, Err: err,
+		Message: "no data within " + p.opts.IdleTimeout.String(),
+		Hint:    "the server stopped sending; the request can be retried"}
 }
