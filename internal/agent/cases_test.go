@@ -1,0 +1,190 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/llm/llmtest"
+	"github.com/zero-agent/zero/internal/tools"
+)
+
+// Cases B25 and B26 at the loop level: an old damaged history handed to
+// the agent as Options.History resumes, and the next request on the real
+// OpenAI wire is valid (every call answered once, no orphan result).
+
+// loadCaseHistory reads a case's message array (Anthropic or OpenAI shape)
+// into llm messages; entries with "event" (session events) are skipped.
+func loadCaseHistory(t *testing.T, path string) []llm.Message {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in []struct {
+		Role       string          `json:"role"`
+		Content    json.RawMessage `json:"content"`
+		ToolCallID string          `json:"tool_call_id"`
+		ToolCalls  []struct {
+			ID       string `json:"id"`
+			Function struct{ Name, Arguments string }
+		} `json:"tool_calls"`
+		Event string `json:"event"`
+	}
+	if err := json.Unmarshal(b, &in); err != nil {
+		t.Fatal(err)
+	}
+	var out []llm.Message
+	for _, w := range in {
+		if w.Event != "" {
+			continue
+		}
+		var s string
+		var blocks []struct {
+			Type, Text, ID, Name, Content string
+			Input                         json.RawMessage
+			ToolUseID                     string `json:"tool_use_id"`
+			IsError                       bool   `json:"is_error"`
+		}
+		if json.Unmarshal(w.Content, &s) != nil {
+			if err := json.Unmarshal(w.Content, &blocks); err != nil {
+				t.Fatal(err)
+			}
+		}
+		m := llm.Message{Role: llm.Role(w.Role)}
+		if w.Role == "tool" {
+			out = append(out, llm.ToolResultMessage(llm.ToolResult{CallID: w.ToolCallID, Content: s}))
+			continue
+		}
+		if s != "" {
+			m.Parts = append(m.Parts, llm.Part{Type: llm.PartText, Text: s})
+		}
+		var results []llm.Part
+		for _, bl := range blocks {
+			switch bl.Type {
+			case "text":
+				m.Parts = append(m.Parts, llm.Part{Type: llm.PartText, Text: bl.Text})
+			case "tool_use":
+				var c bytes.Buffer
+				_ = json.Compact(&c, bl.Input)
+				m.Parts = append(m.Parts, llm.Part{Type: llm.PartToolCall, ToolCall: &llm.ToolCall{ID: bl.ID, Name: bl.Name, Arguments: c.String()}})
+			case "tool_result":
+				results = append(results, llm.Part{Type: llm.PartToolResult, ToolResult: &llm.ToolResult{CallID: bl.ToolUseID, Content: bl.Content, IsError: bl.IsError}})
+			}
+		}
+		for _, c := range w.ToolCalls {
+			m.Parts = append(m.Parts, llm.Part{Type: llm.PartToolCall, ToolCall: &llm.ToolCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments}})
+		}
+		if results != nil {
+			out = append(out, llm.Message{Role: llm.RoleTool, Parts: results})
+		}
+		if len(m.Parts) > 0 {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// resumeOnce resumes hist, runs one prompt against a fake OpenAI server and
+// returns the wire messages of the request, the agent and its events.
+func resumeOnce(t *testing.T, hist []llm.Message, prompt string) ([]map[string]any, *Agent, *recorder) {
+	t.Helper()
+	srv := llmtest.NewServer(t)
+	srv.Script(llmtest.Reply(llmtest.Text("ok")))
+	rec := &recorder{}
+	a := New(Options{Provider: newOpenAI(t, srv.URL()), Model: "m", Sink: rec, History: hist,
+		Tools: tools.NewRegistry(echoTool("edit_file", tools.SideWrite), echoTool("bash", tools.SideShell))})
+	if res := a.Run(context.Background(), prompt); res.StopReason != event.StopCompleted {
+		t.Fatalf("resumed run: %+v", res)
+	}
+	msgs := wireMessages(t, srv.Requests()[0])
+	checkWireInvariant(t, msgs)
+	return msgs, a, rec
+}
+
+func TestCaseB25ResumeAfterBadCompaction(t *testing.T) {
+	bad := loadCaseHistory(t, "testdata/B25/messages_after_compaction_BAD.json")
+	want := loadCaseHistory(t, "testdata/B25/messages_repaired.json")
+	msgs, a, rec := resumeOnce(t, bad, "continue")
+	if !strings.Contains(rec.texts(event.Warning), "history repaired") {
+		t.Fatalf("repair not logged: %q", rec.texts(event.Warning))
+	}
+	// The repaired history is the expected one plus the new prompt: the
+	// orphan toolu_A1 result is gone, its first line folded into the
+	// summary, the toolu_B2 pair intact.
+	h := a.History()
+	if len(h) != len(want)+2 { // + prompt + answer
+		t.Fatalf("history %d messages, want %d: %+v", len(h), len(want)+2, h)
+	}
+	for i, w := range want {
+		if h[i].Role != w.Role || len(h[i].ToolCalls()) != len(w.ToolCalls()) || len(h[i].ToolResults()) != len(w.ToolResults()) {
+			t.Fatalf("message %d: %+v, want %+v", i, h[i], w)
+		}
+	}
+	summary := h[0].Text()
+	if !strings.HasPrefix(summary, strings.TrimSuffix(want[0].Text()[:60], " ")) || !strings.Contains(summary, "FAIL: TestParse") {
+		t.Fatalf("summary lost the orphan's fact: %q", summary)
+	}
+	if h[1].ToolCalls()[0].ID != "toolu_B2" || h[2].ToolResults()[0].CallID != "toolu_B2" || h[2].ToolResults()[0].Content != "ok" {
+		t.Fatalf("kept pair changed: %+v %+v", h[1], h[2])
+	}
+	for _, m := range msgs {
+		if m["tool_call_id"] == "toolu_A1" {
+			t.Fatalf("orphan result sent: %v", msgs)
+		}
+	}
+}
+
+func TestCaseB25OpenAIShapeResumes(t *testing.T) {
+	bad := loadCaseHistory(t, "testdata/B25/messages_after_compaction_BAD_openai.json")
+	msgs, _, _ := resumeOnce(t, bad, "continue")
+	for _, m := range msgs {
+		if m["tool_call_id"] == "call_A1" {
+			t.Fatalf("orphan result sent: %v", msgs)
+		}
+	}
+}
+
+func TestCaseB26ResumeAfterInterrupt(t *testing.T) {
+	// The log ends with the assistant's two calls and no results (the
+	// process died while go test ran); the user's next message follows.
+	events := loadCaseHistory(t, "testdata/B26/session_events.json")
+	want := loadCaseHistory(t, "testdata/B26/expected_next_request_messages.json")
+	hist, prompt := events[:len(events)-1], events[len(events)-1].Text()
+	msgs, a, _ := resumeOnce(t, hist, prompt)
+	// Expected shape: user, assistant(C1, C2), results C1 and C2 (is_error),
+	// then the new user text.
+	h := a.History()[:len(want)]
+	for i, w := range want {
+		if h[i].Role != w.Role {
+			t.Fatalf("message %d role %s, want %s: %+v", i, h[i].Role, w.Role, h)
+		}
+	}
+	var ids []string
+	for _, r := range h[2].ToolResults() {
+		if !r.IsError || !strings.HasPrefix(r.Content, "Not run: cancelled") {
+			t.Fatalf("synthetic result %+v", r)
+		}
+		ids = append(ids, r.CallID)
+	}
+	var wantIDs []string
+	for _, r := range want[2].ToolResults() {
+		wantIDs = append(wantIDs, r.CallID)
+	}
+	if strings.Join(ids, ",") != strings.Join(wantIDs, ",") || h[3].Text() != want[3].Text() {
+		t.Fatalf("results %v then %q, want %v then %q", ids, h[3].Text(), wantIDs, want[3].Text())
+	}
+	// On the wire: one role=tool message per call id, then the user text.
+	var roles []string
+	for _, m := range msgs {
+		roles = append(roles, m["role"].(string))
+	}
+	if got := strings.Join(roles, ","); got != "system,user,assistant,tool,tool,user" && got != "user,assistant,tool,tool,user" {
+		t.Fatalf("wire roles %s", got)
+	}
+}
