@@ -65,6 +65,8 @@ func commands() []command {
 		{"sessions", "list sessions: id, time, turns, first prompt", runSessions},
 		{"logs", "print where this project's session logs are", runLogs},
 		{"config", "print the resolved configuration (secrets masked)", runConfig},
+		{"providers", "manage provider profiles: list | add NAME … | remove NAME | use NAME | check [NAME]", runProviders},
+		{"models", "list a provider's models: zero models [provider]", runModels},
 		{"guard", "classify a shell command without running it: zero guard [--json] \"cmd\"", runGuard},
 		{"version", "print the version", func(s stdio, _ []string) error { fmt.Fprintln(s.out, "zero", Version); return nil }},
 	}

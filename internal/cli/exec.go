@@ -147,7 +147,14 @@ func runExec(s stdio, args []string) error {
 	if maxTurns == 0 {
 		maxTurns = rt.maxTurns
 	}
-	a := rt.newAgent(history, maxTurns, event.Multi{sessionLog{sess}, out})
+	sink := newPricing(event.Multi{sessionLog{sess}, out}, string(rt.active.Kind), rt.active.Model)
+	a := rt.newAgent(history, maxTurns, sink)
+	if o.input == "stream-json" {
+		if o.output != "stream-json" {
+			return usagef("-i stream-json needs -o stream-json (permission requests are written as events)")
+		}
+		a.SetGate(rt.gate(newStreamApprover(s.in, sink).ask))
+	}
 	res := a.Run(ctx, o.prompt)
 	if err := sess.Err(); err != nil {
 		fmt.Fprintln(s.err, "zero: warning: the session log is incomplete:", err)
