@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/providers/httperr"
 )
 
 // replay is a 127.0.0.1 server that answers each request with the next
@@ -422,9 +423,22 @@ func TestHTTPErrors(t *testing.T) {
 	}
 }
 
+// b10Expect is one entry of case B10's expected.json.
+type b10Expect struct {
+	Class        string `json:"class"`
+	Subclass     string `json:"subclass"`
+	PromptTokens int    `json:"prompt_tokens"`
+	MaxTokens    int    `json:"max_tokens"`
+	Limit        int    `json:"limit"`
+}
+
 // TestB10Anthropic feeds the Anthropic bodies of case B10 through the real
-// path: both are context overflows.
+// path and checks class, subclass and numbers from expected.json.
 func TestB10Anthropic(t *testing.T) {
+	var expect map[string]b10Expect
+	if err := json.Unmarshal([]byte(readCase(t, "B10/expected.json")), &expect); err != nil {
+		t.Fatal(err)
+	}
 	for _, name := range []string{"error_02.json", "error_03.json"} {
 		t.Run(name, func(t *testing.T) {
 			var c struct {
@@ -434,13 +448,21 @@ func TestB10Anthropic(t *testing.T) {
 			if err := json.Unmarshal([]byte(readCase(t, "B10/"+name)), &c); err != nil {
 				t.Fatal(err)
 			}
+			want := expect[name]
 			r := newReplay(t, answer{status: c.Status, body: string(c.Body)})
 			_, err := testProvider(r).Stream(context.Background(), llm.Request{Messages: []llm.Message{llm.TextMessage(llm.RoleUser, "hi")}})
-			if k := llm.KindOf(err); k != llm.ErrContextOverflow {
-				t.Errorf("kind = %s (%v), want context_overflow", k, err)
+			if k := llm.KindOf(err); string(k) != want.Class {
+				t.Errorf("kind = %s (%v), want %s", k, err, want.Class)
 			}
 			if llm.IsRetryable(err) {
 				t.Error("an overflow must not be retried as-is")
+			}
+			o, ok := httperr.Overflow(err)
+			if !ok {
+				t.Fatalf("no overflow numbers in %v", err)
+			}
+			if o.Subclass() != want.Subclass || o.PromptTokens != want.PromptTokens || o.MaxTokens != want.MaxTokens || o.Limit != want.Limit {
+				t.Errorf("overflow = %+v (subclass %q), want %+v", o, o.Subclass(), want)
 			}
 		})
 	}
@@ -481,5 +503,28 @@ func TestCancel(t *testing.T) {
 	last := evs[len(evs)-1]
 	if last.Type != llm.EventError || llm.KindOf(last.Err) != llm.ErrCanceled || !errors.Is(last.Err, context.Canceled) {
 		t.Errorf("last = %+v, want canceled error", last)
+	}
+}
+
+// TestIgnoresEnvironment: the SDK's environment defaults are off, so an
+// ANTHROPIC_API_KEY in the environment is never sent to a base URL the
+// profile names, and ANTHROPIC_BASE_URL does not redirect requests.
+func TestIgnoresEnvironment(t *testing.T) {
+	r := newReplay(t, answer{status: 200, body: textStream("ok")})
+	t.Setenv("ANTHROPIC_API_KEY", "sk-from-env")
+	t.Setenv("ANTHROPIC_AUTH_TOKEN", "tok-from-env")
+	t.Setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:1")
+	t.Setenv("ANTHROPIC_CUSTOM_HEADERS", "X-Leak: yes")
+	p := New(Options{BaseURL: r.srv.URL, Model: "claude-test"})
+	ch, err := p.Stream(context.Background(), llm.Request{Messages: []llm.Message{llm.TextMessage(llm.RoleUser, "hi")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	collect(t, ch)
+	h := r.headers[0]
+	for _, k := range []string{"Authorization", "X-Api-Key", "X-Leak"} {
+		if v := h.Get(k); v != "" {
+			t.Errorf("%s sent from the environment: %q", k, v)
+		}
 	}
 }

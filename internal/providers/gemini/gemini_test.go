@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/providers/httperr"
 )
 
 // replay is a 127.0.0.1 server that answers each request with the next
@@ -349,26 +350,48 @@ func TestHTTPErrors(t *testing.T) {
 	}
 }
 
-// TestB10Gemini: the Gemini body of case B10 is a context overflow.
+// TestB10Gemini: the Gemini body of case B10 is a context overflow with
+// the numbers expected.json gives.
 func TestB10Gemini(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("testdata", "B10", "error_04.json"))
-	if err != nil {
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join("testdata", "B10", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	var expect map[string]struct {
+		Class        string `json:"class"`
+		Subclass     string `json:"subclass"`
+		PromptTokens int    `json:"prompt_tokens"`
+		MaxTokens    int    `json:"max_tokens"`
+		Limit        int    `json:"limit"`
+	}
+	if err := json.Unmarshal(read("expected.json"), &expect); err != nil {
 		t.Fatal(err)
 	}
 	var c struct {
 		Status int             `json:"http_status"`
 		Body   json.RawMessage `json:"body"`
 	}
-	if err := json.Unmarshal(b, &c); err != nil {
+	if err := json.Unmarshal(read("error_04.json"), &c); err != nil {
 		t.Fatal(err)
 	}
+	want := expect["error_04.json"]
 	r := newReplay(t, answer{status: c.Status, body: string(c.Body)})
-	_, err = testProvider(r).Stream(context.Background(), llm.Request{Messages: userHi})
-	if k := llm.KindOf(err); k != llm.ErrContextOverflow {
-		t.Errorf("kind = %s (%v)", k, err)
+	_, err := testProvider(r).Stream(context.Background(), llm.Request{Messages: userHi})
+	if k := llm.KindOf(err); string(k) != want.Class {
+		t.Errorf("kind = %s (%v), want %s", k, err, want.Class)
 	}
 	if llm.IsRetryable(err) {
 		t.Error("overflow must not be retried as-is")
+	}
+	o, ok := httperr.Overflow(err)
+	if !ok {
+		t.Fatalf("no overflow numbers in %v", err)
+	}
+	if o.Subclass() != want.Subclass || o.PromptTokens != want.PromptTokens || o.MaxTokens != want.MaxTokens || o.Limit != want.Limit {
+		t.Errorf("overflow = %+v, want %+v", o, want)
 	}
 }
 
