@@ -1,0 +1,259 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Backends reported by Backend.
+const (
+	BackendBubblewrap = "bubblewrap"
+	BackendLandlock   = "landlock"
+	BackendSeatbelt   = "seatbelt"
+	BackendNone       = "none"
+)
+
+// Policy is what a sandboxed shell command may touch. Reads are allowed
+// everywhere except Hide; writes only in Workspace, Writable and TempDirs;
+// the network only when Network is set.
+type Policy struct {
+	// Workspace is the workspace root (writable).
+	Workspace string
+	// Writable are extra writable roots (--add-dir).
+	Writable []string
+	// TempDirs are writable temp directories; nil means /tmp, /var/tmp
+	// and $TMPDIR.
+	TempDirs []string
+	// Network allows network access (granted by the user).
+	Network bool
+	// Hide are files and directories the command must not read (with
+	// bubblewrap they are covered by an empty tmpfs or /dev/null); nil
+	// means DefaultHidden of the user's home.
+	Hide []string
+	// Backend forces a backend (tests, `zero doctor` checks); empty means
+	// the one Backend detects.
+	Backend string
+}
+
+// DefaultHidden lists the secret directories under home that sandboxed
+// commands cannot read: ~/.ssh, ~/.aws, ~/.gnupg, ~/.config/gcloud,
+// ~/.azure, ~/.kube, ~/.docker, ~/.password-store and Zero's config dir.
+func DefaultHidden(home, configDir string) []string {
+	var out []string
+	for _, d := range []string{".ssh", ".aws", ".gnupg", ".config/gcloud", ".azure", ".kube", ".docker", ".password-store"} {
+		out = append(out, filepath.Join(home, d))
+	}
+	if configDir != "" {
+		out = append(out, configDir)
+	}
+	return out
+}
+
+var (
+	detectOnce     sync.Once
+	detectedName   string
+	detectedDetail string
+)
+
+// Backend returns the sandbox backend shell commands run under on this
+// machine: "bubblewrap", "landlock", "seatbelt" or "none". It probes once
+// (a bwrap that cannot create namespaces, as in some containers, falls
+// back to Landlock).
+func Backend() string {
+	name, _ := BackendInfo()
+	return name
+}
+
+// BackendInfo returns Backend and a sentence for `zero doctor` saying why
+// (version, ABI, or what failed).
+func BackendInfo() (name, detail string) {
+	detectOnce.Do(func() { detectedName, detectedDetail = detect() })
+	return detectedName, detectedDetail
+}
+
+func detect() (string, string) {
+	switch runtime.GOOS {
+	case "linux":
+		bw, bwErr := exec.LookPath("bwrap")
+		why := "bwrap is not installed (apt-get install bubblewrap)"
+		if bwErr == nil {
+			if err := probeBwrap(bw); err == nil {
+				return BackendBubblewrap, "bubblewrap at " + bw + ": read-only root, writable workspace and temp, network off unless granted"
+			} else {
+				why = "bwrap cannot create namespaces here: " + err.Error()
+			}
+		}
+		if abi := landlockABI(); abi > 0 {
+			return BackendLandlock, fmt.Sprintf("%s; using Landlock ABI %d (writes confined; network confined from ABI 4)", why, abi)
+		}
+		return BackendNone, why + "; Landlock is not available in this kernel: shell commands are not sandboxed"
+	case "darwin":
+		if p, err := exec.LookPath("sandbox-exec"); err == nil {
+			return BackendSeatbelt, "sandbox-exec at " + p + " with a generated profile"
+		}
+		return BackendNone, "sandbox-exec not found: shell commands are not sandboxed"
+	}
+	return BackendNone, "no sandbox for " + runtime.GOOS + ": shell commands are not sandboxed"
+}
+
+// probeBwrap runs true under the same namespace flags Wrap uses.
+func probeBwrap(bw string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	args := append(bwrapBase(false), "--", "true")
+	cmd := exec.CommandContext(ctx, bw, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			return errors.New(msg)
+		}
+		return err
+	}
+	return nil
+}
+
+// bwrapBase is bubblewrap's namespace setup: read-only root, private /dev
+// and /proc, new pid/ipc/uts namespaces (and net unless allowed), a new
+// session (no TIOCSTI into the terminal) and death with Zero.
+func bwrapBase(network bool) []string {
+	args := []string{"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+		"--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--new-session"}
+	if !network {
+		args = append(args, "--unshare-net")
+	}
+	return args
+}
+
+// writable returns the existing writable roots of p.
+func (p Policy) writable() []string {
+	temps := p.TempDirs
+	if temps == nil {
+		temps = []string{"/tmp", "/var/tmp", os.TempDir()}
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, d := range append(append([]string{p.Workspace}, p.Writable...), temps...) {
+		if d == "" {
+			continue
+		}
+		d = filepath.Clean(d)
+		if seen[d] {
+			continue
+		}
+		if st, err := os.Stat(d); err == nil && st.IsDir() {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Wrap rewrites cmd (already built: Path, Args, Dir, Env) to run inside
+// the sandbox; it is meant for tools.Options.CommandWrapper. With no
+// sandbox backend it leaves cmd unchanged and returns nil (`zero doctor`
+// reports that). An error means the command must not run.
+func (p Policy) Wrap(cmd *exec.Cmd) error {
+	if p.Workspace == "" {
+		return errors.New("sandbox: policy has no workspace")
+	}
+	backend := p.Backend
+	if backend == "" {
+		backend = Backend()
+	}
+	dir := cmd.Dir
+	if dir == "" {
+		d, err := os.Getwd()
+		if err != nil {
+			return fmt.Errorf("sandbox: %w", err)
+		}
+		dir = d
+	}
+	switch backend {
+	case BackendBubblewrap:
+		return p.wrapBwrap(cmd, dir)
+	case BackendLandlock:
+		return p.wrapLandlock(cmd)
+	case BackendSeatbelt:
+		return p.wrapSeatbelt(cmd)
+	case BackendNone:
+		return nil
+	}
+	return fmt.Errorf("sandbox: unknown backend %q", backend)
+}
+
+func (p Policy) wrapBwrap(cmd *exec.Cmd, dir string) error {
+	bw, err := exec.LookPath("bwrap")
+	if err != nil {
+		return fmt.Errorf("sandbox: bubblewrap backend chosen but bwrap is missing: %w", err)
+	}
+	args := append([]string{bw}, bwrapBase(p.Network)...)
+	for _, w := range p.writable() {
+		args = append(args, "--bind", w, w)
+	}
+	hide := p.Hide
+	if hide == nil {
+		h, _ := os.UserHomeDir()
+		hide = DefaultHidden(h, DefaultConfigDir())
+	}
+	for _, h := range hide {
+		st, err := os.Stat(h)
+		switch {
+		case err != nil:
+			continue
+		case st.IsDir():
+			args = append(args, "--tmpfs", h)
+		default:
+			args = append(args, "--ro-bind", "/dev/null", h)
+		}
+	}
+	args = append(args, "--chdir", dir, "--")
+	args = append(args, cmd.Path)
+	if len(cmd.Args) > 1 {
+		args = append(args, cmd.Args[1:]...)
+	}
+	cmd.Path, cmd.Args = bw, args
+	return nil
+}
+
+// Annotate returns a line to append to a sandboxed command's output when
+// the output shows the sandbox refused something (a read-only file
+// system, a permission error under Landlock, no network), so the model
+// learns why and what to ask for; "" otherwise.
+func (p Policy) Annotate(output string) string {
+	backend := p.Backend
+	if backend == "" {
+		backend = Backend()
+	}
+	if backend == BackendNone {
+		return ""
+	}
+	var why []string
+	if strings.Contains(output, "Read-only file system") || backend != BackendBubblewrap && strings.Contains(output, "Permission denied") ||
+		strings.Contains(output, "Operation not permitted") && backend == BackendSeatbelt {
+		why = append(why, "writes outside the workspace and temp directories are blocked")
+	}
+	if !p.Network {
+		for _, s := range []string{"Network is unreachable", "Could not resolve host", "Temporary failure in name resolution",
+			"Name or service not known", "network is unreachable", "no such host", "Connection refused", "getaddrinfo"} {
+			if strings.Contains(output, s) {
+				why = append(why, "network access is off")
+				break
+			}
+		}
+	}
+	if len(why) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("[sandbox (%s): %s. This is a sandbox refusal, not a bug in the command; ask the user to grant it if it is needed.]",
+		backend, strings.Join(why, "; "))
+}
