@@ -131,7 +131,11 @@ func buildProvider(r *config.Resolved) (llm.Provider, error) {
 	case config.KindGemini:
 		return gemini.New(gemini.Options{Name: r.Name, BaseURL: r.BaseURL, APIKey: r.APIKey, Model: r.Model, Headers: r.Headers}), nil
 	default:
-		return openai.New(openai.Options{Name: r.Name, BaseURL: r.BaseURL, APIKey: r.APIKey, Model: r.Model, Headers: r.Headers})
+		p, err := openai.New(openai.Options{Name: r.Name, BaseURL: r.BaseURL, APIKey: r.APIKey, Model: r.Model, Headers: r.Headers})
+		if err != nil {
+			return nil, err
+		}
+		return p, nil
 	}
 }
 

@@ -1,0 +1,222 @@
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/zero-agent/zero/internal/llm/llmtest"
+)
+
+func TestExecJSONOutput(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644)
+	e := newEnv(t)
+	srv := llmtest.NewServer(t)
+	srv.Script(
+		llmtest.Reply(tc("r1", "read_file", `{"path":"a.txt"}`), llmtest.Usage(500, 10)),
+		llmtest.Reply(llmtest.Text("It says alpha."), llmtest.Usage(600, 5)),
+	)
+	r := e.run(dir, "", "exec", "-o", "json", "--base-url", srv.URL(), "--model", "llmtest-model", "what does a.txt say?")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var s struct {
+		Type, Final, StopReason, SessionID string
+		ToolCalls                          []struct {
+			Name      string
+			IsError   bool
+			RawBytes  int
+			KeptBytes int
+		}
+		Totals struct {
+			Turns, ToolCalls int
+			Usage            struct{ InputTokens, OutputTokens int }
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &s); err != nil {
+		t.Fatalf("stdout is not one JSON object: %v\n%s", err, r.stdout)
+	}
+	if s.Type != "result" || s.Final != "It says alpha." || s.StopReason != "completed" || s.SessionID == "" {
+		t.Fatalf("summary %+v", s)
+	}
+	if len(s.ToolCalls) != 1 || s.ToolCalls[0].Name != "read_file" || s.ToolCalls[0].IsError || s.ToolCalls[0].RawBytes == 0 {
+		t.Fatalf("tool calls %+v", s.ToolCalls)
+	}
+	if s.Totals.Turns != 2 || s.Totals.ToolCalls != 1 || s.Totals.Usage.InputTokens != 1100 || s.Totals.Usage.OutputTokens != 15 {
+		t.Fatalf("totals %+v", s.Totals)
+	}
+}
+
+func TestExecPromptFromStdinAndDashP(t *testing.T) {
+	dir := t.TempDir()
+	e := newEnv(t)
+	srv := llmtest.NewServer(t)
+	srv.Script(llmtest.Reply(llmtest.Text("one")), llmtest.Reply(llmtest.Text("two")))
+	if r := e.run(dir, "prompt from stdin\n", "exec", "--base-url", srv.URL(), "--model", "m", "-"); r.code != 0 || strings.TrimSpace(r.stdout) != "one" {
+		t.Fatalf("stdin prompt: %d %q %s", r.code, r.stdout, r.stderr)
+	}
+	if r := e.run(dir, "", "exec", "-p", "flag prompt", "--base-url", srv.URL(), "--model", "m"); r.code != 0 || strings.TrimSpace(r.stdout) != "two" {
+		t.Fatalf("-p prompt: %d %q %s", r.code, r.stdout, r.stderr)
+	}
+	reqs := completions(srv)
+	last := func(i int) string {
+		msgs := reqs[i].Map()["messages"].([]any)
+		return msgs[len(msgs)-1].(map[string]any)["content"].(string)
+	}
+	if last(0) != "prompt from stdin\n" || last(1) != "flag prompt" {
+		t.Fatalf("prompts sent: %q %q", last(0), last(1))
+	}
+}
+
+func TestExecExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	e := newEnv(t)
+	srv := llmtest.NewServer(t)
+
+	// usage: no prompt
+	if r := e.run(dir, "", "exec", "--base-url", srv.URL(), "--model", "m"); r.code != 2 || !strings.Contains(r.stderr, "no prompt") {
+		t.Fatalf("no prompt: %d %s", r.code, r.stderr)
+	}
+	// usage: nothing configured and no local server (ports probed on loopback only)
+	if r := e.run(dir, "", "exec", "hello"); r.code != 2 || !strings.Contains(r.stderr, "ollama serve") || !strings.Contains(r.stderr, "OPENAI_API_KEY") {
+		t.Fatalf("unconfigured: %d %s", r.code, r.stderr)
+	}
+	// provider error: bad key
+	srv.Script(llmtest.Reply(llmtest.Error(401, `{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}}`)))
+	r := e.run(dir, "", "exec", "-o", "stream-json", "--base-url", srv.URL(), "--model", "m", "hello")
+	if r.code != 3 {
+		t.Fatalf("auth error: exit %d %s", r.code, r.stderr)
+	}
+	evs := parseStream(t, r.stdout)
+	var kind string
+	for _, ev := range evs {
+		if ev["type"] == "error" {
+			kind, _ = ev["errorKind"].(string)
+		}
+	}
+	if kind != "auth" || evs[len(evs)-1]["stopReason"] != "provider_error" {
+		t.Fatalf("error event kind %q, end %v", kind, evs[len(evs)-1])
+	}
+	// incomplete: max turns
+	srv.Script(llmtest.Reply(tc("x1", "list_dir", `{"path":"."}`)), llmtest.Reply(tc("x2", "list_dir", `{"path":"."}`)))
+	if r := e.run(dir, "", "exec", "--max-turns", "1", "--base-url", srv.URL(), "--model", "m", "loop"); r.code != 4 {
+		t.Fatalf("max turns: exit %d %s", r.code, r.stderr)
+	}
+}
+
+func TestExecInterruptIsResumable(t *testing.T) {
+	dir := t.TempDir()
+	e := newEnv(t)
+	srv := llmtest.NewServer(t)
+	srv.Script(llmtest.Reply(llmtest.Text("partial "), llmtest.Stall(time.Minute)))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, zeroBin, "exec", "-o", "stream-json", "--base-url", srv.URL(), "--model", "m", "long task")
+	cmd.Dir, cmd.Env = dir, e.vars
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(out)
+	var lines []string
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		if strings.Contains(sc.Text(), `"type":"text"`) {
+			cmd.Process.Signal(syscall.SIGINT)
+		}
+	}
+	err := cmd.Wait()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != 130 {
+		t.Fatalf("want exit 130, got %v", err)
+	}
+	evs := parseStream(t, strings.Join(lines, "\n"))
+	end := evs[len(evs)-1]
+	if end["type"] != "run_end" || end["stopReason"] != "interrupted" {
+		t.Fatalf("last event %v", end)
+	}
+	// the session resumes with the partial text in its history
+	srv.Script(llmtest.Reply(llmtest.Text("resumed")))
+	r := e.run(dir, "", "exec", "--resume", "--base-url", srv.URL(), "--model", "m", "go on")
+	if r.code != 0 || strings.TrimSpace(r.stdout) != "resumed" {
+		t.Fatalf("resume after interrupt: %d %q %s", r.code, r.stdout, r.stderr)
+	}
+	reqs := completions(srv)
+	msgs := reqs[len(reqs)-1].Map()["messages"].([]any)
+	var roles []string
+	for _, m := range msgs {
+		roles = append(roles, m.(map[string]any)["role"].(string))
+	}
+	if strings.Join(roles, " ") != "system user assistant user" {
+		t.Fatalf("resumed roles %v", roles)
+	}
+	if c := msgs[2].(map[string]any)["content"]; c != "partial " {
+		t.Fatalf("partial text not kept: %v", c)
+	}
+}
+
+func TestHeadlessPermissions(t *testing.T) {
+	dir := t.TempDir()
+	e := newEnv(t)
+	srv := llmtest.NewServer(t)
+	write := `{"path":"new.txt","content":"hello\n"}`
+
+	// Without approval a write is denied with a reason the model can read.
+	srv.Script(llmtest.Reply(tc("w1", "write_file", write)), llmtest.Reply(llmtest.Text("could not write")))
+	r := e.run(dir, "", "exec", "--base-url", srv.URL(), "--model", "m", "write new.txt")
+	if r.code != 0 {
+		t.Fatalf("exit %d %s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "new.txt")); err == nil {
+		t.Fatal("write ran without approval")
+	}
+	reqs := completions(srv)
+	msgs := reqs[len(reqs)-1].Map()["messages"].([]any)
+	tool := msgs[len(msgs)-1].(map[string]any)
+	if tool["role"] != "tool" || !strings.Contains(tool["content"].(string), "--auto-approve") {
+		t.Fatalf("denial result %v", tool)
+	}
+
+	// With -i stream-json the request is answered by a permission_decision line.
+	srv.Script(llmtest.Reply(tc("w2", "write_file", write)), llmtest.Reply(llmtest.Text("written")))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, zeroBin, "exec", "-i", "stream-json", "-o", "stream-json", "-p", "write new.txt", "--base-url", srv.URL(), "--model", "m")
+	cmd.Dir, cmd.Env = dir, e.vars
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stdout)
+	var sawRequest bool
+	for sc.Scan() {
+		var ev map[string]any
+		json.Unmarshal(sc.Bytes(), &ev)
+		if ev["type"] == "permission_request" {
+			p := ev["permission"].(map[string]any)
+			if p["id"] != "w2" || p["tool"] != "write_file" {
+				t.Fatalf("permission request %v", p)
+			}
+			sawRequest = true
+			io.WriteString(stdin, `{"type":"permission_decision","id":"w2","decision":"allow_once"}`+"\n")
+		}
+	}
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("exec: %v", err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "new.txt"))
+	if !sawRequest || err != nil || string(b) != "hello\n" {
+		t.Fatalf("approved write: request=%v err=%v content=%q", sawRequest, err, b)
+	}
+}

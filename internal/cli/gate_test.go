@@ -1,0 +1,91 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/tools"
+	"github.com/zero-agent/zero/internal/workspace"
+)
+
+type sideTool struct {
+	name string
+	side tools.SideEffect
+}
+
+func (s sideTool) Name() string                 { return s.name }
+func (s sideTool) Description() string          { return "" }
+func (s sideTool) Schema() json.RawMessage      { return json.RawMessage(`{}`) }
+func (s sideTool) SideEffect() tools.SideEffect { return s.side }
+func (s sideTool) Run(context.Context, json.RawMessage) (tools.Result, error) {
+	return tools.Result{}, nil
+}
+
+func TestPermissionGate(t *testing.T) {
+	ws, err := workspace.New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	read, write, shell := sideTool{"read_file", tools.SideRead}, sideTool{"write_file", tools.SideWrite}, sideTool{"bash", tools.SideShell}
+	bash := func(cmd string) llm.ToolCall {
+		b, _ := json.Marshal(map[string]string{"command": cmd})
+		return llm.ToolCall{ID: "c", Name: "bash", Arguments: string(b)}
+	}
+	plain := llm.ToolCall{ID: "c", Name: "write_file", Arguments: `{"path":"a"}`}
+	for _, tc := range []struct {
+		name   string
+		mode   string
+		tool   tools.Tool
+		call   llm.ToolCall
+		allow  bool
+		reason string
+	}{
+		{"reads run in normal mode", modeNormal, read, plain, true, ""},
+		{"writes ask, headless denies", modeNormal, write, plain, false, "--auto-approve"},
+		{"shell asks, headless denies", modeNormal, shell, bash("go test ./..."), false, "needs approval"},
+		{"auto-accept runs writes", modeAutoAccept, write, plain, true, ""},
+		{"auto-accept runs guarded shell", modeAutoAccept, shell, bash("go test ./..."), true, ""},
+		{"guard deny holds in auto-accept", modeAutoAccept, shell, bash("rm -rf /"), false, "refuses"},
+		{"guard ask is not auto-approved", modeAutoAccept, shell, bash("git push --force"), false, "flagged"},
+		{"plan mode is read-only", modePlan, write, plain, false, "plan mode"},
+		{"quoted text is not a command", modeAutoAccept, shell, bash(`echo "rm -rf /"`), true, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := newPermissionGate(ws, tc.mode, nil).Decide(context.Background(), tc.call, tc.tool)
+			if d.Allow != tc.allow || !strings.Contains(d.Reason, tc.reason) {
+				t.Fatalf("got %+v", d)
+			}
+		})
+	}
+}
+
+func TestPermissionGateSessionGrant(t *testing.T) {
+	ws, _ := workspace.New(t.TempDir())
+	defer ws.Close()
+	asked := 0
+	ask := func(ctx context.Context, call llm.ToolCall, t tools.Tool, why string) (bool, bool, string) {
+		asked++
+		return true, true, ""
+	}
+	g := newPermissionGate(ws, modeNormal, ask)
+	w := sideTool{"write_file", tools.SideWrite}
+	for i := 0; i < 3; i++ {
+		if d := g.Decide(context.Background(), llm.ToolCall{Name: "write_file", Arguments: `{}`}, w); !d.Allow {
+			t.Fatalf("denied: %+v", d)
+		}
+	}
+	if asked != 1 {
+		t.Fatalf("asked %d times; a session grant should ask once", asked)
+	}
+	deny := func(ctx context.Context, call llm.ToolCall, t tools.Tool, why string) (bool, bool, string) {
+		return false, false, "not that file"
+	}
+	d := newPermissionGate(ws, modeNormal, deny).Decide(context.Background(), llm.ToolCall{Name: "write_file"}, w)
+	if d.Allow || !strings.Contains(d.Reason, "not that file") {
+		t.Fatalf("typed reason not passed to the model: %+v", d)
+	}
+}
