@@ -29,6 +29,10 @@
 //     files: the key and base URL come only from Options, so a project
 //     config cannot redirect a user's key.
 //
-// It must not import other providers or anything above internal/llm except
-// the shared error classifier; it does no terminal or file I/O.
+// Tool schemas are cleaned for the Anthropic dialect and tool names mapped
+// to legal names (internal/llm/schema) just before each request; called
+// names are mapped back. Errors are classified by internal/providers/httperr.
+//
+// It imports no other provider and nothing above internal/llm besides
+// those two packages; it does no terminal or file I/O.
 package anthropic

@@ -3,9 +3,8 @@ package anthropic
 import (
 	"context"
 	"errors"
-	"io"
-	"net"
 	"net/http"
+	"net/url"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
@@ -22,6 +21,7 @@ func (d *decoder) classify(ctx context.Context, err error) *llm.ProviderError {
 	}
 	base := llm.ProviderError{Provider: d.provider, Model: d.model, Err: err}
 	var apiErr *sdk.Error
+	var urlErr *url.Error
 	switch {
 	case ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ctx.Err())):
 		base.Kind, base.Err = llm.ErrCanceled, ctx.Err()
@@ -36,23 +36,18 @@ func (d *decoder) classify(ctx context.Context, err error) *llm.ProviderError {
 		base.Kind = llm.ErrStreamStall
 		base.Hint = "the server stopped sending; the request can be retried"
 		return &base
-	case !d.started && isConnect(err):
+	case errors.As(err, &urlErr):
+		// client.Do failed: no response was received.
 		base.Kind = llm.ErrConnect
 		base.Hint = "check the network and the provider's baseURL"
 		return &base
 	}
+	// The response began and then broke: a read error, an undecodable
+	// event.
 	base.Kind = llm.ErrStreamBroken
-	if !d.started {
-		base.Kind = llm.ErrConnect
-	}
+	base.Status = 200
+	base.Hint = "the response broke off; the request can be retried"
 	return &base
-}
-
-// isConnect reports network errors that happen before any response.
-func isConnect(err error) bool {
-	var ne net.Error
-	var oe *net.OpError
-	return errors.As(err, &oe) || errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
 }
 
 // classifyHTTP maps an Anthropic error response onto an error kind with
