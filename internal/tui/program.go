@@ -38,6 +38,9 @@ func Run(ctx context.Context, backend Backend, opts RunOptions) error {
 	if opts.Output != nil {
 		popts = append(popts, tea.WithOutput(opts.Output))
 	}
+	if opts.Width > 0 && opts.Height > 0 {
+		popts = append(popts, tea.WithWindowSize(opts.Width, opts.Height))
+	}
 	if opts.Env != nil {
 		popts = append(popts, tea.WithEnvironment(opts.Env))
 	}

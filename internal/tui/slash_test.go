@@ -1,0 +1,165 @@
+package tui
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/llm"
+)
+
+func TestSlashCommands(t *testing.T) {
+	tests := []struct {
+		input string
+		call  string   // backend call expected, "" none
+		shows []string // scrollback must show
+	}{
+		{"/help", "", []string{"/resume <id|prefix>", "ctrl+r  reverse history search"}},
+		{"/model", "", []string{"model: qwen3-coder"}},
+		{"/model llama3", "model llama3", []string{"model: llama3"}},
+		{"/config", "report config", []string{"report of config"}},
+		{"/context", "report context", []string{"report of context"}},
+		{"/logs", "report logs", []string{"report of logs"}},
+		{"/tools", "report tools", []string{"report of tools"}},
+		{"/new", "new", []string{"new session s2"}},
+		{"/clear", "new", []string{"new session s2"}},
+		{"/sessions", "sessions", []string{"20261130-abc    3 turns  2m ago  fix the bug"}},
+		{"/resume 2026", "resume 2026", []string{"resumed session s9 (2 messages)", "› earlier question", "  earlier answer"}},
+		{"/resume", "", []string{"usage: /resume <id|prefix>"}},
+		{"/compact", "compact", []string{"42k → 6k tokens"}},
+		{"/hlep", "", []string{"unknown command /hlep — did you mean /help?"}},
+		{"/sesions", "", []string{"did you mean /sessions?"}},
+		{"/zzzzzzzz", "", []string{"unknown command /zzzzzzzz (/help lists them)"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.input, func(t *testing.T) {
+			f := newFake()
+			f.resumed = Resumed{ID: "s9", History: []llm.Message{
+				llm.TextMessage(llm.RoleUser, "earlier question"),
+				llm.TextMessage(llm.RoleAssistant, "earlier answer\nmore"),
+			}}
+			d := newDriver(t, f, Options{})
+			d.typeText(tt.input)
+			d.press("enter")
+			d.until(func() bool { return !d.m.turn.running })
+			d.settle()
+			calls := f.called()
+			if tt.call == "" && len(calls) > 0 || tt.call != "" && !slices.Contains(calls, tt.call) {
+				t.Errorf("backend calls = %q, want %q", calls, tt.call)
+			}
+			mustContain(t, "scrollback", d.plainScrollback(), tt.shows...)
+			if f.nturns() != 0 {
+				t.Error("a slash command reached the model")
+			}
+		})
+	}
+}
+
+func TestSlashExit(t *testing.T) {
+	d := newDriver(t, newFake(), Options{})
+	d.typeText("/exit")
+	d.press("enter")
+	if !d.quit {
+		t.Fatal("/exit did not quit")
+	}
+}
+
+func TestSlashCompletion(t *testing.T) {
+	d := newDriver(t, newFake(), Options{})
+	d.typeText("/he")
+	d.press("enter") // completes instead of submitting
+	if d.m.Value() != "/help" {
+		t.Fatalf("enter on /he = %q", d.m.Value())
+	}
+	d.press("ctrl+u")
+	d.typeText("/se")
+	d.press("tab")
+	if d.m.Value() != "/sessions " {
+		t.Fatalf("tab on /se = %q", d.m.Value())
+	}
+	d.press("ctrl+u")
+	d.typeText("/c")
+	d.press("tab")
+	if d.m.Value() != "/c" {
+		t.Fatalf("tab on ambiguous /c = %q", d.m.Value())
+	}
+	mustContain(t, "live", d.live(), "/config /context /clear /compact /clip")
+	d.press("ctrl+u")
+	d.typeText("/co")
+	d.press("tab")
+	if d.m.Value() != "/co" {
+		t.Fatalf("tab on /co = %q", d.m.Value())
+	}
+	d.typeText("m")
+	d.press("tab")
+	if d.m.Value() != "/compact " {
+		t.Fatalf("tab on /com = %q", d.m.Value())
+	}
+}
+
+func TestShellCommand(t *testing.T) {
+	f := newFake()
+	f.shell = ShellResult{Output: "a.go\nb.go\x1b]0;x\x07\n", ExitCode: 0, ElapsedMs: 42}
+	d := newDriver(t, f, Options{})
+	d.typeText("!ls *.go")
+	d.press("enter")
+	d.until(func() bool { return !d.m.turn.running })
+	d.settle()
+	if !slices.Contains(f.called(), "shell ls *.go") {
+		t.Fatalf("calls %q", f.called())
+	}
+	mustContain(t, "scrollback", d.plainScrollback(), "! ls *.go", "a.go", "b.go", "↳ exit 0 · 42ms")
+
+	f.shell = ShellResult{Denied: "rm -rf / is never run"}
+	d.typeText("!rm -rf /")
+	d.press("enter")
+	d.until(func() bool { return !d.m.turn.running })
+	d.settle()
+	mustContain(t, "scrollback", d.plainScrollback(), "✗ refused: rm -rf / is never run")
+	if f.nturns() != 0 {
+		t.Error("a shell command reached the model")
+	}
+}
+
+func TestClip(t *testing.T) {
+	f := newFake()
+	f.script["code"] = func(ctx context.Context, turn Turn, sink event.Sink) event.StopReason {
+		sink.Emit(text("Here:\n```go\nfmt.Println(1)\n```\nand\n```sh\nls\n```\n"))
+		return event.StopCompleted
+	}
+	var copied []string
+	d := newDriver(t, f, Options{Copy: func(s string) error { copied = append(copied, s); return nil }})
+	d.typeText("/clip")
+	d.press("enter")
+	mustContain(t, "scrollback", d.plainScrollback(), "nothing to copy yet")
+	d.typeText("code")
+	d.press("enter")
+	d.until(func() bool { return !d.m.turn.running })
+	d.settle()
+	for _, tc := range []struct{ arg, want string }{{"2", "ls\n"}, {"1", "fmt.Println(1)\n"}, {"", "Here:\n```go"}} {
+		d.typeText(strings.TrimSpace("/clip " + tc.arg))
+		d.press("enter")
+		if len(copied) == 0 || !strings.HasPrefix(copied[len(copied)-1], tc.want) {
+			t.Errorf("/clip %s copied %q", tc.arg, copied)
+		}
+		if len(d.clipboard) == 0 || d.clipboard[len(d.clipboard)-1] != copied[len(copied)-1] {
+			t.Errorf("/clip %s: OSC 52 not sent (%q)", tc.arg, d.clipboard)
+		}
+	}
+	d.typeText("/clip 3")
+	d.press("enter")
+	mustContain(t, "scrollback", d.plainScrollback(), "no code block 3 in the last reply (2 blocks)")
+}
+
+func TestSuggest(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"/hlep", "/help"}, {"/modle", "/model"}, {"/exti", "/exit"}, {"/resum", "/resume"}, {"/qqqqqqqqqq", ""},
+	}
+	for _, tt := range tests {
+		if got := suggest(tt.in, commandNames()); got != tt.want {
+			t.Errorf("suggest(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

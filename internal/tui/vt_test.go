@@ -1,0 +1,148 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/vt"
+
+	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/llm"
+)
+
+// term is a virtual terminal the real tea.Program draws into: what it
+// shows is what a user's terminal would show, scrollback included.
+type vterm struct {
+	mu     sync.Mutex
+	emu    *vt.Emulator
+	titles []string
+	alt    bool
+}
+
+func newTerm(w, h int) *vterm {
+	t := &vterm{emu: vt.NewEmulator(w, h)}
+	t.emu.SetCallbacks(vt.Callbacks{
+		Title:     func(s string) { t.titles = append(t.titles, s) },
+		AltScreen: func(on bool) { t.alt = t.alt || on },
+	})
+	return t
+}
+
+// Write feeds program output to the emulator. Like a tty whose input is
+// not in raw mode (Bubble Tea leaves a non-tty input alone), it maps "\n"
+// to "\r\n" (termios ONLCR).
+func (t *vterm) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, err := t.emu.Write(bytes.ReplaceAll(p, []byte("\n"), []byte("\r\n"))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// lines returns the scrollback followed by the screen, trailing spaces
+// trimmed.
+func (t *vterm) lines() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []string
+	if sb := t.emu.Scrollback(); sb != nil {
+		for _, l := range sb.Lines() {
+			out = append(out, strings.TrimRight(l.String(), " "))
+		}
+	}
+	for _, l := range strings.Split(t.emu.String(), "\n") {
+		out = append(out, strings.TrimRight(l, " "))
+	}
+	return out
+}
+
+// waitFor polls the terminal until cond holds; the deadline only guards
+// against a hang.
+func (t *vterm) waitFor(tb testing.TB, what string, cond func([]string) bool) {
+	tb.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond(t.lines()) {
+		if time.Now().After(deadline) {
+			tb.Fatalf("terminal never showed %s:\n%s", what, strings.Join(t.lines(), "\n"))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestTerminalShowsWhatWeMean runs the real Bubble Tea program into a
+// virtual terminal: the transcript lands in the scrollback once, the footer
+// stays at the bottom, and hostile model output changes neither the title
+// nor the screen mode.
+func TestTerminalShowsWhatWeMean(t *testing.T) {
+	f := newFake()
+	zero := 0
+	f.script["hello"] = func(ctx context.Context, turn Turn, sink event.Sink) event.StopReason {
+		sink.Emit(text("Hi \x1b]0;pwned\x07there.\x1b[2J\x1b[H\n"))
+		sink.Emit(event.Event{Type: event.ToolCall, ToolCall: &llm.ToolCall{ID: "1", Name: "bash", Arguments: `{"command":"ls"}`}})
+		sink.Emit(event.Event{Type: event.ToolResult, Result: &event.ToolOutcome{Name: "bash", Content: "a.go\n", ExitCode: &zero, ElapsedMs: 5}})
+		for i := range 30 {
+			sink.Emit(text("line " + string(rune('A'+i%26)) + string(rune('a'+i/26)) + "\n"))
+		}
+		sink.Emit(text("done."))
+		return event.StopCompleted
+	}
+	scr := newTerm(60, 16)
+	inR, inW := io.Pipe()
+	go func() { // the terminal's replies to queries go back to the app's input
+		buf := make([]byte, 256)
+		for {
+			n, err := scr.emu.Read(buf)
+			if err != nil {
+				return
+			}
+			inW.Write(buf[:n])
+		}
+	}()
+	errc := make(chan error, 1)
+	go func() {
+		errc <- Run(context.Background(), f, RunOptions{
+			Options: Options{Width: 60, Height: 16},
+			Input:   inR, Output: scr,
+			Env: []string{"TERM=xterm-256color"},
+		})
+	}()
+	scr.waitFor(t, "the footer", func(l []string) bool { return contains(l, "qwen3-coder · 127.0.0.1:8000") })
+	io.WriteString(inW, "hello\r")
+	scr.waitFor(t, "the end of the reply", func(l []string) bool { return contains(l, "done.") && !contains(l, "interrupt") })
+
+	lines := scr.lines()
+	t.Logf("terminal:\n%s", strings.Join(lines, "\n"))
+	for _, want := range []string{"› hello", "Hi there.", "⚙ bash(ls)", "↳ a.go  · exit 0 · 5ms", "line Aa", "line Db", "done."} {
+		if n := count(lines, want); n != 1 {
+			t.Errorf("%q shown %d times:\n%s", want, n, strings.Join(lines, "\n"))
+		}
+	}
+	if len(scr.titles) > 0 {
+		t.Errorf("model output changed the title: %q", scr.titles)
+	}
+	if scr.alt {
+		t.Error("the app entered the alternate screen")
+	}
+	// The footer is the last non-empty line on the screen.
+	var last string
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			last = l
+		}
+	}
+	if !strings.HasPrefix(last, "qwen3-coder · 127.0.0.1:8000 · ") {
+		t.Errorf("last line = %q, want the footer", last)
+	}
+	io.WriteString(inW, "\x04") // ^D on an empty line exits
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+	inW.Close()
+	scr.emu.Close()
+}
