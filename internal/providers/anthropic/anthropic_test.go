@@ -471,7 +471,7 @@ func TestB10Anthropic(t *testing.T) {
 func TestStallAndConnect(t *testing.T) {
 	half := strings.SplitAfter(textStream("hi"), "\n\n")
 	r := newReplay(t, answer{status: 200, body: half[0] + half[1], hang: true})
-	p := New(Options{BaseURL: r.srv.URL, APIKey: "k", Model: "claude-test", IdleTimeout: 50 * time.Millisecond})
+	p := New(Options{BaseURL: r.srv.URL, APIKey: "k", Model: "claude-test", IdleTimeout: 250 * time.Millisecond})
 	ch, err := p.Stream(context.Background(), llm.Request{Messages: []llm.Message{llm.TextMessage(llm.RoleUser, "hi")}})
 	if err != nil {
 		t.Fatal(err)

@@ -140,7 +140,13 @@ func TestFakeErrorKinds(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := llmtest.NewServer(t)
 			srv.Script(tc.turn)
-			a, evs, err := run(t, fakeProvider(srv, 100*time.Millisecond), llm.Request{Messages: []llm.Message{llm.TextMessage(llm.RoleUser, "hi")}})
+			// Only the stall cases get a short idle timeout, so a slow
+			// machine cannot turn another case into a stall.
+			idle := time.Duration(0)
+			if tc.kind == llm.ErrStreamStall {
+				idle = 250 * time.Millisecond
+			}
+			a, evs, err := run(t, fakeProvider(srv, idle), llm.Request{Messages: []llm.Message{llm.TextMessage(llm.RoleUser, "hi")}})
 			if tc.early != (err != nil) {
 				t.Fatalf("early error = %v, want early %v (events %+v)", err, tc.early, evs)
 			}

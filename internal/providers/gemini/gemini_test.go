@@ -398,7 +398,7 @@ func TestB10Gemini(t *testing.T) {
 func TestStallConnectCancel(t *testing.T) {
 	half := chunks(`{"candidates": [{"content": {"parts": [{"text": "half"}],"role": "model"},"index": 0}]}`)
 	r := newReplay(t, answer{body: half, hang: true}, answer{body: half, hang: true})
-	p := New(Options{BaseURL: r.srv.URL, Model: "gemini-test", IdleTimeout: 50 * time.Millisecond})
+	p := New(Options{BaseURL: r.srv.URL, Model: "gemini-test", IdleTimeout: 250 * time.Millisecond})
 	ch, err := p.Stream(context.Background(), llm.Request{Messages: userHi})
 	if err != nil {
 		t.Fatal(err)
