@@ -253,9 +253,59 @@ func readLog(t *testing.T, path string) []map[string]any {
 func completions(srv *llmtest.Server) []llmtest.Request {
 	var out []llmtest.Request
 	for _, r := range srv.Requests() {
-		if strings.HasSuffix(r.Path, "/chat/completions") {
+		if strings.HasSuffix(r.Path, "/chat/completions") || strings.HasSuffix(r.Path, "/messages") || strings.Contains(r.Path, ":streamGenerateContent") {
 			out = append(out, r)
 		}
 	}
 	return out
+}
+
+// TestFixBugEveryWireFormat runs the same task against the fake server
+// speaking each provider's wire format: same task, same result.
+func TestFixBugEveryWireFormat(t *testing.T) {
+	for _, f := range []struct {
+		name  string
+		args  func(url string) []string
+		env   func(url string) []string
+		model string
+	}{
+		{"openai", func(u string) []string { return []string{"--base-url", u} }, nil, "llmtest-model"},
+		{"anthropic", func(string) []string { return []string{"--provider", "anthropic"} },
+			func(u string) []string { return []string{"ANTHROPIC_API_KEY=sk-ant-test", "ANTHROPIC_BASE_URL=" + u} }, "claude-sonnet-4-5"},
+		{"gemini", func(string) []string { return []string{"--provider", "gemini"} },
+			func(u string) []string { return []string{"GEMINI_API_KEY=test-key", "GEMINI_BASE_URL=" + u} }, "gemini-2.5-flash"},
+	} {
+		t.Run(f.name, func(t *testing.T) {
+			dir, original := buggyModule(t)
+			e := newEnv(t)
+			srv := llmtest.NewServer(t)
+			srv.Script(fixScript()...)
+			if f.env != nil {
+				e.vars = append(e.vars, f.env(srv.URL())...)
+			}
+			args := append([]string{"exec", "-o", "stream-json", "--auto-approve", "--model", f.model}, f.args(srv.URL())...)
+			r := e.run(dir, "", append(args, "List.Back returns the wrong element; fix it and run the tests.")...)
+			if r.code != 0 {
+				t.Fatalf("exit %d\nstderr: %s\nstdout: %s", r.code, r.stderr, r.stdout)
+			}
+			got, _ := os.ReadFile(filepath.Join(dir, "list.go"))
+			if string(got) != string(original) {
+				t.Fatal("list.go differs from the original after the fix")
+			}
+			evs := parseStream(t, r.stdout)
+			checkStream(t, evs)
+			if n := len(completions(srv)); n != 5 {
+				t.Fatalf("want 5 model requests, got %d", n)
+			}
+			var final string
+			for _, ev := range evs {
+				if ev["type"] == "final" {
+					final = ev["text"].(string)
+				}
+			}
+			if final != "Fixed List.Back to return l.root.prev; go test ./... passes." {
+				t.Fatalf("final %q", final)
+			}
+		})
+	}
 }
