@@ -28,6 +28,7 @@ import (
 	"sync"
 
 	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/rules"
 	"github.com/zero-agent/zero/internal/shellguard"
 	"github.com/zero-agent/zero/internal/tools"
 	"github.com/zero-agent/zero/internal/workspace"
@@ -78,9 +79,13 @@ type Decision struct {
 	// Reason is written for the model (and the person being asked): what
 	// was decided and what can be done next.
 	Reason string `json:"reason"`
-	// Rule names what decided: a shellguard rule id or one of the
-	// engine's own (mode.plan, path.secret, grant, ...).
+	// Rule names what decided: a shellguard rule id, "rules.<id>" for a
+	// project or user rule, or one of the engine's own (mode.plan,
+	// path.secret, grant, ...).
 	Rule string `json:"rule"`
+	// Command, when set, is the command to run instead of the one the
+	// model sent: a rules.json rewrite that the guard checked again.
+	Command string `json:"command,omitempty"`
 }
 
 // Engine rules (besides shellguard's rule ids).
@@ -125,6 +130,9 @@ type Config struct {
 	// CaseInsensitive makes path grants and containment compare names
 	// without case; nil means true on macOS and Windows.
 	CaseInsensitive *bool
+	// Rules are the project and user rules (nil: none). Load project
+	// rules only after the user trusts the folder.
+	Rules *rules.Set
 }
 
 // Engine decides tool calls. It is safe for concurrent use.
@@ -138,6 +146,7 @@ type Engine struct {
 	mode   Mode
 	grants *Grants
 	recent []string
+	rules  *rules.Set
 }
 
 // New returns an engine and loads persistent grants from
@@ -147,7 +156,7 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.Workspace == nil {
 		return nil, errors.New("sandbox: Config.Workspace is required")
 	}
-	e := &Engine{ws: cfg.Workspace, home: cfg.Home, configDir: cfg.ConfigDir, mode: cfg.Mode}
+	e := &Engine{ws: cfg.Workspace, home: cfg.Home, configDir: cfg.ConfigDir, mode: cfg.Mode, rules: cfg.Rules}
 	if e.home == "" {
 		e.home, _ = os.UserHomeDir()
 	}
@@ -192,6 +201,13 @@ func (e *Engine) SetMode(m Mode) {
 	e.mu.Unlock()
 }
 
+// SetRules replaces the rules (after `zero trust` loads the project's).
+func (e *Engine) SetRules(s *rules.Set) {
+	e.mu.Lock()
+	e.rules = s
+	e.mu.Unlock()
+}
+
 // NoteWrite records a file the session wrote (absolute, or relative to
 // the workspace root); running it from the shell later asks (case B19).
 func (e *Engine) NoteWrite(path string) {
@@ -221,50 +237,88 @@ func (e *Engine) Decide(ctx context.Context, call llm.ToolCall, tool tools.Tool)
 	e.mu.Lock()
 	mode := e.mode
 	recent := append([]string(nil), e.recent...)
+	rs := e.rules
 	e.mu.Unlock()
 	var args map[string]any
 	if raw, err := call.ArgumentsJSON(); err == nil {
 		_ = json.Unmarshal(raw, &args)
 	} else {
-		return Decision{Deny, "the arguments are not a JSON object: " + err.Error(), RuleBadArguments}
+		return Decision{Action: Deny, Reason: "the arguments are not a JSON object: " + err.Error(), Rule: RuleBadArguments}
 	}
 	name := tool.Name()
-	switch effect := tool.SideEffect(); effect {
+	d := e.decideEffect(name, tool.SideEffect(), args, mode, recent, rs)
+	return applyToolRule(d, rs.Evaluate(rules.OnTool, name))
+}
+
+// applyToolRule lets an `on: tool` rule tighten any decision (block,
+// confirm) and loosen only the question the mode would ask (allow).
+func applyToolRule(d Decision, r rules.Result) Decision {
+	if r.Rule == nil || d.Action == Deny {
+		return d
+	}
+	switch r.Action {
+	case rules.Block:
+		return ruleDecision(Deny, r.Rule)
+	case rules.Confirm:
+		if d.Action == Allow {
+			return ruleDecision(Ask, r.Rule)
+		}
+	case rules.Allow:
+		if d.Action == Ask && d.Rule == RuleModeNormal {
+			return ruleDecision(Allow, r.Rule)
+		}
+	}
+	return d
+}
+
+func ruleDecision(a Action, r *rules.Rule) Decision {
+	reason := r.Reason
+	if reason == "" {
+		reason = fmt.Sprintf("rule %q matched %q", r.ID, r.Match)
+	}
+	if a == Deny {
+		reason = "blocked by rule " + r.ID + ": " + reason
+	}
+	return Decision{Action: a, Reason: reason, Rule: "rules." + r.ID}
+}
+
+func (e *Engine) decideEffect(name string, effect tools.SideEffect, args map[string]any, mode Mode, recent []string, rs *rules.Set) Decision {
+	switch effect {
 	case tools.SideRead:
 		return e.decideRead(name, args)
 	case tools.SideWrite:
 		if mode == ModePlan {
 			return planDeny(name)
 		}
-		return e.decideWrite(name, args, mode)
+		return e.decideWrite(name, args, mode, rs)
 	case tools.SideShell:
 		cmd, _ := args["command"].(string)
 		if cmd == "" {
-			return Decision{Deny, name + " needs a non-empty \"command\" string", RuleBadArguments}
+			return Decision{Action: Deny, Reason: name + " needs a non-empty \"command\" string", Rule: RuleBadArguments}
 		}
-		return e.decideShell(name, cmd, mode, recent)
+		return e.decideShell(name, cmd, mode, recent, rs)
 	case tools.SideNetwork:
 		if mode == ModePlan {
 			return planDeny(name)
 		}
 		if e.grants.Match(Grant{Tool: name}, e.ws.Root(), e.fold) {
-			return Decision{Allow, "approved earlier for " + name, RuleGrant}
+			return Decision{Action: Allow, Reason: "approved earlier for " + name, Rule: RuleGrant}
 		}
 		if mode == ModeAutoAccept {
-			return Decision{Allow, "auto-accept mode runs network tools", RuleModeAuto}
+			return Decision{Action: Allow, Reason: "auto-accept mode runs network tools", Rule: RuleModeAuto}
 		}
-		return Decision{Ask, name + " reaches the network", RuleModeNormal}
+		return Decision{Action: Ask, Reason: name + " reaches the network", Rule: RuleModeNormal}
 	default:
 		if mode == ModePlan {
 			return planDeny(name)
 		}
-		return Decision{Ask, fmt.Sprintf("%s has an unknown side effect %q", name, effect), RuleUnknownEffect}
+		return Decision{Action: Ask, Reason: fmt.Sprintf("%s has an unknown side effect %q", name, effect), Rule: RuleUnknownEffect}
 	}
 }
 
 func planDeny(name string) Decision {
-	return Decision{Deny, "plan mode allows read-only tools only; " + name +
-		" is not run. Finish the plan, then the user can switch mode (Shift+Tab) to carry it out", RulePlan}
+	return Decision{Action: Deny, Reason: "plan mode allows read-only tools only; " + name +
+		" is not run. Finish the plan, then the user can switch mode (Shift+Tab) to carry it out", Rule: RulePlan}
 }
 
 // pathArg returns the path argument of a file tool ("" means the
@@ -284,73 +338,120 @@ func (e *Engine) decideRead(name string, args map[string]any) Decision {
 	p := pathArg(args)
 	abs, inside, err := e.resolve(p, false)
 	if err != nil {
-		return Decision{Allow, "the tool reports the path error itself", RuleReadInside}
+		return Decision{Action: Allow, Reason: "the tool reports the path error itself", Rule: RuleReadInside}
 	}
 	if kind, secret := shellguard.SecretPath(abs, e.home, e.configDir); secret {
 		if e.grants.Match(Grant{Tool: name, Path: abs}, e.ws.Root(), e.fold) {
-			return Decision{Allow, "approved earlier for " + abs, RuleGrant}
+			return Decision{Action: Allow, Reason: "approved earlier for " + abs, Rule: RuleGrant}
 		}
-		return Decision{Deny, fmt.Sprintf("%s is a secret (%s) and is not read by default; the user can grant this path explicitly", p, kind), RuleSecret}
+		return Decision{Action: Deny, Reason: fmt.Sprintf("%s is a secret (%s) and is not read by default; the user can grant this path explicitly", p, kind), Rule: RuleSecret}
 	}
 	if inside {
-		return Decision{Allow, "reads inside the workspace run", RuleReadInside}
+		return Decision{Action: Allow, Reason: "reads inside the workspace run", Rule: RuleReadInside}
 	}
 	if e.grants.Match(Grant{Tool: name, Path: abs}, e.ws.Root(), e.fold) {
-		return Decision{Allow, "approved earlier for " + abs, RuleGrant}
+		return Decision{Action: Allow, Reason: "approved earlier for " + abs, Rule: RuleGrant}
 	}
-	return Decision{Ask, fmt.Sprintf("%s reads %s, outside the workspace %s", name, abs, e.ws.Root()), RuleReadOutside}
+	return Decision{Action: Ask, Reason: fmt.Sprintf("%s reads %s, outside the workspace %s", name, abs, e.ws.Root()), Rule: RuleReadOutside}
 }
 
 // decideWrite: writes are confined to the workspace and added roots.
-func (e *Engine) decideWrite(name string, args map[string]any, mode Mode) Decision {
+func (e *Engine) decideWrite(name string, args map[string]any, mode Mode, rs *rules.Set) Decision {
 	p := pathArg(args)
 	abs, inside, err := e.resolve(p, true)
 	if err != nil {
-		return Decision{Allow, "the tool reports the path error itself", RuleModeNormal}
+		return Decision{Action: Allow, Reason: "the tool reports the path error itself", Rule: RuleModeNormal}
 	}
 	if !inside {
-		return Decision{Deny, fmt.Sprintf("%s may only write inside the workspace %s (or a root added with --add-dir); %s is outside", name, e.ws.Root(), abs), RuleWriteOutside}
+		return Decision{Action: Deny, Reason: fmt.Sprintf("%s may only write inside the workspace %s (or a root added with --add-dir); %s is outside", name, e.ws.Root(), abs), Rule: RuleWriteOutside}
 	}
 	if kind, secret := shellguard.SecretPath(abs, e.home, e.configDir); secret {
 		if e.grants.Match(Grant{Tool: name, Path: abs}, e.ws.Root(), e.fold) {
-			return Decision{Allow, "approved earlier for " + abs, RuleGrant}
+			return Decision{Action: Allow, Reason: "approved earlier for " + abs, Rule: RuleGrant}
 		}
-		return Decision{Ask, fmt.Sprintf("%s writes %s, a secret file (%s)", name, p, kind), RuleSecretWrite}
+		return Decision{Action: Ask, Reason: fmt.Sprintf("%s writes %s, a secret file (%s)", name, p, kind), Rule: RuleSecretWrite}
+	}
+	ruleAllow := false
+	if r := rs.Evaluate(rules.OnEdit, filepath.ToSlash(e.ws.Rel(abs))); r.Rule != nil {
+		switch r.Action {
+		case rules.Block:
+			return ruleDecision(Deny, r.Rule)
+		case rules.Confirm:
+			return ruleDecision(Ask, r.Rule)
+		case rules.Allow:
+			ruleAllow = true
+		}
 	}
 	if e.grants.Match(Grant{Tool: name}, e.ws.Root(), e.fold) || e.grants.Match(Grant{Tool: name, Path: abs}, e.ws.Root(), e.fold) {
-		return Decision{Allow, "approved earlier for " + name, RuleGrant}
+		return Decision{Action: Allow, Reason: "approved earlier for " + name, Rule: RuleGrant}
+	}
+	if ruleAllow {
+		return Decision{Action: Allow, Reason: "allowed by a project or user rule", Rule: "rules"}
 	}
 	if mode == ModeAutoAccept {
-		return Decision{Allow, "auto-accept mode runs writes inside the workspace", RuleModeAuto}
+		return Decision{Action: Allow, Reason: "auto-accept mode runs writes inside the workspace", Rule: RuleModeAuto}
 	}
-	return Decision{Ask, fmt.Sprintf("%s changes %s", name, e.ws.Rel(abs)), RuleModeNormal}
+	return Decision{Action: Ask, Reason: fmt.Sprintf("%s changes %s", name, e.ws.Rel(abs)), Rule: RuleModeNormal}
 }
 
 // decideShell: the guard's deny is final; plan mode runs no shell; a
 // guard ask needs an exact approval; a guard allow runs in auto-accept
 // mode or when prefix grants cover every part of the command.
-func (e *Engine) decideShell(name, cmd string, mode Mode, recent []string) Decision {
+func (e *Engine) decideShell(name, cmd string, mode Mode, recent []string, rs *rules.Set) Decision {
 	opts := shellguard.Options{Workspace: e.ws.Root(), Home: e.home, Roots: e.ws.Roots()[1:], RecentWrites: recent}
 	v := shellguard.Check(cmd, opts)
 	if v.Verdict == shellguard.Deny {
-		return Decision{Deny, "refused in every mode: " + v.Reason, v.Rule}
+		return Decision{Action: Deny, Reason: "refused in every mode: " + v.Reason, Rule: v.Rule}
 	}
 	if mode == ModePlan {
 		return planDeny(name)
 	}
+	rewritten := ""
+	ruleAllow := false
+	if r := rs.Evaluate(rules.OnCommand, cmd); r.Rule != nil {
+		switch r.Action {
+		case rules.Block:
+			return ruleDecision(Deny, r.Rule)
+		case rules.Confirm:
+			d := ruleDecision(Ask, r.Rule)
+			if v.Verdict == shellguard.Ask {
+				d.Reason += "; " + v.Reason
+			}
+			return d
+		case rules.Rewrite:
+			rewritten, cmd = r.Command, r.Command
+			if v = shellguard.Check(cmd, opts); v.Verdict == shellguard.Deny {
+				return Decision{Action: Deny, Reason: "rule " + r.Rule.ID + " rewrote the command and it is refused in every mode: " + v.Reason, Rule: v.Rule}
+			}
+		case rules.Allow:
+			ruleAllow = true
+		}
+	}
+	d := e.shellGrantsAndMode(name, cmd, v, mode, opts, ruleAllow)
+	d.Command = rewritten
+	return d
+}
+
+// shellGrantsAndMode finishes a shell decision the guard did not deny:
+// an exact grant approves; a guard ask asks; then a rule allow, the mode
+// or prefix grants decide.
+func (e *Engine) shellGrantsAndMode(name, cmd string, v shellguard.Verdict, mode Mode, opts shellguard.Options, ruleAllow bool) Decision {
 	if e.grants.Match(Grant{Tool: name, Command: cmd}, e.ws.Root(), e.fold) {
-		return Decision{Allow, "approved earlier: " + cmd, RuleGrant}
+		return Decision{Action: Allow, Reason: "approved earlier: " + cmd, Rule: RuleGrant}
 	}
 	if v.Verdict == shellguard.Ask {
-		return Decision{Ask, v.Reason, v.Rule}
+		return Decision{Action: Ask, Reason: v.Reason, Rule: v.Rule}
+	}
+	if ruleAllow {
+		return Decision{Action: Allow, Reason: "allowed by a project or user rule", Rule: "rules"}
 	}
 	if mode == ModeAutoAccept {
-		return Decision{Allow, "auto-accept mode runs commands the guard allows", RuleModeAuto}
+		return Decision{Action: Allow, Reason: "auto-accept mode runs commands the guard allows", Rule: RuleModeAuto}
 	}
 	if parts, ok := shellguard.Parts(cmd, opts); ok && e.grants.Covers(name, parts, e.ws.Root()) {
-		return Decision{Allow, "every part of the command is covered by a command grant", RuleGrant}
+		return Decision{Action: Allow, Reason: "every part of the command is covered by a command grant", Rule: RuleGrant}
 	}
-	return Decision{Ask, "shell commands ask in normal mode: " + clip(cmd), RuleModeNormal}
+	return Decision{Action: Ask, Reason: "shell commands ask in normal mode: " + clip(cmd), Rule: RuleModeNormal}
 }
 
 // resolve returns the resolved absolute path and whether it is inside a
