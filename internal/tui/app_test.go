@@ -116,7 +116,7 @@ func TestReasoningPreviewCollapses(t *testing.T) {
 	}
 	d.emit(g, text("answer\n"))
 	sb := d.plainScrollback()
-	mustContain(t, "scrollback", sb, "∴ thought (4 lines)", "answer")
+	mustContain(t, "scrollback", sb, "∴ thought for 4 lines", "answer")
 	if contains(sb, "step two") {
 		t.Error("collapsed reasoning printed in full")
 	}
@@ -155,7 +155,7 @@ func TestToolCards(t *testing.T) {
 		"Let me run the tests.",
 		"⚙ bash(go test ./...)",
 		"↳ ok      zero/a  0.2s  · exit 0 · 1.2s",
-		"⚙ edit_file(new_string=y, old_string=x, path=a.go)",
+		"⚙ edit_file(a.go)",
 		"↳ edited a.go",
 		"  10   func f() {",
 		"  11 -     return x",

@@ -105,19 +105,10 @@ func (m *Model) placeholder() string {
 	return "ask anything · / for commands · ! for shell"
 }
 
-// footer renders `model · host · used/window ctx (pct) · mode`, plus a
-// transient hint. Token counts carry "~" while they are estimates.
+// footer renders `model · host · used/window ctx (pct) · mode`, dropping
+// the host, then the model, when the terminal is too narrow; the mode is
+// always shown. Token counts carry "~" while they are estimates.
 func (m *Model) footer() string {
-	var parts []string
-	if m.info.Model != "" {
-		parts = append(parts, sanitize.Line(m.info.Model))
-	}
-	if m.info.Host != "" {
-		parts = append(parts, sanitize.Line(m.info.Host))
-	}
-	if ctx := contextSegment(m.info); ctx != "" {
-		parts = append(parts, ctx)
-	}
 	modeText := string(m.mode)
 	switch m.mode {
 	case ModeAutoAccept:
@@ -125,9 +116,26 @@ func (m *Model) footer() string {
 	case ModePlan:
 		modeText = style.Accent.Render(modeText)
 	}
-	parts = append(parts, modeText)
-	line := style.Dim.Render(strings.Join(parts[:len(parts)-1], " · ")+" · ") + parts[len(parts)-1]
-	return cells.Truncate(line, m.width-1, "…")
+	model, host := sanitize.Line(m.info.Model), sanitize.Line(m.info.Host)
+	ctx := contextSegment(m.info)
+	w := m.width - 1
+	var line string
+	for _, parts := range [][]string{{model, host, ctx}, {model, ctx}, {ctx}, nil} {
+		var kept []string
+		for _, p := range parts {
+			if p != "" {
+				kept = append(kept, p)
+			}
+		}
+		line = modeText
+		if len(kept) > 0 {
+			line = style.Dim.Render(strings.Join(kept, " · ")+" · ") + modeText
+		}
+		if cells.Width(line) <= w {
+			return line
+		}
+	}
+	return cells.Truncate(line, w, "…")
 }
 
 // contextSegment formats "used/window ctx (pct)"; "~" marks an estimate.

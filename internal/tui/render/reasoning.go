@@ -27,9 +27,9 @@ func Reasoning(text string, width int, expanded, done bool) []string {
 	}
 	head := "∴ thinking…"
 	if done {
-		head = fmt.Sprintf("∴ thought (%d lines)", len(lines))
+		head = fmt.Sprintf("∴ thought for %d lines", len(lines))
 		if !expanded {
-			head += " · ctrl+o expands next time"
+			head += " (ctrl+o shows reasoning)"
 		}
 	}
 	out := []string{style.Dim.Render(cells.Truncate(head, width, "…"))}

@@ -49,8 +49,10 @@ func ToolCall(c llm.ToolCall, width int) []string {
 	return []string{cells.Truncate(line, width, "…")}
 }
 
-// Args summarises raw tool-call arguments for a card: a lone command, path
-// or pattern is shown bare; otherwise key=value pairs in key order. Invalid
+// Args summarises raw tool-call arguments for a card: a command or a lone
+// string argument is shown bare; a file tool shows its path first and
+// leaves out the payload (old/new strings, content), which the result's
+// diff shows; other arguments follow as key=value in key order. Invalid
 // JSON is shown as is.
 func Args(raw string) string {
 	var m map[string]any
@@ -62,17 +64,27 @@ func Args(raw string) string {
 			return v
 		}
 	}
+	var parts []string
+	for _, k := range []string{"path", "file_path", "filename"} {
+		if v, ok := m[k].(string); ok {
+			parts = append(parts, v)
+			delete(m, k)
+			for _, bulky := range []string{"content", "old_string", "new_string", "patch", "replace_all"} {
+				delete(m, bulky)
+			}
+			break
+		}
+	}
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	if len(keys) == 1 {
+	if len(keys) == 1 && len(parts) == 0 {
 		if v, ok := m[keys[0]].(string); ok {
 			return v
 		}
 	}
-	parts := make([]string, 0, len(keys))
 	for _, k := range keys {
 		v := m[k]
 		s, ok := v.(string)
