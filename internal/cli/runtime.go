@@ -18,6 +18,7 @@ import (
 	"github.com/zero-agent/zero/internal/providers/discovery"
 	"github.com/zero-agent/zero/internal/providers/gemini"
 	"github.com/zero-agent/zero/internal/providers/openai"
+	"github.com/zero-agent/zero/internal/redact"
 	"github.com/zero-agent/zero/internal/sessions"
 	"github.com/zero-agent/zero/internal/tools"
 	"github.com/zero-agent/zero/internal/workspace"
@@ -116,8 +117,18 @@ func newRuntime(s stdio, o overrides, mode string) (*runtime, error) {
 	}
 	rt := &runtime{s: s, cfg: cfg, active: active, provider: prov, ws: ws, store: st, maxTurns: cfg.MaxTurns, mode: mode}
 	rt.window = contextWindow(s, cfg, active, srv)
-	rt.registry = tools.NewRegistry(tools.Core(ws, tools.Options{})...)
+	rt.registry = tools.NewRegistry()
+	for _, t := range tools.Core(ws, tools.Options{}) {
+		rt.registry.Add(tools.Filtered(t, redactSecrets))
+	}
 	return rt, nil
+}
+
+// redactSecrets masks API keys, tokens and private keys in tool output
+// before it reaches the model, the screen or the session log.
+func redactSecrets(s string) string {
+	out, _ := redact.String(s)
+	return out
 }
 
 // buildProvider makes the llm.Provider for a resolved profile.
