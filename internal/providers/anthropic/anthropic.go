@@ -27,9 +27,9 @@ const DefaultIdleTimeout = 90 * time.Second
 type Options struct {
 	// Name is the profile name returned by Name(); "anthropic" when empty.
 	Name string
-	// BaseURL is the API root without /v1, e.g. "https://api.anthropic.com";
-	// empty means the SDK's production default. Environment variables are
-	// never consulted.
+	// BaseURL is the API root, e.g. "https://api.anthropic.com" (a trailing
+	// "/v1" is accepted); empty means the SDK's production default.
+	// Environment variables are never consulted.
 	BaseURL string
 	// APIKey is sent as the SDK's credential; empty sends no credential (the
 	// server then answers 401, reported as llm.ErrAuth).
@@ -77,7 +77,10 @@ func New(opts Options) *Provider {
 		option.WithMaxRetries(0),
 	}
 	if opts.BaseURL != "" {
-		ro = append(ro, option.WithBaseURL(strings.TrimRight(opts.BaseURL, "/")+"/"))
+		// The SDK appends "v1/messages"; a base URL that already ends in
+		// /v1 is accepted rather than doubled.
+		base := strings.TrimSuffix(strings.TrimRight(opts.BaseURL, "/"), "/v1")
+		ro = append(ro, option.WithBaseURL(base+"/"))
 	}
 	if opts.APIKey != "" {
 		ro = append(ro, option.WithAPIKey(opts.APIKey))

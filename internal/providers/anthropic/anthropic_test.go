@@ -23,6 +23,7 @@ import (
 type replay struct {
 	mu       sync.Mutex
 	bodies   [][]byte
+	paths    []string
 	headers  []http.Header
 	answers  []answer
 	srv      *httptest.Server
@@ -45,6 +46,7 @@ func newReplay(t *testing.T, answers ...answer) *replay {
 		r.mu.Lock()
 		i := len(r.bodies)
 		r.bodies = append(r.bodies, b)
+		r.paths = append(r.paths, req.URL.Path)
 		r.headers = append(r.headers, req.Header.Clone())
 		r.mu.Unlock()
 		if i >= len(r.answers) {
@@ -525,6 +527,21 @@ func TestIgnoresEnvironment(t *testing.T) {
 	for _, k := range []string{"Authorization", "X-Api-Key", "X-Leak"} {
 		if v := h.Get(k); v != "" {
 			t.Errorf("%s sent from the environment: %q", k, v)
+		}
+	}
+}
+
+func TestBaseURLForms(t *testing.T) {
+	for _, suffix := range []string{"", "/", "/v1", "/v1/"} {
+		r := newReplay(t, answer{status: 200, body: textStream("ok")})
+		p := New(Options{BaseURL: r.srv.URL + suffix, Model: "claude-test"})
+		ch, err := p.Stream(context.Background(), llm.Request{Messages: []llm.Message{llm.TextMessage(llm.RoleUser, "hi")}})
+		if err != nil {
+			t.Fatalf("%q: %v", suffix, err)
+		}
+		collect(t, ch)
+		if len(r.paths) != 1 || r.paths[0] != "/v1/messages" {
+			t.Errorf("base %q: paths %q, want [/v1/messages]", suffix, r.paths)
 		}
 	}
 }

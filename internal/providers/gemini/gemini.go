@@ -33,8 +33,9 @@ const maxErrorBody = 1 << 20
 type Options struct {
 	// Name is the profile name returned by Name(); "gemini" when empty.
 	Name string
-	// BaseURL is the API root without the version, e.g.
-	// "https://generativelanguage.googleapis.com"; empty means
+	// BaseURL is the API root, e.g.
+	// "https://generativelanguage.googleapis.com"; a trailing "/v1beta",
+	// "/v1alpha" or "/v1" is taken as the APIVersion. Empty means
 	// DefaultBaseURL. Environment variables are never consulted.
 	BaseURL string
 	// APIVersion is the path version; empty means "v1beta".
@@ -68,6 +69,18 @@ func New(opts Options) *Provider {
 	}
 	if opts.BaseURL == "" {
 		opts.BaseURL = DefaultBaseURL
+	}
+	// A base URL that already names the version ("…/v1beta") is
+	// accepted as such rather than doubled.
+	opts.BaseURL = strings.TrimRight(opts.BaseURL, "/")
+	for _, v := range []string{"v1beta", "v1alpha", "v1"} {
+		if strings.HasSuffix(opts.BaseURL, "/"+v) {
+			opts.BaseURL = strings.TrimSuffix(opts.BaseURL, "/"+v)
+			if opts.APIVersion == "" {
+				opts.APIVersion = v
+			}
+			break
+		}
 	}
 	if opts.APIVersion == "" {
 		opts.APIVersion = "v1beta"

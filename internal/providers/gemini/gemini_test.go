@@ -427,3 +427,26 @@ func TestStallConnectCancel(t *testing.T) {
 		t.Errorf("connect: kind = %s (%v)", k, err)
 	}
 }
+
+func TestBaseURLWithVersion(t *testing.T) {
+	ok := chunks(`{"candidates": [{"content": {"parts": [{"text": "ok"}],"role": "model"},"finishReason": "STOP","index": 0}]}`)
+	tests := []struct{ suffix, version, want string }{
+		{"", "", "/v1beta/models/gemini-test:streamGenerateContent?alt=sse"},
+		{"/", "", "/v1beta/models/gemini-test:streamGenerateContent?alt=sse"},
+		{"/v1beta", "", "/v1beta/models/gemini-test:streamGenerateContent?alt=sse"},
+		{"/v1/", "", "/v1/models/gemini-test:streamGenerateContent?alt=sse"},
+		{"", "v1alpha", "/v1alpha/models/gemini-test:streamGenerateContent?alt=sse"},
+	}
+	for _, tc := range tests {
+		r := newReplay(t, answer{body: ok})
+		p := New(Options{BaseURL: r.srv.URL + tc.suffix, APIVersion: tc.version, Model: "gemini-test"})
+		ch, err := p.Stream(context.Background(), llm.Request{Messages: userHi})
+		if err != nil {
+			t.Fatal(err)
+		}
+		collect(ch)
+		if got := r.paths[0]; got != tc.want {
+			t.Errorf("base %q version %q: path %q, want %q", tc.suffix, tc.version, got, tc.want)
+		}
+	}
+}
