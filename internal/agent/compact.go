@@ -40,7 +40,9 @@ var ErrCompactionFailed = errors.New("the request exceeds the model's context wi
 // Compact compacts the history by hand (/compact): it prunes stale large
 // tool results and summarises the oldest middle with the model, whatever
 // the window use, and returns a one-line description of what it did.
-// contextmgr.ErrCannotShrink (wrapped) means there was nothing to compact.
+// contextmgr.ErrCannotShrink (wrapped) means there was nothing to compact;
+// a failed summary request falls back to a mechanical digest (a warning
+// event says so).
 func (a *Agent) Compact(ctx context.Context) (string, error) {
 	emit := func(e event.Event) {
 		e.SchemaVersion = event.SchemaVersion
@@ -57,6 +59,9 @@ func (a *Agent) Compact(ctx context.Context) (string, error) {
 		return "", err
 	}
 	after := contextmgr.HistoryBytes(a.history)
+	if after >= before {
+		return "", fmt.Errorf("nothing to compact (%s): %w", contextmgr.HumanBytes(before), contextmgr.ErrCannotShrink)
+	}
 	return fmt.Sprintf("compacted the conversation from %s to %s", contextmgr.HumanBytes(before), contextmgr.HumanBytes(after)), nil
 }
 
