@@ -225,7 +225,8 @@ func (p Policy) wrapBwrap(cmd *exec.Cmd, dir string) error {
 	return nil
 }
 
-// Annotate returns a line to append to a sandboxed command's output when
+// Annotate returns a line (starting with a newline) to append to a
+// sandboxed command's output when
 // the output shows the sandbox refused something (a read-only file
 // system, a permission error under Landlock, no network), so the model
 // learns why and what to ask for; "" otherwise.
@@ -254,6 +255,6 @@ func (p Policy) Annotate(output string) string {
 	if len(why) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("[sandbox (%s): %s. This is a sandbox refusal, not a bug in the command; ask the user to grant it if it is needed.]",
+	return fmt.Sprintf("\n[sandbox (%s): %s. This is a sandbox refusal, not a bug in the command; ask the user to grant it if it is needed.]",
 		backend, strings.Join(why, "; "))
 }

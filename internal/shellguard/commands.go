@@ -52,7 +52,7 @@ func init() {
 		"tar": (*checker).tar, "eval": (*checker).eval, "source": (*checker).source_, ".": (*checker).source_,
 		"trap": (*checker).trap, "alias": (*checker).alias, "watch": (*checker).watch,
 		"awk": (*checker).awk, "gawk": (*checker).awk, "mawk": (*checker).awk, "nawk": (*checker).awk,
-		"systemctl": (*checker).systemctl, "cd": (*checker).cd, "pushd": (*checker).cd, "init": (*checker).initCmd, "su": (*checker).su,
+		"kill": (*checker).kill, "systemctl": (*checker).systemctl, "cd": (*checker).cd, "pushd": (*checker).cd, "init": (*checker).initCmd, "su": (*checker).su,
 	}
 	for s := range shells {
 		handlers[s] = (*checker).shell

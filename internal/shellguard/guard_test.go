@@ -193,6 +193,13 @@ func TestCheck(t *testing.T) {
 		{`sudo reboot`, Ask, RulePrivilege},
 		{`shutdown -h now`, Ask, RuleSystemPower},
 		{`systemctl poweroff`, Ask, RuleSystemPower},
+		{`kill -9 -1`, Ask, RuleSystemPower},
+		{`kill -- -1`, Ask, RuleSystemPower},
+		{`kill -9 1234`, Allow, RuleDefault},
+		{`kill -s TERM -1`, Ask, RuleSystemPower},
+		{`rsync -a --delete build/ /`, Deny, RuleDeleteProtected},
+		{`rsync -a --delete build/ /tmp/mirror`, Ask, RuleDeleteRecursive},
+		{`rsync -a build/ /tmp/mirror`, Allow, RuleDefault},
 		// parse failures
 		{`ls "$(`, Ask, RuleParseError},
 		{`echo 'unterminated`, Ask, RuleParseError},

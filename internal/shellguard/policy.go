@@ -30,7 +30,7 @@ const (
 	RuleInterpreter      = "interpreter.inline"    // python -c, node -e, perl -e, awk system()
 	RuleScriptRecent     = "script.recent"         // running a script written by this session or command
 	RulePrivilege        = "privilege.escalation"  // sudo, doas, su, pkexec, run0, runuser
-	RuleSystemPower      = "system.power"          // shutdown, reboot, halt, poweroff
+	RuleSystemPower      = "system.power"          // shutdown, reboot, halt, poweroff, kill -1
 	RuleGitResetHard     = "git.reset-hard"        // git reset --hard / --merge / --keep loses work
 	RuleGitPushForce     = "git.push-force"        // force, mirror, delete or +refspec pushes
 	RuleGitClean         = "git.clean"             // git clean -f and variants
@@ -69,7 +69,7 @@ var policy = map[string]struct {
 	RuleInterpreter:      {Ask, "interpreter one-liner that cannot be checked"},
 	RuleScriptRecent:     {Ask, "runs a script written in this session"},
 	RulePrivilege:        {Ask, "privilege escalation"},
-	RuleSystemPower:      {Ask, "shuts down or restarts the machine"},
+	RuleSystemPower:      {Ask, "shuts down or restarts the machine, or kills every process"},
 	RuleGitResetHard:     {Ask, "git reset that discards uncommitted work"},
 	RuleGitPushForce:     {Ask, "git push that rewrites or deletes remote history"},
 	RuleGitClean:         {Ask, "git clean that deletes untracked files"},

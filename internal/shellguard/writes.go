@@ -95,6 +95,12 @@ func (c *checker) copyLike(cmd command) {
 		if len(ops) == 1 {
 			dest = literal(".")
 		}
+		// rsync --delete removes whatever the source lacks: a recursive
+		// delete of the destination.
+		if cmd.base == "rsync" && hasFlag(flags, 0, "--delete", "--delete-before", "--delete-during", "--delete-after",
+			"--delete-delay", "--delete-excluded", "--del", "--remove-source-files") {
+			c.deletes(cmd, []arg{dest}, true)
+		}
 		c.writeTarget(cmd, dest)
 	}
 }
@@ -352,6 +358,24 @@ func (c *checker) systemctl(cmd command) {
 		switch a.s {
 		case "poweroff", "reboot", "halt", "kexec", "suspend", "hibernate", "rescue", "emergency":
 			c.add(RuleSystemPower, "systemctl "+a.s+" stops or restarts the machine", cmd.part)
+			return
+		}
+	}
+}
+
+// kill -1 signals every process the user may signal, Zero included.
+func (c *checker) kill(cmd command) {
+	args := cmd.args
+	i := 0
+	switch {
+	case len(args) > 1 && (args[0].s == "-s" || args[0].s == "-n"):
+		i = 2
+	case len(args) > 1 && strings.HasPrefix(args[0].s, "-") && args[0].s != "--":
+		i = 1 // the signal: -9, -KILL
+	}
+	for _, a := range args[min(i, len(args)):] {
+		if a.known() && a.s == "-1" {
+			c.add(RuleSystemPower, "kill -1 signals every process of the user, Zero included", cmd.part)
 			return
 		}
 	}
