@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -19,6 +20,7 @@ import (
 	"github.com/zero-agent/zero/internal/providers/gemini"
 	"github.com/zero-agent/zero/internal/providers/openai"
 	"github.com/zero-agent/zero/internal/redact"
+	"github.com/zero-agent/zero/internal/sandbox"
 	"github.com/zero-agent/zero/internal/sessions"
 	"github.com/zero-agent/zero/internal/tools"
 	"github.com/zero-agent/zero/internal/workspace"
@@ -117,11 +119,49 @@ func newRuntime(s stdio, o overrides, mode string) (*runtime, error) {
 	}
 	rt := &runtime{s: s, cfg: cfg, active: active, provider: prov, ws: ws, store: st, maxTurns: cfg.MaxTurns, mode: mode}
 	rt.window = contextWindow(s, cfg, active, srv)
+	policy := shellPolicy(ws)
 	rt.registry = tools.NewRegistry()
-	for _, t := range tools.Core(ws, tools.Options{}) {
-		rt.registry.Add(tools.Filtered(t, redactSecrets))
+	for _, t := range tools.Core(ws, tools.Options{CommandWrapper: policy.Wrap}) {
+		filter := redactSecrets
+		if t.SideEffect() == tools.SideShell {
+			filter = func(s string) string { return redactSecrets(s + policy.Annotate(s)) }
+		}
+		rt.registry.Add(tools.Filtered(t, filter))
 	}
 	return rt, nil
+}
+
+// shellPolicy is what shell commands may touch inside the sandbox
+// (bubblewrap, else Landlock): read everywhere but secrets, write the
+// workspace, added roots, temp and the build caches (a `go test` or `npm
+// test` must be able to write its cache), no network.
+func shellPolicy(ws *workspace.Workspace) sandbox.Policy {
+	p := sandbox.Policy{Workspace: ws.Root(), Writable: append([]string(nil), ws.Roots()[1:]...)}
+	if dir, err := os.UserCacheDir(); err == nil {
+		p.Writable = append(p.Writable, dir)
+	}
+	for _, env := range []string{"GOCACHE", "GOMODCACHE"} {
+		if v := os.Getenv(env); v != "" {
+			p.Writable = append(p.Writable, v)
+		}
+	}
+	gopath := os.Getenv("GOPATH")
+	if gopath == "" {
+		if home, err := os.UserHomeDir(); err == nil {
+			gopath = filepath.Join(home, "go")
+		}
+	}
+	if gopath != "" {
+		p.Writable = append(p.Writable, filepath.Join(gopath, "pkg", "mod"))
+	}
+	var existing []string
+	for _, d := range p.Writable {
+		if _, err := os.Stat(d); err == nil {
+			existing = append(existing, d)
+		}
+	}
+	p.Writable = existing
+	return p
 }
 
 // redactSecrets masks API keys, tokens and private keys in tool output
