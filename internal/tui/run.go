@@ -169,7 +169,7 @@ func (m *Model) endStep() {
 func (m *Model) runDone(stop event.StopReason) tea.Cmd {
 	m.endStep()
 	if m.turn.interrupted || stop == event.StopInterrupted {
-		m.commit(style.Warn.Render("⏹ interrupted") + style.Dim.Render(" · the partial reply is kept; type to redirect"))
+		m.commit(style.Warn.Render("⏹ interrupted") + style.Dim.Render(" · what streamed so far is kept; type to redirect"))
 	} else if stop != "" && stop != event.StopCompleted {
 		m.commit(render.Notice(event.Warning, fmt.Sprintf("run stopped: %s", stop), m.contentWidth())...)
 	}

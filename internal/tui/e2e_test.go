@@ -1,0 +1,145 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/zero-agent/zero/internal/llm/llmtest"
+)
+
+var (
+	buildOnce sync.Once
+	zeroBin   string
+	buildErr  error
+)
+
+// buildZero builds the real binary once per test process.
+func buildZero(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "zero-tui-e2e-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		zeroBin = filepath.Join(dir, "zero")
+		out, err := exec.Command("go", "build", "-o", zeroBin, "github.com/zero-agent/zero/cmd/zero").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build ./cmd/zero: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return zeroBin
+}
+
+// tmux drives one detached tmux server on a private socket.
+type tmux struct {
+	t      *testing.T
+	socket string
+}
+
+func (x tmux) run(args ...string) string {
+	x.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-u", "-f", "/dev/null", "-L", x.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		x.t.Fatalf("tmux %q: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+// screen returns the pane's whole history plus the visible screen, wrapped
+// lines joined, trailing spaces trimmed.
+func (x tmux) screen() []string {
+	out := x.run("capture-pane", "-p", "-J", "-S", "-", "-E", "-", "-t", "zero")
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return lines
+}
+
+// waitFor polls the pane until cond holds; the deadline only guards
+// against a hang.
+func (x tmux) waitFor(what string, cond func([]string) bool) {
+	x.t.Helper()
+	start := time.Now()
+	defer func() { x.t.Logf("%s after %v", what, time.Since(start).Round(time.Millisecond)) }()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond(x.screen()) {
+		if time.Now().After(deadline) {
+			x.t.Fatalf("pane never showed %s:\n%s", what, strings.Join(x.screen(), "\n"))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func (x tmux) typeLine(s string) {
+	x.run("send-keys", "-t", "zero", "-l", s)
+	x.run("send-keys", "-t", "zero", "Enter")
+}
+
+// TestEndToEndInTmux runs the real `zero` binary in tmux against the fake
+// model server: a prompt streams, a second reply is interrupted with ^C
+// (the partial text stays on screen and in the session), the conversation
+// continues, and the scrollback holds every line exactly once.
+func TestEndToEndInTmux(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Fatal("tmux is required for the end-to-end test (.ci/run installs it)")
+	}
+	bin := buildZero(t)
+	srv := llmtest.NewServer(t)
+	srv.Script(
+		llmtest.Reply(llmtest.Text("alpha line\nbeta "), llmtest.Text("line\n\n```go\nfmt.Println(\"gamma\")\n```\n"), llmtest.Usage(900, 20)),
+		llmtest.Reply(llmtest.Text("partial reply "), llmtest.Stall(time.Minute)),
+		llmtest.Reply(llmtest.Text("resumed fine"), llmtest.Usage(1000, 5)),
+	)
+	home, work := t.TempDir(), t.TempDir()
+	x := tmux{t: t, socket: fmt.Sprintf("zero-e2e-%d", os.Getpid())}
+	t.Cleanup(func() { exec.Command("tmux", "-L", x.socket, "kill-server").Run() })
+	cmd := fmt.Sprintf("env -i HOME=%s PATH=%s TERM=tmux-256color LANG=C.UTF-8 ZERO_SESSION_DIR=%s %s --base-url %s --model e2e-model; echo ZERO-EXITED-$?; sleep 60",
+		home, os.Getenv("PATH"), filepath.Join(home, "sessions"), bin, srv.URL())
+	x.run("new-session", "-d", "-s", "zero", "-x", "90", "-y", "24", "-c", work, cmd)
+
+	x.waitFor("the footer", func(l []string) bool { return contains(l, "e2e-model") && contains(l, "· normal") })
+	x.typeLine("first question")
+	x.waitFor("the first reply", func(l []string) bool { return contains(l, `fmt.Println("gamma")`) && contains(l, "ask anything") })
+	x.waitFor("server usage in the footer", func(l []string) bool { return contains(l, "920") })
+
+	x.typeLine("long task")
+	x.waitFor("the partial reply", func(l []string) bool { return contains(l, "partial reply") })
+	x.run("send-keys", "-t", "zero", "C-c")
+	x.waitFor("the interrupt", func(l []string) bool { return contains(l, "⏹ interrupted") && contains(l, "ask anything") })
+
+	x.typeLine("go on")
+	x.waitFor("the next reply", func(l []string) bool { return contains(l, "resumed fine") && contains(l, "ask anything") })
+
+	x.run("send-keys", "-t", "zero", "C-d")
+	x.waitFor("exit", func(l []string) bool { return contains(l, "ZERO-EXITED-0") })
+
+	lines := x.screen()
+	for _, want := range []string{"› first question", "alpha line", "beta line", `fmt.Println("gamma")`, "› long task", "partial reply", "⏹ interrupted", "› go on", "resumed fine"} {
+		if n := count(lines, want); n != 1 {
+			t.Errorf("%q appears %d times in the scrollback:\n%s", want, n, strings.Join(lines, "\n"))
+		}
+	}
+
+	// The interrupted turn's partial text is in the history the next
+	// request carries (the session stayed consistent).
+	reqs := srv.Requests()
+	last := reqs[len(reqs)-1]
+	body, _ := json.Marshal(last.Map()["messages"])
+	for _, want := range []string{"first question", "partial reply", "go on"} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("last request lacks %q: %s", want, body)
+		}
+	}
+}
