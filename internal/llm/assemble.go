@@ -1,50 +1,50 @@
 package llm
 
-import (
-	"sort"
-	"strings"
-)
+import "strings"
 
 // Assembler folds a completion's stream events into the assistant message
-// they describe. Text and reasoning deltas are concatenated into one part
-// each, in first-seen order; tool calls are ordered by Index. The zero
-// value is ready to use.
+// they describe, keeping the order in which parts began: consecutive text
+// deltas form one text part, consecutive reasoning deltas one reasoning
+// part until a signature closes it (Anthropic signs each thinking block;
+// interleaved thinking must be replayed block by block), and each tool
+// call sits where it started. The zero value is ready to use.
 type Assembler struct {
-	text, reasoning strings.Builder
-	signature       string
-	order           []PartType
-	calls           map[int]*ToolCall
-	Usage           *Usage
-	Finish          FinishReason
-	Err             error
-	Warnings        []string
+	parts []asmPart
+	calls map[int]int // tool-call index → position in parts
+	// Usage is the last usage report, nil when none arrived.
+	Usage *Usage
+	// Finish is the finish reason of a completed stream.
+	Finish FinishReason
+	// Err is the stream's error, nil for a completed stream.
+	Err error
+	// Warnings collects EventWarning texts.
+	Warnings []string
+}
+
+type asmPart struct {
+	typ       PartType
+	text      strings.Builder
+	signature string
+	call      *ToolCall
 }
 
 // Add folds one event in.
 func (a *Assembler) Add(ev Event) {
 	switch ev.Type {
 	case EventTextDelta:
-		a.see(PartText)
-		a.text.WriteString(ev.Text)
+		a.open(PartText).text.WriteString(ev.Text)
 	case EventReasoningDelta:
-		a.see(PartReasoning)
-		a.reasoning.WriteString(ev.Text)
+		p := a.open(PartReasoning)
+		p.text.WriteString(ev.Text)
 		if ev.Signature != "" {
-			a.signature = ev.Signature
+			p.signature = ev.Signature
 		}
 	case EventToolCallStart, EventToolCallDelta, EventToolCallEnd:
-		if a.calls == nil {
-			a.calls = map[int]*ToolCall{}
-		}
-		c := a.calls[ev.Index]
-		if c == nil {
-			c = &ToolCall{}
-			a.calls[ev.Index] = c
-		}
+		c := a.call(ev.Index)
 		switch ev.Type {
 		case EventToolCallStart:
 			if ev.ToolCall != nil {
-				c.ID, c.Name = ev.ToolCall.ID, ev.ToolCall.Name
+				c.ID, c.Name, c.Signature = ev.ToolCall.ID, ev.ToolCall.Name, ev.ToolCall.Signature
 				c.Arguments += ev.ToolCall.Arguments
 			}
 		case EventToolCallDelta:
@@ -68,37 +68,48 @@ func (a *Assembler) Add(ev Event) {
 	}
 }
 
-func (a *Assembler) see(t PartType) {
-	for _, o := range a.order {
-		if o == t {
-			return
+// open returns the part a delta of type t extends: the last part when it
+// has that type (and, for reasoning, no signature yet), else a new one.
+func (a *Assembler) open(t PartType) *asmPart {
+	if n := len(a.parts); n > 0 {
+		last := &a.parts[n-1]
+		if last.typ == t && (t != PartReasoning || last.signature == "") {
+			return last
 		}
 	}
-	a.order = append(a.order, t)
+	a.parts = append(a.parts, asmPart{typ: t})
+	return &a.parts[len(a.parts)-1]
 }
 
-// Message returns the assistant message assembled so far: reasoning and
-// text parts in first-seen order, then tool calls by index.
+func (a *Assembler) call(index int) *ToolCall {
+	if a.calls == nil {
+		a.calls = map[int]int{}
+	}
+	if i, ok := a.calls[index]; ok {
+		return a.parts[i].call
+	}
+	a.calls[index] = len(a.parts)
+	a.parts = append(a.parts, asmPart{typ: PartToolCall, call: &ToolCall{}})
+	return a.parts[len(a.parts)-1].call
+}
+
+// Message returns the assistant message assembled so far. Empty text parts
+// are left out.
 func (a *Assembler) Message() Message {
 	m := Message{Role: RoleAssistant}
-	for _, t := range a.order {
-		switch t {
-		case PartReasoning:
-			m.Parts = append(m.Parts, Part{Type: PartReasoning, Text: a.reasoning.String(), Signature: a.signature})
+	for i := range a.parts {
+		p := &a.parts[i]
+		switch p.typ {
 		case PartText:
-			if a.text.Len() > 0 {
-				m.Parts = append(m.Parts, Part{Type: PartText, Text: a.text.String()})
+			if p.text.Len() > 0 {
+				m.Parts = append(m.Parts, Part{Type: PartText, Text: p.text.String()})
 			}
+		case PartReasoning:
+			m.Parts = append(m.Parts, Part{Type: PartReasoning, Text: p.text.String(), Signature: p.signature})
+		case PartToolCall:
+			c := *p.call
+			m.Parts = append(m.Parts, Part{Type: PartToolCall, ToolCall: &c})
 		}
-	}
-	idx := make([]int, 0, len(a.calls))
-	for i := range a.calls {
-		idx = append(idx, i)
-	}
-	sort.Ints(idx)
-	for _, i := range idx {
-		c := *a.calls[i]
-		m.Parts = append(m.Parts, Part{Type: PartToolCall, ToolCall: &c})
 	}
 	return m
 }
