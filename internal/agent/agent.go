@@ -188,6 +188,7 @@ func New(opts Options) *Agent {
 	}
 	a.mgr = contextmgr.NewManager(opts.SessionDir)
 	a.mgr.MaxToolOutput, a.mgr.MaxTurnOutput = opts.MaxToolOutput, opts.MaxTurnOutput
+	a.recount(h)
 	return a
 }
 

@@ -2,9 +2,12 @@ package agent
 
 import (
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/zero-agent/zero/internal/contextmgr"
+	"github.com/zero-agent/zero/internal/llm"
 )
 
 // Report is the state of the context window for /context and
@@ -13,10 +16,11 @@ import (
 // with the bytes-per-token ratio learned from the server's usage reports
 // (4 bytes per token until the first report, Calibrated false).
 //
-// The savings cover this Agent's lifetime. They are not restored on
-// resume: a caller that wants session totals can add, from the session's
-// events, RawBytes-KeptBytes of each tool_result event (the cap, turn
-// budget and read cache savings).
+// The savings cover the session: on resume (Options.History) they are
+// recounted from the markers the levers left in the history (see
+// recount); what an earlier summary replaced counts as an action without
+// bytes, and the cap and turn-budget cuts of a resumed history are all
+// counted as the result cap.
 type Report struct {
 	// Levers lists each lever that acted, in contextmgr.Levers order.
 	Levers []LeverReport
@@ -111,4 +115,54 @@ func (r Report) String() string {
 		}
 	}
 	return b.String()
+}
+
+// Markers the levers leave in the history (internal/contextmgr), read back
+// on resume to recount the savings.
+var (
+	omittedRe = regexp.MustCompile(`\[\.\.\. (\d+) bytes omitted`)
+	prunedRe  = regexp.MustCompile(`^\[old tool output pruned: (\d+) bytes`)
+	appliedRe = regexp.MustCompile(`\[(\d+) bytes applied; omitted from history`)
+	cachedRe  = regexp.MustCompile(`^\[.+ unchanged since turn \d+, see the earlier result\]$`)
+)
+
+// recount restores the lever statistics of a resumed history from the
+// markers its levers left: cut results name the bytes omitted, pruned
+// results their size, applied write stubs the payload size, read-cache
+// stubs point at an earlier result of the same call. Items a summary
+// replaced are gone; each summary counts as one action with no bytes.
+func (a *Agent) recount(h []llm.Message) {
+	st := &a.mgr.Stats
+	lastFull := map[string]int{} // tool+arguments -> full size of its last result
+	args := map[string]string{}  // call id -> tool+arguments
+	for _, m := range h {
+		if strings.HasPrefix(m.Text(), contextmgr.SummaryPrefix) && m.Role == llm.RoleUser {
+			st.Add(contextmgr.LeverSummary, 0)
+			a.compactions++
+		}
+		for _, c := range m.ToolCalls() {
+			args[c.ID] = c.Name + "\x00" + c.Arguments
+			for _, sm := range appliedRe.FindAllStringSubmatch(c.Arguments, -1) {
+				n, _ := strconv.Atoi(sm[1])
+				st.Add(contextmgr.LeverWrites, n)
+			}
+		}
+		for _, r := range m.ToolResults() {
+			switch {
+			case prunedRe.MatchString(r.Content):
+				n, _ := strconv.Atoi(prunedRe.FindStringSubmatch(r.Content)[1])
+				st.Add(contextmgr.LeverPrune, n-len(r.Content))
+			case cachedRe.MatchString(r.Content):
+				st.Add(contextmgr.LeverReadCache, lastFull[args[r.CallID]]-len(r.Content))
+			default:
+				full := len(r.Content)
+				if sm := omittedRe.FindStringSubmatch(r.Content); sm != nil {
+					n, _ := strconv.Atoi(sm[1])
+					st.Add(contextmgr.LeverCap, n)
+					full += n
+				}
+				lastFull[args[r.CallID]] = full
+			}
+		}
+	}
 }

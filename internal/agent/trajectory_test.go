@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zero-agent/zero/internal/contextmgr"
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/tools"
@@ -285,6 +286,20 @@ func TestTrajectorySavesBytesWithoutLoss(t *testing.T) {
 		t.Fatalf("report: %+v", rep)
 	}
 	t.Logf("kinds %v\n%s", kinds, rep)
+	// Resume: the savings are recounted from the markers in the history
+	// (a cut result's full size is its kept bytes plus the omitted count,
+	// so the recount is close, not exact).
+	resumed := New(Options{History: on.agent.History()}).ContextReport()
+	if len(resumed.Levers) < 3 || resumed.SavedBytes < rep.SavedBytes*9/10 || resumed.SavedBytes > rep.SavedBytes*11/10 {
+		t.Fatalf("resumed savings %d (%v), session had %d", resumed.SavedBytes, resumed.Levers, rep.SavedBytes)
+	}
+	for _, l := range resumed.Levers {
+		for _, o := range rep.Levers {
+			if o.Lever == l.Lever && l.Lever == contextmgr.LeverReadCache && (o.Times != l.Times || 20*abs(o.Bytes-l.Bytes) > o.Bytes) {
+				t.Fatalf("read cache recount %+v, session %+v", l, o)
+			}
+		}
+	}
 }
 
 // BenchmarkTrajectory replays the 32-step session with the levers off and
@@ -304,3 +319,5 @@ func BenchmarkTrajectory(b *testing.B) {
 	b.ReportMetric(float64(on.total), "bytes_on")
 	b.ReportMetric(100*float64(off.total-on.total)/float64(off.total), "saving_pct")
 }
+
+func abs(x int) int { return max(x, -x) }
