@@ -6,8 +6,21 @@
 // request again, never printing text twice) and interruption (every tool
 // call gets a result so the history stays valid, case B26).
 //
+// It also keeps small local models working (issue 6), one concern per file:
+//   - textcalls.go: tool calls written as text are recovered
+//     (internal/llm/textcalls) and their markup never reaches a surface;
+//   - levers.go: per-result cap, per-turn budget, spill, read cache and
+//     write compaction (internal/contextmgr), the invariant repair before
+//     every request (cases B25, B26) and the token estimate;
+//   - compact.go: proactive (2/3 of the window) and reactive (one
+//     context-overflow error, one retry) compaction, and Compact for
+//     /compact;
+//   - stuck.go, completion.go: stuck detection and the completion check;
+//   - report.go: ContextReport for /context and `zero context`.
+//
 // Everything the loop does is reported as internal/event.Event to one Sink;
 // surfaces and the session log are consumers. The loop performs no terminal
-// or file I/O of its own: tools, providers and the permission gate are
+// or file I/O of its own (spilled outputs are written by contextmgr into
+// Options.SessionDir): tools, providers and the permission gate are
 // reached only through their interfaces.
 package agent

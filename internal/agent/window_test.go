@@ -261,3 +261,42 @@ func TestManualCompactSummarisesOnce(t *testing.T) {
 		t.Fatalf("report %+v", rep)
 	}
 }
+
+func TestProactiveSummaryInRun(t *testing.T) {
+	// Forty short exchanges (~32 KB, nothing worth pruning) against a
+	// 6K-token window: the loop asks the model for a summary in a
+	// separate request without tools, then sends the compacted history.
+	var hist []llm.Message
+	for i := 0; i < 40; i++ {
+		hist = append(hist,
+			llm.TextMessage(llm.RoleUser, fmt.Sprintf("question %d: %s", i, strings.Repeat("why? ", 70))),
+			llm.TextMessage(llm.RoleAssistant, fmt.Sprintf("answer %d: %s", i, strings.Repeat("because. ", 40))))
+	}
+	p := &scripted{turns: [][]llm.Event{
+		{text("Forty questions about why; all answered."), finish()},
+		{text("final"), finish()},
+	}}
+	var evs []event.Event
+	a := New(Options{Provider: p, Model: "m", History: hist, ContextWindow: 6000,
+		Sink:  event.SinkFunc(func(e event.Event) { evs = append(evs, e) }),
+		Tools: tools.NewRegistry(echoTool("read_file", tools.SideRead))})
+	if res := a.Run(context.Background(), "and now?"); res.StopReason != event.StopCompleted || res.Final != "final" {
+		t.Fatalf("run %+v", res)
+	}
+	if len(p.reqs) != 2 || len(p.reqs[0].Tools) != 0 || p.reqs[0].System != summaryPrompt {
+		t.Fatalf("first request is not the summary request: %+v", p.reqs[0])
+	}
+	sent := p.reqs[1].Messages
+	if !strings.HasPrefix(sent[0].Text(), contextmgr.SummaryPrefix+"Forty questions") || sent[len(sent)-1].Text() != "and now?" {
+		t.Fatalf("compacted request: first %q, last %q", sent[0].Text(), sent[len(sent)-1].Text())
+	}
+	if est := a.est.Tokens(requestBytes(p.reqs[1])); est > 6000*2/3 {
+		t.Fatalf("compacted request still ~%d tokens", est)
+	}
+	rebuilt, _ := sessions.RebuildHistory(evs)
+	got, _ := json.Marshal(rebuilt)
+	want, _ := json.Marshal(a.History())
+	if !bytes.Equal(got, want) {
+		t.Fatalf("session log does not rebuild the compacted history:\n got %s\nwant %s", got, want)
+	}
+}
