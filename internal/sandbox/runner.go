@@ -226,10 +226,9 @@ func (p Policy) wrapBwrap(cmd *exec.Cmd, dir string) error {
 }
 
 // Annotate returns a line (starting with a newline) to append to a
-// sandboxed command's output when
-// the output shows the sandbox refused something (a read-only file
-// system, a permission error under Landlock, no network), so the model
-// learns why and what to ask for; "" otherwise.
+// sandboxed command's output when the output shows the sandbox refused
+// something (a read-only file system, a permission error under Landlock,
+// no network), so the model learns why and what to ask for; "" otherwise.
 func (p Policy) Annotate(output string) string {
 	backend := p.Backend
 	if backend == "" {

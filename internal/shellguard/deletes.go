@@ -198,7 +198,7 @@ func (c *checker) find(cmd command) {
 				case a.known() && a.s == "{}":
 					sub = append(sub, item)
 				case strings.Contains(a.s, "{}"):
-					sub = append(sub, arg{s: strings.ReplaceAll(a.s, "{}", unknown), code: a.code})
+					sub = append(sub, substitute(a, "{}", item))
 				default:
 					sub = append(sub, a)
 				}
@@ -270,13 +270,27 @@ func (c *checker) xargs(cmd command) {
 			case a.known() && a.s == replace:
 				sub = append(sub, item)
 			case strings.Contains(a.s, replace):
-				sub = append(sub, arg{s: strings.ReplaceAll(a.s, replace, unknown), code: a.code})
+				sub = append(sub, substitute(a, replace, item))
 			default:
 				sub = append(sub, a)
 			}
 		}
 		run(sub)
 	}
+}
+
+// substitute puts item into a word that holds token inside other text
+// (`sh -c 'rm -rf {}'`). The value becomes unknown; as code, an unfiltered
+// find tree is written as its root (deleting every path under / is
+// deleting /), anything else as a run-time value.
+func substitute(a arg, token string, item arg) arg {
+	out := arg{s: strings.ReplaceAll(a.s, token, unknown), code: strings.ReplaceAll(a.code, token, `"$ZERO_ITEM"`)}
+	if item.tree != nil && !item.tree.filtered {
+		out.code = strings.ReplaceAll(a.code, token, shellQuote(item.tree.root))
+	} else if item.known() {
+		out.code = strings.ReplaceAll(a.code, token, shellQuote(item.s))
+	}
+	return out
 }
 
 // pipeItems says what the stage before cmd prints, as xargs items: the

@@ -48,10 +48,23 @@ func within(p, root string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
-// everything reports whether a glob base matches every entry of its
-// directory ("*", "**", "{*,.*}" expanded to "*").
+// everything reports whether a glob base is made of glob characters
+// only ("*", "??*", "[a-z]*"), so it matches (nearly) every entry of its
+// directory.
 func everything(base string) bool {
-	return strings.Trim(base, "*") == ""
+	inClass := false
+	for _, r := range base {
+		switch {
+		case r == '[':
+			inClass = true
+		case r == ']':
+			inClass = false
+		case inClass || r == '*' || r == '?' || r == '!' || r == '^':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // protected says why deleting p recursively is refused, or "" when it is
@@ -62,11 +75,17 @@ func (c *checker) protected(p string, glob, filtered bool) string {
 	what := ""
 	if glob {
 		dir, base := filepath.Split(p)
-		if !everything(base) {
+		dir = filepath.Clean(dir)
+		// Any glob directly under / reaches system directories (/e* is
+		// /etc); elsewhere only a glob of wildcards alone counts.
+		if !everything(base) && dir != "/" {
 			return ""
 		}
-		p = filepath.Clean(dir)
+		p = dir
 		what = "everything in "
+		if !everything(base) {
+			what = "entries matching " + quote(base) + " in "
+		}
 	}
 	if p == "/" {
 		return what + `the filesystem root "/"`
