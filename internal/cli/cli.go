@@ -67,6 +67,7 @@ func commands() []command {
 		{"config", "print the resolved configuration (secrets masked)", runConfig},
 		{"providers", "manage provider profiles: list | add NAME … | remove NAME | use NAME | check [NAME]", runProviders},
 		{"models", "list a provider's models: zero models [provider]", runModels},
+		{"doctor", "check the configuration, the provider, the shell sandbox and the session store", runDoctor},
 		{"guard", "classify a shell command without running it: zero guard [--json] \"cmd\"", runGuard},
 		{"version", "print the version", func(s stdio, _ []string) error { fmt.Fprintln(s.out, "zero", Version); return nil }},
 	}
