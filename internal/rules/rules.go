@@ -11,8 +11,13 @@
 // overrides a guard ask or deny. Loading the project file is the caller's
 // decision (only after the user trusts the folder).
 //
-// This package only parses and matches; it runs nothing and must not
-// import the engine.
+// It also owns the prose side: ZERO.md, sanitized (escape sequences and
+// invisible characters stripped) and cut to a small budget before it is
+// projected into the system prompt each turn, and the helpers behind
+// `zero rules init|add|doctor` and `/rules why <id>`.
+//
+// This package only parses, matches and edits its own files; it runs
+// nothing and must not import the engine.
 package rules
 
 import (
