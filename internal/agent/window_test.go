@@ -300,3 +300,16 @@ func TestProactiveSummaryInRun(t *testing.T) {
 		t.Fatalf("session log does not rebuild the compacted history:\n got %s\nwant %s", got, want)
 	}
 }
+
+func TestProactiveCannotFitStops(t *testing.T) {
+	// One 5 KB prompt against a 500-token window: nothing can be pruned
+	// or summarised, so the run stops before sending anything.
+	p := &scripted{turns: [][]llm.Event{{text("never"), finish()}}}
+	res := New(Options{Provider: p, Model: "m", ContextWindow: 500}).Run(context.Background(), strings.Repeat("x", 5000))
+	if res.StopReason != event.StopError || !errors.Is(res.Err, contextmgr.ErrCannotShrink) || !strings.Contains(res.Err.Error(), "500-token context window") {
+		t.Fatalf("got %+v", res)
+	}
+	if len(p.reqs) != 0 {
+		t.Fatalf("%d requests sent", len(p.reqs))
+	}
+}
