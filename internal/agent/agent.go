@@ -122,8 +122,10 @@ type Options struct {
 	// ContextWindow is the model's context window in tokens (config
 	// contextWindow, catalog, llama.cpp /props n_ctx, Ollama /api/show).
 	// When set, the history is compacted before a request whose estimate
-	// passes 2/3 of it. 0 means unknown: only a context-overflow error
-	// from the server triggers compaction.
+	// passes 2/3 of it. 0 means unknown: a context-overflow error from
+	// the server triggers compaction, and the window the error names
+	// (llama.cpp n_ctx, OpenAI's maximum context length) is used for the
+	// rest of the session.
 	ContextWindow int
 	// CompletionCheck (on for exec) nudges the model once when its final
 	// answer says work remains or claims tests pass while no shell

@@ -210,6 +210,10 @@ func TestContextOverflowReactive(t *testing.T) {
 			if tc.want == event.StopProviderError && llm.KindOf(res.Err) != llm.ErrContextOverflow {
 				t.Fatalf("error kind %s", llm.KindOf(res.Err))
 			}
+			// The window the server named is learned for the session.
+			if rep := a.ContextReport(); rep.WindowTokens != tc.window {
+				t.Fatalf("window learned %d, server said %d", rep.WindowTokens, tc.window)
+			}
 		})
 	}
 }
