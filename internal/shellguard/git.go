@@ -213,3 +213,19 @@ func (c *checker) gitConfig(cmd command, v arg, aliases map[string]string) {
 		c.add(RuleGitConfigCommand, "git -c "+key+" makes git run a program", cmd.part)
 	}
 }
+
+// Snapshot returns a command that makes an approved destructive git
+// operation reversible (case B21: "offer to snapshot (git stash / backup
+// ref) so it is reversible"), for the rule that asked: uncommitted work
+// goes into a stash the user can `git stash pop`. ok is false for rules
+// with nothing local to save.
+func Snapshot(rule string) (command string, ok bool) {
+	switch rule {
+	case RuleGitResetHard, RuleGitCheckout, RuleGitRestore:
+		return `git stash push --include-untracked --message "zero: snapshot before ` + rule + `"`, true
+	case RuleGitClean:
+		// clean -x also deletes ignored files: --all keeps those too.
+		return `git stash push --all --message "zero: snapshot before ` + rule + `"`, true
+	}
+	return "", false
+}

@@ -389,3 +389,19 @@ func TestParts(t *testing.T) {
 		}
 	}
 }
+
+func TestSnapshot(t *testing.T) {
+	for _, cmd := range []string{"git reset --hard", "git clean -fdx", "git checkout -- .", "git restore ."} {
+		v := Check(cmd, caseOpts)
+		snap, ok := Snapshot(v.Rule)
+		if !ok || !strings.HasPrefix(snap, "git stash push") {
+			t.Errorf("Snapshot for %q (%s) = %q, %v", cmd, v.Rule, snap, ok)
+		}
+		if Check(snap, caseOpts).Verdict != Allow {
+			t.Errorf("the snapshot command %q is not itself allowed", snap)
+		}
+	}
+	if _, ok := Snapshot(RuleGitPushForce); ok {
+		t.Error("snapshot offered for a remote operation")
+	}
+}
