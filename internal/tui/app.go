@@ -62,6 +62,8 @@ type Model struct {
 	// tea.Println has been handed to the renderer, so order is kept.
 	toPrint  []string
 	printing bool
+	// viewHeight is the height of the last frame drawn, for flush.
+	viewHeight int
 
 	expandReasoning bool
 	lastReply       string
@@ -167,7 +169,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case tea.PasteMsg:
 		m.paste(msg.Content)
 	case printedMsg:
-		m.printing = false
+		m.printing = false // flush (in Update) sends the next batch
 	case eventMsg:
 		if msg.id == m.turn.id {
 			m.event(msg.ev)
@@ -194,13 +196,18 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 func (m *Model) commit(lines ...string) { m.toPrint = append(m.toPrint, lines...) }
 
 // flush hands queued lines to the renderer, one batch at a time, so
-// scrollback order matches commit order.
+// scrollback order matches commit order. A batch is at most as tall as the
+// room above the live region: Bubble Tea prints above the frame by
+// scrolling the screen up by the batch's height, and a taller batch would
+// push the frame itself into the scrollback (duplicated status lines).
+// Lines are already wrapped to the width, so one line is one row.
 func (m *Model) flush() tea.Cmd {
 	if m.printing || len(m.toPrint) == 0 {
 		return nil
 	}
-	batch := strings.Join(m.toPrint, "\n")
-	m.toPrint = nil
+	n := min(len(m.toPrint), max(m.height-max(m.viewHeight, m.height/2)-2, 1))
+	batch := strings.Join(m.toPrint[:n], "\n")
+	m.toPrint = m.toPrint[n:]
 	m.printing = true
 	return tea.Sequence(tea.Println(batch), func() tea.Msg { return printedMsg{} })
 }

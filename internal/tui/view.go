@@ -18,8 +18,10 @@ func (m *Model) View() tea.View {
 	if m.quitting {
 		return tea.NewView(strings.Join(m.toPrint, "\n"))
 	}
+	// Lines waiting for the scrollback (toPrint) are not drawn here: they
+	// reach the terminal within a frame, and a live region that held them
+	// could be scrolled into the scrollback and print them twice.
 	var top []string
-	top = append(top, m.toPrint...)
 	top = append(top, m.liveReply()...)
 	if m.turn.running {
 		top = append(top, m.statusLine())
@@ -45,14 +47,28 @@ func (m *Model) View() tea.View {
 	}
 	bottom = append(bottom, m.footer())
 
-	// Keep the live region inside the screen: drop the oldest live lines.
-	if room := m.height - 1 - len(bottom); len(top) > room {
-		top = top[len(top)-max(room, 0):]
+	// Keep the streaming part to half the screen and the whole region two
+	// rows short of it, so printing above never scrolls live lines into
+	// the scrollback (see flush): drop the oldest lines.
+	if room := max(m.height/2-len(bottom), 0); len(top) > room {
+		top = top[len(top)-room:]
+	}
+	if over := len(top) + len(bottom) - (m.height - 2); over > 0 {
+		cut := min(over, len(bottom)-1)
+		bottom = bottom[cut:]
+		if cursor != nil {
+			cursor.Y -= cut
+		}
 	}
 	if cursor != nil {
 		cursor.Y += len(top)
+		if cursor.Y < 0 {
+			cursor = nil
+		}
 	}
-	v := tea.NewView(strings.Join(append(top, bottom...), "\n"))
+	lines := append(top, bottom...)
+	m.viewHeight = len(lines)
+	v := tea.NewView(strings.Join(lines, "\n"))
 	v.Cursor = cursor
 	return v
 }

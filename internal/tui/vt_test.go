@@ -144,5 +144,5 @@ func TestTerminalShowsWhatWeMean(t *testing.T) {
 		t.Fatal(err)
 	}
 	inW.Close()
-	scr.emu.Close()
+	// The emulator stays open: vt's Close races with a pending Read.
 }

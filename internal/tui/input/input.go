@@ -36,8 +36,10 @@ type Detector struct {
 
 // Rewrite returns read as the parser should see it: unchanged, or wrapped
 // as a bracketed paste with "\r\n" and "\r" normalised to "\n" when it
-// looks like an unbracketed paste (more than one byte, a line break, at
-// least one printable byte, no ESC, not inside a bracketed paste).
+// looks like an unbracketed paste: no ESC, not inside a bracketed paste, a
+// printable byte, and a line break before the end. One trailing line break
+// alone is typed text plus Enter (keys batched by a slow link or by tmux
+// send-keys), which must still submit.
 func (d *Detector) Rewrite(read []byte) []byte {
 	wasInPaste := d.inPaste
 	d.scan(read)
@@ -53,7 +55,9 @@ func (d *Detector) Rewrite(read []byte) []byte {
 }
 
 func looksLikePaste(b []byte) bool {
-	if len(b) < 2 || bytes.IndexByte(b, 0x1b) >= 0 || !bytes.ContainsAny(b, "\r\n") {
+	body := bytes.TrimSuffix(b, []byte("\n"))
+	body = bytes.TrimSuffix(body, []byte("\r"))
+	if len(b) < 2 || bytes.IndexByte(b, 0x1b) >= 0 || !bytes.ContainsAny(body, "\r\n") {
 		return false
 	}
 	for _, c := range b {

@@ -13,6 +13,8 @@ func TestRewrite(t *testing.T) {
 	}{
 		{"typing", []string{"a", "b", "\r"}, []string{"a", "b", "\r"}},
 		{"lone enter pair", []string{"\r\n"}, []string{"\r\n"}},
+		{"typed text then enter in one read", []string{"first question\r"}, []string{"first question\r"}},
+		{"text then crlf", []string{"ls\r\n"}, []string{"ls\r\n"}},
 		{"unbracketed LF paste", []string{"line one\nline two\n", "\r"}, []string{PasteStart + "line one\nline two\n" + PasteEnd, "\r"}},
 		{"unbracketed CR paste", []string{"a\rb\r\n"}, []string{PasteStart + "a\nb\n" + PasteEnd}},
 		{"escape sequences untouched", []string{"\x1b[A\r"}, []string{"\x1b[A\r"}},
