@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -186,5 +187,64 @@ func TestCaseB26ResumeAfterInterrupt(t *testing.T) {
 	}
 	if got := strings.Join(roles, ","); got != "system,user,assistant,tool,tool,user" && got != "user,assistant,tool,tool,user" {
 		t.Fatalf("wire roles %s", got)
+	}
+}
+
+func TestCaseB26LiveInterrupt(t *testing.T) {
+	// The user presses Esc while toolu_C1 (go test) runs; toolu_C2 never
+	// starts. The next request must match the case's expected messages:
+	// both calls answered (is_error) before the user's new text.
+	want := loadCaseHistory(t, "testdata/B26/expected_next_request_messages.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	started := make(chan struct{})
+	bash := &fakeTool{name: "bash", side: tools.SideShell, run: func(ctx context.Context, args json.RawMessage) (tools.Result, error) {
+		if strings.Contains(string(args), "go test") {
+			close(started)
+			<-ctx.Done()
+			return tools.Result{Content: "ok  \tzero/pkg/a\t0.2s\n"}, ctx.Err()
+		}
+		return tools.Result{Content: "vet ok"}, nil
+	}}
+	p := &scripted{turns: [][]llm.Event{
+		{call(0, "toolu_C1", "bash", want[1].ToolCalls()[0].Arguments), call(1, "toolu_C2", "bash", want[1].ToolCalls()[1].Arguments), finish()},
+		{text("ok"), finish()},
+	}}
+	allow := GateFunc(func(context.Context, llm.ToolCall, tools.Tool) Decision { return Decision{Allow: true} })
+	a := New(Options{Provider: p, Model: "m", Tools: tools.NewRegistry(bash), Gate: allow})
+	go func() { <-started; cancel() }()
+	if res := a.Run(ctx, want[0].Text()); res.StopReason != event.StopInterrupted {
+		t.Fatalf("got %+v", res)
+	}
+	a.Run(context.Background(), want[3].Text())
+	// One tool message per result (the loop) or one holding both (the
+	// case's Anthropic shape) are the same request: merge them to compare.
+	var got []llm.Message
+	for _, m := range p.reqs[1].Messages {
+		if n := len(got); n > 0 && m.Role == llm.RoleTool && got[n-1].Role == llm.RoleTool {
+			got[n-1].Parts = append(append([]llm.Part(nil), got[n-1].Parts...), m.Parts...)
+			continue
+		}
+		got = append(got, m)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("next request has %d messages, want %d: %+v", len(got), len(want), got)
+	}
+	for i := range want {
+		if got[i].Role != want[i].Role || got[i].Text() != want[i].Text() {
+			t.Fatalf("message %d: %s %q, want %s %q", i, got[i].Role, got[i].Text(), want[i].Role, want[i].Text())
+		}
+	}
+	gotR, wantR := got[2].ToolResults(), want[2].ToolResults()
+	if len(gotR) != 2 {
+		t.Fatalf("results %+v", gotR)
+	}
+	// The elapsed time is the run's own ("after 0s" here, "after 3s" in
+	// the case); the rest of each result is the case's text.
+	elapsed := regexp.MustCompile(`after \d+s\.`)
+	for i := range wantR {
+		g, w := gotR[i], wantR[i]
+		if g.CallID != w.CallID || !g.IsError || elapsed.ReplaceAllString(g.Content, "after Ns.") != elapsed.ReplaceAllString(w.Content, "after Ns.") {
+			t.Fatalf("result %d: %+v, want %+v", i, g, w)
+		}
 	}
 }

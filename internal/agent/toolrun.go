@@ -7,16 +7,16 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zero-agent/zero/internal/contextmgr"
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/tools"
 )
 
-// Texts of the synthetic results given to calls cut by an interrupt (case B26).
-const (
-	interruptedResult = "error: interrupted by user"
-	cancelledResult   = "error: not run: cancelled"
-)
+// cancelledResult answers a queued call an interrupt kept from running;
+// a running call gets contextmgr.InterruptResults' "Interrupted by user
+// after <elapsed>. Partial output: ..." (wording of case B26).
+const cancelledResult = contextmgr.CancelledContent
 
 // pending is one tool call on its way through gate and execution.
 type pending struct {
@@ -163,19 +163,19 @@ func (r *run) execute(ctx context.Context, group []*pending) {
 			start := time.Now()
 			res, err := p.tool.Run(ctx, p.args)
 			p.elapsed = time.Since(start)
-			if err != nil {
+			switch {
+			case ctx.Err() != nil:
+				// The tool's error is the cancellation itself; its
+				// partial output is what the model needs.
+				partial := strings.TrimSpace(res.Content)
+				res.Content = contextmgr.InterruptResults([]llm.ToolCall{p.call}, p.call.ID, partial, p.elapsed)[0].Content
+				res.IsError = true
+			case err != nil:
 				res.IsError = true
 				if res.Content != "" {
 					res.Content += "\n"
 				}
 				res.Content += "error: " + err.Error()
-			}
-			if ctx.Err() != nil {
-				res.IsError = true
-				if res.Content != "" {
-					res.Content += "\n"
-				}
-				res.Content += interruptedResult
 			}
 			p.res, p.done = res, true
 		}(p)
