@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/tui/render"
 	"github.com/zero-agent/zero/internal/tui/style"
 )
@@ -21,13 +22,13 @@ func (m *Model) clip(arg string) tea.Cmd {
 	if arg != "" {
 		n, err := strconv.Atoi(arg)
 		if err != nil || n < 1 || n > len(m.lastBlocks) {
-			m.commit(render.Notice("warning", "no code block "+arg+" in the last reply ("+strconv.Itoa(len(m.lastBlocks))+" blocks)", w)...)
+			m.commit(render.Notice(event.Warning, "no code block "+arg+" in the last reply ("+strconv.Itoa(len(m.lastBlocks))+" blocks)", w)...)
 			return nil
 		}
 		text, what = m.lastBlocks[n-1].Text, "code block "+arg
 	}
 	if text == "" {
-		m.commit(render.Notice("warning", "nothing to copy yet", w)...)
+		m.commit(render.Notice(event.Warning, "nothing to copy yet", w)...)
 		return nil
 	}
 	copyFn := m.opts.Copy

@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/tui/render"
 	"github.com/zero-agent/zero/internal/tui/sanitize"
@@ -104,7 +105,7 @@ func (m *Model) slash(line string) tea.Cmd {
 		})
 	case "resume":
 		if arg == "" {
-			m.commit(render.Notice("warning", "usage: /resume <id|prefix> (see /sessions)", w)...)
+			m.commit(render.Notice(event.Warning, "usage: /resume <id|prefix> (see /sessions)", w)...)
 			return nil
 		}
 		return m.background("resuming", func(ctx context.Context, b Backend) (string, error) {
@@ -122,7 +123,7 @@ func (m *Model) slash(line string) tea.Cmd {
 		if s := suggest("/"+name, commandNames()); s != "" {
 			msg += " — did you mean " + s + "?"
 		}
-		m.commit(render.Notice("warning", msg+" (/help lists them)", w)...)
+		m.commit(render.Notice(event.Warning, msg+" (/help lists them)", w)...)
 	}
 	return nil
 }
@@ -141,7 +142,7 @@ func (m *Model) background(busy string, f func(context.Context, Backend) (string
 		text, err := f(ctx, b)
 		var lines []string
 		if err != nil {
-			lines = render.Notice("error", err.Error(), w)
+			lines = render.Notice(event.Error, err.Error(), w)
 		} else if text != "" {
 			lines = render.Block(text, w)
 		}
@@ -172,10 +173,10 @@ func (m *Model) shell(cmd string) tea.Cmd {
 // shellLines renders a !cmd result: output, then exit code and time.
 func shellLines(r ShellResult, width int) []string {
 	if r.Denied != "" {
-		return render.Notice("error", "refused: "+r.Denied, width)
+		return render.Notice(event.Error, "refused: "+r.Denied, width)
 	}
 	if r.Err != nil {
-		return render.Notice("error", r.Err.Error(), width)
+		return render.Notice(event.Error, r.Err.Error(), width)
 	}
 	var out []string
 	if body := strings.TrimRight(r.Output, "\n"); body != "" {

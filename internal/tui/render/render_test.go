@@ -1,0 +1,140 @@
+package render
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/llm"
+)
+
+func plain(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = ansi.Strip(l)
+	}
+	return out
+}
+
+func TestArgs(t *testing.T) {
+	tests := []struct{ raw, want string }{
+		{`{"command":"go test ./..."}`, "go test ./..."},
+		{`{"path":"a.go","old_string":"x","new_string":"y"}`, "a.go"},
+		{`{"path":"a.go","offset":10,"limit":20}`, "a.go, limit=20, offset=10"},
+		{`{"pattern":"TODO"}`, "TODO"},
+		{`{"pattern":"x","glob":"*.go"}`, "glob=*.go, pattern=x"},
+		{`{"q":"` + strings.Repeat("a", 70) + `","n":1}`, "n=1, q=…70 bytes"},
+		{`not json`, "not json"},
+		{``, ""},
+	}
+	for _, tt := range tests {
+		if got := Args(tt.raw); got != tt.want {
+			t.Errorf("Args(%s) = %q, want %q", tt.raw, got, tt.want)
+		}
+	}
+}
+
+func TestToolCallTruncates(t *testing.T) {
+	got := plain(ToolCall(llm.ToolCall{Name: "bash", Arguments: `{"command":"` + strings.Repeat("x", 100) + `"}`}, 30))
+	if len(got) != 1 || ansi.StringWidth(got[0]) > 30 || !strings.HasPrefix(got[0], "⚙ bash(xxx") || !strings.HasSuffix(got[0], "…") {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestToolResult(t *testing.T) {
+	zero, two := 0, 2
+	tests := []struct {
+		name string
+		in   event.ToolOutcome
+		want []string
+	}{
+		{"shell ok", event.ToolOutcome{Content: "done\n", ExitCode: &zero, ElapsedMs: 1500}, []string{"↳ done  · exit 0 · 1.5s"}},
+		{"shell fail", event.ToolOutcome{Content: "", ExitCode: &two, ElapsedMs: 20, IsError: true}, []string{"↳ (no output)  · exit 2 · 20ms"}},
+		{"many lines", event.ToolOutcome{Content: "1\n2\n3\n4\n5\n6\n"}, []string{"↳ 1", "  2", "  3", "  4", "  … +2 lines"}},
+		{"capped", event.ToolOutcome{Content: "x", RawBytes: 10240, KeptBytes: 4096, ElapsedMs: 3}, []string{"↳ x  · 3ms · 4.0KB kept of 10.0KB"}},
+		{"hostile", event.ToolOutcome{Content: "a\x1b]0;t\x07b\x1b[2Kc"}, []string{"↳ abc"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := plain(ToolResult(tt.in, 60)); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestDiff(t *testing.T) {
+	diff := "--- a/x.go\n+++ b/x.go\n@@ -3,4 +3,5 @@ func f\n a\n-b\n+B\n+B2\n c\n@@ -100,2 +101,2 @@\n-old\n+new\n ctx\n\\ No newline at end of file\n"
+	want := []string{
+		"   3   a",
+		"   4 - b",
+		"   4 + B",
+		"   5 + B2",
+		"   6   c",
+		"     ⋮",
+		" 100 - old",
+		" 101 + new",
+		" 102   ctx",
+	}
+	if got := plain(Diff(diff, 80)); !reflect.DeepEqual(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestFormats(t *testing.T) {
+	for _, tt := range []struct{ got, want string }{
+		{Duration(850), "850ms"}, {Duration(1234), "1.2s"}, {Duration(125_000), "2m05s"},
+		{Bytes(512), "512B"}, {Bytes(3500), "3.4KB"}, {Bytes(1300000), "1.2MB"},
+		{Tokens(950), "950"}, {Tokens(1234), "1.2k"}, {Tokens(32768), "33k"}, {Tokens(1_200_000), "1.2M"},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+}
+
+func TestPromptAndNotice(t *testing.T) {
+	if got := plain(Prompt("fix\nthe bug\x1b[2J", 40)); !reflect.DeepEqual(got, []string{"› fix", "  the bug"}) {
+		t.Errorf("Prompt = %q", got)
+	}
+	if got := plain(Notice(event.Error, "boom\nagain", 40)); !reflect.DeepEqual(got, []string{"✗ boom", "  again"}) {
+		t.Errorf("Notice = %q", got)
+	}
+}
+
+func TestReasoning(t *testing.T) {
+	text := "one\ntwo\nthree\nfour"
+	if got := plain(Reasoning(text, 40, false, false)); !reflect.DeepEqual(got, []string{"∴ thinking…", "  two", "  three", "  four"}) {
+		t.Errorf("streaming = %q", got)
+	}
+	if got := plain(Reasoning(text, 60, false, true)); !reflect.DeepEqual(got, []string{"∴ thought for 4 lines (ctrl+o shows reasoning)"}) {
+		t.Errorf("done = %q", got)
+	}
+	if got := plain(Reasoning(text, 40, true, true)); len(got) != 5 {
+		t.Errorf("expanded = %q", got)
+	}
+	if Reasoning("  \n", 40, false, false) != nil {
+		t.Error("blank reasoning rendered")
+	}
+}
+
+func FuzzDiff(f *testing.F) {
+	f.Add("@@ -1,2 +1,2 @@\n-a\n+b\n c\n", 20)
+	f.Add("@@ -x +y @@\n\x1b[2J+\t\n", 5)
+	f.Fuzz(func(t *testing.T, diff string, width int) {
+		if width < 1 || width > 200 {
+			width = 40
+		}
+		for _, l := range Diff(diff, width) {
+			if ansi.StringWidth(l) > width && width > 8 {
+				t.Fatalf("line wider than %d: %q", width, l)
+			}
+			if strings.ContainsAny(ansi.Strip(l), "\x1b\r\x07") {
+				t.Fatalf("control in %q", l)
+			}
+		}
+	})
+}
