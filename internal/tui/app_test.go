@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -211,6 +212,23 @@ func TestQueueWhileRunning(t *testing.T) {
 	mustContain(t, "scrollback", d.plainScrollback(), "echo: 3rd")
 }
 
+func TestQueuedSlashCommandDoesNotStallQueue(t *testing.T) {
+	f := newFake()
+	g := newGate()
+	f.script["first"] = g.play
+	d := newDriver(t, f, Options{})
+	d.typeText("first")
+	d.press("enter")
+	for _, s := range []string{"/help", "/context", "second"} {
+		d.typeText(s)
+		d.press("enter")
+	}
+	d.finish(g, event.StopCompleted)
+	d.until(func() bool { return f.nturns() == 2 && !d.m.turn.running })
+	d.settle()
+	mustContain(t, "scrollback", d.plainScrollback(), "commands", "report of context", "echo: second")
+}
+
 func TestInterrupt(t *testing.T) {
 	for _, keys := range [][]string{{"ctrl+c"}, {"esc", "esc"}} {
 		t.Run(strings.Join(keys, " "), func(t *testing.T) {
@@ -235,6 +253,43 @@ func TestInterrupt(t *testing.T) {
 				t.Errorf("queued message ran after an interrupt")
 			}
 		})
+	}
+}
+
+func TestAltEscIsEscEsc(t *testing.T) {
+	f := newFake()
+	g := newGate()
+	f.script["long"] = g.play
+	d := newDriver(t, f, Options{})
+	d.typeText("long")
+	d.press("enter")
+	d.handle(tea.KeyPressMsg{Code: tea.KeyEscape, Mod: tea.ModAlt}) // "\x1b\x1b" in one read
+	d.until(func() bool { return !d.m.turn.running })
+	d.typeText("abc")
+	d.handle(tea.KeyPressMsg{Code: tea.KeyEscape, Mod: tea.ModAlt})
+	if d.m.Value() != "" {
+		t.Errorf("esc esc at idle should clear the line, got %q", d.m.Value())
+	}
+}
+
+func TestBigPasteShowsWindow(t *testing.T) {
+	d := newDriver(t, newFake(), Options{Width: 40, Height: 20})
+	var b strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&b, "pasted line %d\n", i)
+	}
+	d.send(tea.PasteMsg{Content: b.String()})
+	live := d.live()
+	if len(live) > 20 {
+		t.Fatalf("live region %d rows for a 20-row terminal", len(live))
+	}
+	mustContain(t, "live", live, "pasted line 199", "more lines")
+	v := d.m.View()
+	if v.Cursor == nil || v.Cursor.Y >= len(live) {
+		t.Errorf("cursor %+v outside the %d-row region", v.Cursor, len(live))
+	}
+	if f := strings.Count(d.m.Value(), "\n"); f != 200 {
+		t.Errorf("paste kept %d lines", f)
 	}
 }
 

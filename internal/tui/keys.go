@@ -35,8 +35,8 @@ func (m *Model) key(k tea.Key) tea.Cmd {
 			return m.quit()
 		}
 		m.ed.DeleteForward()
-	case "esc":
-		if !wasEsc {
+	case "esc", "alt+esc": // two quick Escs can arrive in one read as alt+esc
+		if !wasEsc && name == "esc" {
 			m.escArmed = true
 			return nil
 		}

@@ -75,7 +75,11 @@ func (m *Model) nextQueued() tea.Cmd {
 	}
 	next := m.queue.items[0]
 	m.queue.items = m.queue.items[1:]
-	return m.submit(next)
+	cmd := m.submit(next)
+	if !m.turn.running { // a quick slash command: go on with the queue
+		return tea.Batch(cmd, m.nextQueued())
+	}
+	return cmd
 }
 
 // queueView renders the queue above the input box.

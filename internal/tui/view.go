@@ -100,9 +100,15 @@ func (m *Model) inputView() (lines []string, row, col int) {
 	}
 	prompt := style.User.Render("›") + " "
 	l := m.ed.Layout(max(m.width-3, 2))
-	for i, r := range l.Rows {
+	// A long input (a big paste) shows a window of rows around the cursor.
+	first, last := 0, len(l.Rows)
+	if maxRows := max(m.height/3, 3); len(l.Rows) > maxRows {
+		first = min(max(l.Row-maxRows/2, 0), len(l.Rows)-maxRows)
+		last = first + maxRows
+	}
+	for i, r := range l.Rows[first:last] {
 		lead := "  "
-		if i == 0 {
+		if i+first == 0 {
 			lead = prompt
 		}
 		lines = append(lines, lead+r)
@@ -110,8 +116,11 @@ func (m *Model) inputView() (lines []string, row, col int) {
 	if m.ed.Empty() && len(l.Rows) == 1 {
 		lines[1] = cells.Truncate(prompt+style.Dim.Render(m.placeholder()), m.width-1, "…")
 	}
+	if hidden := len(l.Rows) - (last - first); hidden > 0 {
+		rule = style.Dim.Render(cells.Truncate(fmt.Sprintf("── %d more lines ", hidden)+strings.Repeat("─", m.width), m.width-1, ""))
+	}
 	lines = append(lines, rule)
-	return lines, 1 + l.Row, 2 + l.Col
+	return lines, 1 + l.Row - first, 2 + l.Col
 }
 
 func (m *Model) placeholder() string {
