@@ -182,7 +182,7 @@ func TestHeadlessPermissions(t *testing.T) {
 	reqs := completions(srv)
 	msgs := reqs[len(reqs)-1].Map()["messages"].([]any)
 	tool := msgs[len(msgs)-1].(map[string]any)
-	if tool["role"] != "tool" || !strings.Contains(tool["content"].(string), "--auto-approve") {
+	if tool["role"] != "tool" || !strings.Contains(tool["content"].(string), "auto-accept") {
 		t.Fatalf("denial result %v", tool)
 	}
 

@@ -64,10 +64,13 @@ func commands() []command {
 		{"exec", "run one task headlessly: zero exec [flags] \"prompt\" (or -p, or - for stdin)", runExec},
 		{"sessions", "list sessions: id, time, turns, first prompt", runSessions},
 		{"logs", "print where this project's session logs are", runLogs},
+		{"context", "what the latest session puts in the model's window and what each context lever saved", runContext},
 		{"config", "print the resolved configuration (secrets masked)", runConfig},
 		{"providers", "manage provider profiles: list | add NAME … | remove NAME | use NAME | check [NAME]", runProviders},
 		{"models", "list a provider's models: zero models [provider]", runModels},
 		{"doctor", "check the configuration, the provider, the shell sandbox and the session store", runDoctor},
+		{"trust", "trust this folder: its project rules and hooks load from now on", runTrust},
+		{"rules", "project rules: init | add \"text\" | status | doctor | why ID", runRules},
 		{"guard", "classify a shell command without running it: zero guard [--json] \"cmd\"", runGuard},
 		{"version", "print the version", func(s stdio, _ []string) error { fmt.Fprintln(s.out, "zero", Version); return nil }},
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/zero-agent/zero/internal/agent"
 	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/hooks"
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/streamjson"
 )
@@ -148,14 +149,19 @@ func runExec(s stdio, args []string) error {
 		maxTurns = rt.maxTurns
 	}
 	sink := newPricing(event.Multi{sessionLog{sess}, out}, string(rt.active.Kind), rt.active.Model)
-	a := rt.newAgent(history, maxTurns, sink)
+	a := rt.newAgent(sess, history, maxTurns, sink, true)
 	if o.input == "stream-json" {
 		if o.output != "stream-json" {
 			return usagef("-i stream-json needs -o stream-json (permission requests are written as events)")
 		}
 		a.SetGate(rt.gate(newStreamApprover(s.in, sink).ask))
 	}
+	rt.safety.hooks.setAudit(sessionLog{sess}, sess.ID())
+	if blocked, reason := rt.safety.hooks.fire(ctx, hooks.SessionStart, hooks.Payload{}); blocked {
+		return usagef("a sessionStart hook refused to start: %s", reason)
+	}
 	res := a.Run(ctx, o.prompt)
+	rt.safety.hooks.fire(context.Background(), hooks.SessionEnd, hooks.Payload{})
 	if err := sess.Err(); err != nil {
 		fmt.Fprintln(s.err, "zero: warning: the session log is incomplete:", err)
 	}

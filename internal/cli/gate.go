@@ -3,25 +3,24 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"os"
 	"strings"
 	"sync"
 
 	"github.com/zero-agent/zero/internal/agent"
+	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/hooks"
 	"github.com/zero-agent/zero/internal/llm"
-	"github.com/zero-agent/zero/internal/shellguard"
+	"github.com/zero-agent/zero/internal/sandbox"
 	"github.com/zero-agent/zero/internal/tools"
-	"github.com/zero-agent/zero/internal/workspace"
 )
 
 // Permission modes (issue 5): normal asks before writes and shell,
-// auto-accept runs them (the guard's deny still denies), plan offers
-// read-only tools only.
+// auto-accept runs them (the guard's deny and project blocks still hold),
+// plan offers read-only tools only.
 const (
-	modeNormal     = "normal"
-	modeAutoAccept = "auto-accept"
-	modePlan       = "plan"
+	modeNormal     = string(sandbox.ModeNormal)
+	modeAutoAccept = string(sandbox.ModeAutoAccept)
+	modePlan       = string(sandbox.ModePlan)
 )
 
 // askFunc asks someone (a person in the TUI, a client over stream-json) to
@@ -29,78 +28,50 @@ const (
 // for the rest of the session, and a reason for a denial.
 type askFunc func(ctx context.Context, call llm.ToolCall, t tools.Tool, why string) (allow, session bool, reason string)
 
-// permissionGate decides each tool call from its side effect, the mode, the
-// shell guard and the session's grants, asking through ask when a person
-// must decide. A nil ask turns every "ask" into a denial the model can read
-// (headless runs never block).
+// permissionGate is the agent.Gate of a surface: the permission engine
+// (confinement → guard → rules → mode → grants) decides, a person is asked
+// when the engine says ask, and beforeTool hooks may still block. A nil ask
+// turns every "ask" into a denial the model can read (headless runs never
+// block).
 type permissionGate struct {
-	ws   *workspace.Workspace
-	mode string
-	ask  askFunc
-
-	mu     sync.Mutex
-	grants map[string]bool // tool name or "bash:<command>" granted for the session
-}
-
-func newPermissionGate(ws *workspace.Workspace, mode string, ask askFunc) *permissionGate {
-	if mode == "" {
-		mode = modeNormal
-	}
-	return &permissionGate{ws: ws, mode: mode, ask: ask, grants: map[string]bool{}}
+	engine *sandbox.Engine
+	ask    askFunc
+	hooks  *hookRunner
 }
 
 // Decide implements agent.Gate.
 func (g *permissionGate) Decide(ctx context.Context, call llm.ToolCall, t tools.Tool) agent.Decision {
-	side := t.SideEffect()
-	if side == tools.SideRead {
-		return agent.Decision{Allow: true}
-	}
-	if g.mode == modePlan {
-		return agent.Decision{Reason: fmt.Sprintf("plan mode offers read-only tools; %s is not available until the user leaves plan mode", t.Name())}
-	}
-	key := t.Name()
-	why := fmt.Sprintf("%s changes files", t.Name())
-	if side == tools.SideShell {
-		cmd := commandOf(call)
-		v := shellguard.Check(cmd, shellguard.Options{Workspace: g.ws.Root(), Roots: g.ws.Roots()[1:], Home: os.Getenv("HOME")})
-		switch v.Verdict {
-		case "deny":
-			return agent.Decision{Reason: fmt.Sprintf("the shell guard refuses this command in every mode (%s, rule %s). Do not retry it; find a safer way.", v.Reason, v.Rule)}
-		case "ask":
-			why = "flagged: " + v.Reason
-			key = "bash:" + cmd
-		default:
-			why = "shell commands need approval in normal mode"
-			key = "bash:" + cmd
-			if g.mode == modeAutoAccept {
-				return agent.Decision{Allow: true}
+	d := g.engine.Decide(ctx, call, t)
+	switch d.Action {
+	case sandbox.Deny:
+		return agent.Decision{Reason: d.Reason}
+	case sandbox.Ask:
+		if g.ask == nil {
+			return agent.Decision{Reason: d.NonInteractive().Reason}
+		}
+		allow, session, reason := g.ask(ctx, call, t, d.Reason)
+		if !allow {
+			if reason == "" {
+				reason = "no reason given"
 			}
+			return agent.Decision{Reason: "the user denied this call: " + reason}
 		}
-	} else if g.mode == modeAutoAccept {
-		return agent.Decision{Allow: true}
-	}
-	g.mu.Lock()
-	granted := g.grants[key]
-	g.mu.Unlock()
-	if granted {
-		return agent.Decision{Allow: true}
-	}
-	if g.ask == nil {
-		return agent.Decision{Reason: fmt.Sprintf("%s needs approval (%s) and no one can approve it in this run; rerun with --auto-approve or --permission-mode auto-accept, or use -i stream-json to answer permission requests", t.Name(), why)}
-	}
-	allow, session, reason := g.ask(ctx, call, t, why)
-	if !allow {
-		if reason == "" {
-			reason = "the user denied it"
+		if session {
+			gr := sandbox.Grant{Scope: sandbox.ScopeSession, Tool: t.Name()}
+			if t.SideEffect() == tools.SideShell {
+				gr.Command = commandOf(call)
+			}
+			_ = g.engine.Grant(gr)
 		}
-		return agent.Decision{Reason: "the user denied this call: " + reason}
 	}
-	if session {
-		g.mu.Lock()
-		g.grants[key] = true
-		g.mu.Unlock()
+	out := agent.Decision{Allow: true}
+	if d.Command != "" && t.SideEffect() == tools.SideShell {
+		out.Rewrite = withCommand(call, d.Command)
 	}
-	return agent.Decision{Allow: true}
+	if blocked, reason := g.hooks.before(ctx, call); blocked {
+		return agent.Decision{Reason: "a beforeTool hook blocked this call: " + reason}
+	}
+	return out
 }
 
 // commandOf returns the command argument of a shell call.
@@ -112,6 +83,18 @@ func commandOf(call llm.ToolCall) string {
 	return strings.TrimSpace(a.Command)
 }
 
+// withCommand returns call's arguments with the command replaced (a
+// project rule's rewrite, already re-checked by the guard).
+func withCommand(call llm.ToolCall, command string) string {
+	var a map[string]any
+	if json.Unmarshal([]byte(call.Arguments), &a) != nil || a == nil {
+		a = map[string]any{}
+	}
+	a["command"] = command
+	b, _ := json.Marshal(a)
+	return string(b)
+}
+
 // visibleFor returns the tool filter of a mode: plan offers read-only tools.
 func visibleFor(mode string) func(tools.Tool) bool {
 	if mode == modePlan {
@@ -119,3 +102,77 @@ func visibleFor(mode string) func(tools.Tool) bool {
 	}
 	return nil
 }
+
+// hookRunner fires configured hooks and records every run as an event
+// (the session log is the audit trail). A nil hookRunner does nothing.
+type hookRunner struct {
+	runner *hooks.Runner
+	mu     sync.Mutex
+	audit  event.Sink
+	sessID string
+}
+
+func (h *hookRunner) setAudit(s event.Sink, sessionID string) {
+	if h == nil {
+		return
+	}
+	h.mu.Lock()
+	h.audit, h.sessID = s, sessionID
+	h.mu.Unlock()
+}
+
+func (h *hookRunner) fire(ctx context.Context, ev hooks.Event, p hooks.Payload) (bool, string) {
+	if h == nil || h.runner == nil {
+		return false, ""
+	}
+	h.mu.Lock()
+	audit, id := h.audit, h.sessID
+	h.mu.Unlock()
+	p.Event, p.SessionID, p.Cwd = ev, id, h.runner.Dir
+	blocked, reason, runs := h.runner.Fire(ctx, ev, p)
+	for _, r := range runs {
+		if audit == nil {
+			break
+		}
+		audit.Emit(event.Event{Type: event.Hook, SchemaVersion: event.SchemaVersion, HookRun: &event.HookRun{
+			Event: string(r.Event), Command: r.Command, Source: r.Source, Tool: p.Tool, ExitCode: r.ExitCode,
+			ElapsedMs: r.Elapsed.Milliseconds(), Blocked: r.Blocked, TimedOut: r.TimedOut, Stderr: r.Stderr, Error: r.Error,
+		}})
+	}
+	return blocked, reason
+}
+
+func (h *hookRunner) before(ctx context.Context, call llm.ToolCall) (bool, string) {
+	return h.fire(ctx, hooks.BeforeTool, hooks.Payload{Tool: call.Name, Arguments: json.RawMessage(argsOrEmpty(call.Arguments))})
+}
+
+func argsOrEmpty(s string) string {
+	if json.Valid([]byte(s)) {
+		return s
+	}
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// observed wraps a tool so the engine learns the files the session wrote
+// (running one of them later asks, case B19) and afterTool hooks see each
+// result.
+type observed struct {
+	tools.Tool
+	engine *sandbox.Engine
+	hooks  *hookRunner
+}
+
+// Run runs the tool, then records writes and fires afterTool hooks.
+func (o *observed) Run(ctx context.Context, args json.RawMessage) (tools.Result, error) {
+	res, err := o.Tool.Run(ctx, args)
+	if o.Tool.SideEffect() == tools.SideWrite && !res.IsError {
+		for _, p := range res.Paths {
+			o.engine.NoteWrite(p)
+		}
+	}
+	o.hooks.fire(ctx, hooks.AfterTool, hooks.Payload{Tool: o.Tool.Name(), Arguments: args,
+		Result: &hooks.ToolResult{Content: res.Content, IsError: res.IsError, ExitCode: res.ExitCode}})
+	return res, err
+}
+

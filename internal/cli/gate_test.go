@@ -2,14 +2,27 @@ package cli
 
 import (
 	"context"
+	"os"
 	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/sandbox"
 	"github.com/zero-agent/zero/internal/tools"
 	"github.com/zero-agent/zero/internal/workspace"
 )
+
+// newPermissionGate builds a gate over a real permission engine with an
+// empty home and config dir (no grants or rules from the machine).
+func newPermissionGate(ws *workspace.Workspace, mode string, ask askFunc) *permissionGate {
+	dir, _ := os.MkdirTemp("", "zero-gate-")
+	e, err := sandbox.New(sandbox.Config{Workspace: ws, Home: dir, ConfigDir: dir, Mode: sandbox.Mode(mode)})
+	if err != nil {
+		panic(err)
+	}
+	return &permissionGate{engine: e, ask: ask}
+}
 
 type sideTool struct {
 	name string
@@ -45,12 +58,12 @@ func TestPermissionGate(t *testing.T) {
 		reason string
 	}{
 		{"reads run in normal mode", modeNormal, read, plain, true, ""},
-		{"writes ask, headless denies", modeNormal, write, plain, false, "--auto-approve"},
+		{"writes ask, headless denies", modeNormal, write, plain, false, "no one can be asked"},
 		{"shell asks, headless denies", modeNormal, shell, bash("go test ./..."), false, "needs approval"},
 		{"auto-accept runs writes", modeAutoAccept, write, plain, true, ""},
 		{"auto-accept runs guarded shell", modeAutoAccept, shell, bash("go test ./..."), true, ""},
-		{"guard deny holds in auto-accept", modeAutoAccept, shell, bash("rm -rf /"), false, "refuses"},
-		{"guard ask is not auto-approved", modeAutoAccept, shell, bash("git push --force"), false, "flagged"},
+		{"guard deny holds in auto-accept", modeAutoAccept, shell, bash("rm -rf /"), false, "refused in every mode"},
+		{"guard ask is not auto-approved", modeAutoAccept, shell, bash("git push --force"), false, "remote history"},
 		{"plan mode is read-only", modePlan, write, plain, false, "plan mode"},
 		{"quoted text is not a command", modeAutoAccept, shell, bash(`echo "rm -rf /"`), true, ""},
 	} {
@@ -74,7 +87,7 @@ func TestPermissionGateSessionGrant(t *testing.T) {
 	g := newPermissionGate(ws, modeNormal, ask)
 	w := sideTool{"write_file", tools.SideWrite}
 	for i := 0; i < 3; i++ {
-		if d := g.Decide(context.Background(), llm.ToolCall{Name: "write_file", Arguments: `{}`}, w); !d.Allow {
+		if d := g.Decide(context.Background(), llm.ToolCall{Name: "write_file", Arguments: `{"path":"a.txt","content":"x"}`}, w); !d.Allow {
 			t.Fatalf("denied: %+v", d)
 		}
 	}
@@ -84,7 +97,7 @@ func TestPermissionGateSessionGrant(t *testing.T) {
 	deny := func(ctx context.Context, call llm.ToolCall, t tools.Tool, why string) (bool, bool, string) {
 		return false, false, "not that file"
 	}
-	d := newPermissionGate(ws, modeNormal, deny).Decide(context.Background(), llm.ToolCall{Name: "write_file"}, w)
+	d := newPermissionGate(ws, modeNormal, deny).Decide(context.Background(), llm.ToolCall{Name: "write_file", Arguments: `{"path":"a.txt","content":"x"}`}, w)
 	if d.Allow || !strings.Contains(d.Reason, "not that file") {
 		t.Fatalf("typed reason not passed to the model: %+v", d)
 	}

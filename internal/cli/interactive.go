@@ -7,7 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"net/url"
-	"sort"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -15,7 +15,9 @@ import (
 	"github.com/zero-agent/zero/internal/agent"
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/sandbox"
 	"github.com/zero-agent/zero/internal/sessions"
+	"github.com/zero-agent/zero/internal/shellguard"
 	"github.com/zero-agent/zero/internal/tools"
 	"github.com/zero-agent/zero/internal/tui"
 )
@@ -91,7 +93,8 @@ func (b *tuiBackend) switchTo(sess *sessions.Session, history []llm.Message) {
 		b.sess.Close()
 	}
 	b.sess = sess
-	b.agent = b.rt.newAgent(history, b.rt.maxTurns, nil)
+	b.rt.safety.hooks.setAudit(sessionLog{sess}, sess.ID())
+	b.agent = b.rt.newAgent(sess, history, b.rt.maxTurns, nil, false)
 	used := 0
 	for _, m := range history {
 		used += len(m.Text()) + len(m.Reasoning())
@@ -147,7 +150,8 @@ func (b *tuiBackend) Run(ctx context.Context, turn tui.Turn, sink event.Sink) ev
 		d := turn.Approve(ctx, req)
 		return d.Decision == tui.AllowOnce || d.Decision == tui.AllowSession, d.Decision == tui.AllowSession, d.Reason
 	}
-	a.SetGate(newPermissionGate(b.rt.ws, mode, ask))
+	b.rt.safety.engine.SetMode(sandbox.Mode(mode))
+	a.SetGate(b.rt.gate(ask))
 	a.SetVisible(visibleFor(mode))
 	prompt := turn.Prompt
 	if turn.Mode == tui.ModePlan {
@@ -177,9 +181,9 @@ func (b *tuiBackend) Shell(ctx context.Context, command string, mode tui.Mode) t
 	args, _ := json.Marshal(map[string]string{"command": command})
 	call.Arguments = string(args)
 	// The user typed it: only the guard's hard deny refuses it.
-	g := newPermissionGate(b.rt.ws, modeAutoAccept, nil)
-	if d := g.Decide(ctx, call, t); !d.Allow {
-		return tui.ShellResult{Denied: d.Reason}
+	home, _ := os.UserHomeDir()
+	if v := shellguard.Check(command, shellguard.Options{Workspace: b.rt.ws.Root(), Roots: b.rt.ws.Roots()[1:], Home: home}); v.Verdict == shellguard.Deny {
+		return tui.ShellResult{Denied: fmt.Sprintf("%s (rule %s)", v.Reason, v.Rule)}
 	}
 	start := time.Now()
 	res, err := t.Run(ctx, args)
@@ -223,34 +227,7 @@ func (b *tuiBackend) Report(ctx context.Context, kind tui.ReportKind) (string, e
 func (b *tuiBackend) contextReport() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	h := b.agent.History()
-	type item struct {
-		what  string
-		bytes int
-	}
-	var items []item
-	total := 0
-	for i, m := range h {
-		n := len(m.Text()) + len(m.Reasoning())
-		for _, c := range m.ToolCalls() {
-			n += len(c.Arguments)
-		}
-		for _, r := range m.ToolResults() {
-			n += len(r.Content)
-		}
-		total += n
-		items = append(items, item{fmt.Sprintf("#%d %s", i+1, m.Role), n})
-	}
-	sort.Slice(items, func(i, j int) bool { return items[i].bytes > items[j].bytes })
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "%d messages, %d bytes (~%d tokens)\n", len(h), total, total/4)
-	for i, it := range items {
-		if i == 5 {
-			break
-		}
-		fmt.Fprintf(&sb, "  %-16s %d bytes\n", it.what, it.bytes)
-	}
-	return sb.String()
+	return b.agent.ContextReport().String()
 }
 
 // Sessions implements tui.Backend.
@@ -291,7 +268,11 @@ func (b *tuiBackend) NewSession(ctx context.Context) (string, error) {
 
 // Compact implements tui.Backend.
 func (b *tuiBackend) Compact(ctx context.Context) (string, error) {
-	return "", errors.New("compaction is not available in this build yet")
+	b.mu.Lock()
+	a, sess := b.agent, b.sess
+	b.mu.Unlock()
+	a.SetSink(sessionLog{sess})
+	return a.Compact(ctx)
 }
 
 // SetModel implements tui.Backend.

@@ -63,6 +63,7 @@ type runtime struct {
 	mode     string
 	// window is the model's context window in tokens.
 	window int
+	safety *safety
 }
 
 // newRuntime resolves configuration, the provider and the workspace.
@@ -120,13 +121,16 @@ func newRuntime(s stdio, o overrides, mode string) (*runtime, error) {
 	rt := &runtime{s: s, cfg: cfg, active: active, provider: prov, ws: ws, store: st, maxTurns: cfg.MaxTurns, mode: mode}
 	rt.window = contextWindow(s, cfg, active, srv)
 	policy := shellPolicy(ws)
+	if rt.safety, err = newSafety(rt, mode, policy); err != nil {
+		return nil, err
+	}
 	rt.registry = tools.NewRegistry()
 	for _, t := range tools.Core(ws, tools.Options{CommandWrapper: policy.Wrap}) {
 		filter := redactSecrets
 		if t.SideEffect() == tools.SideShell {
 			filter = func(s string) string { return redactSecrets(s + policy.Annotate(s)) }
 		}
-		rt.registry.Add(tools.Filtered(t, filter))
+		rt.registry.Add(&observed{Tool: tools.Filtered(t, filter), engine: rt.safety.engine, hooks: rt.safety.hooks})
 	}
 	return rt, nil
 }
@@ -269,23 +273,34 @@ func (rt *runtime) openSession(resume bool, resumeID, forkID, prompt string) (*s
 	return sess, history, nil
 }
 
-// newAgent builds the agent loop for one run.
-func (rt *runtime) newAgent(history []llm.Message, maxTurns int, sink event.Sink) *agent.Agent {
+// newAgent builds the agent loop over a session: its history, its
+// directory (cut tool outputs are spilled there and the model may read
+// them back), and the context levers from config.
+func (rt *runtime) newAgent(sess *sessions.Session, history []llm.Message, maxTurns int, sink event.Sink, completionCheck bool) *agent.Agent {
+	if err := rt.ws.AddReadRoot(sess.Dir()); err != nil {
+		fmt.Fprintln(rt.s.err, "zero: warning: cut tool outputs will not be readable:", err)
+	}
 	return agent.New(agent.Options{
-		Provider: rt.provider,
-		Model:    rt.active.Model,
-		System:   agent.SystemPrompt(rt.ws.Root(), time.Now(), ""),
-		Tools:    rt.registry,
-		Gate:     rt.gate(nil),
-		Visible:  visibleFor(rt.mode),
-		MaxTurns: maxTurns,
-		History:  history,
-		Sink:     sink,
+		Provider:             rt.provider,
+		Model:                rt.active.Model,
+		System:               agent.SystemPrompt(rt.ws.Root(), time.Now(), rt.safety.guidelines),
+		Tools:                rt.registry,
+		Gate:                 rt.gate(nil),
+		Visible:              visibleFor(rt.mode),
+		MaxTurns:             maxTurns,
+		History:              history,
+		Sink:                 sink,
+		SessionDir:           sess.Dir(),
+		ContextWindow:        rt.window,
+		MaxToolOutput:        rt.cfg.MaxToolOutput,
+		MaxTurnOutput:        rt.cfg.MaxTurnOutput,
+		DisableTextToolCalls: !rt.active.TextToolCalls,
+		CompletionCheck:      completionCheck,
 	})
 }
 
-// gate is the permission decision for headless runs: asks become
-// denials with a reason the model can read, unless ask is given.
+// gate is the permission decision of a surface: asks become denials with
+// a reason the model can read, unless ask is given.
 func (rt *runtime) gate(ask askFunc) agent.Gate {
-	return newPermissionGate(rt.ws, rt.mode, ask)
+	return &permissionGate{engine: rt.safety.engine, ask: ask, hooks: rt.safety.hooks}
 }

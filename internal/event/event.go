@@ -42,6 +42,8 @@ const (
 	PermissionDecision Type = "permission_decision"
 	// Compaction records that history was compacted: Text holds the summary.
 	Compaction Type = "compaction"
+	// Hook records one hook command run (issue 5): HookRun.
+	Hook Type = "hook"
 )
 
 // StopReason says why a run ended.
@@ -89,6 +91,25 @@ type Event struct {
 
 	// Permission fields.
 	Permission *Permission `json:"permission,omitempty"`
+
+	// HookRun is set for Hook events.
+	HookRun *HookRun `json:"hookRun,omitempty"`
+}
+
+// HookRun records one hook command for the audit trail in the session log.
+type HookRun struct {
+	// Event is beforeTool, afterTool, sessionStart or sessionEnd.
+	Event   string `json:"event"`
+	Command string `json:"command"`
+	// Source is the file the hook came from.
+	Source    string `json:"source,omitempty"`
+	Tool      string `json:"tool,omitempty"`
+	ExitCode  int    `json:"exitCode"`
+	ElapsedMs int64  `json:"elapsedMs"`
+	Blocked   bool   `json:"blocked,omitempty"`
+	TimedOut  bool   `json:"timedOut,omitempty"`
+	Stderr    string `json:"stderr,omitempty"`
+	Error     string `json:"error,omitempty"`
 }
 
 // ToolOutcome describes a finished tool call.

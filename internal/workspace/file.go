@@ -61,6 +61,9 @@ func (w *Workspace) ReadFile(abs string) ([]byte, error) {
 // planted at the final component is replaced, never followed. An existing
 // file keeps its permission bits; a new one gets 0o644.
 func (w *Workspace) WriteFile(abs string, data []byte) error {
+	if rt, ok := w.rootOf(abs); ok && rt.readOnly {
+		return fmt.Errorf("%s is in a read-only directory (%s)", abs, rt.path)
+	}
 	r, rel, err := w.handle(abs)
 	if err != nil {
 		return err

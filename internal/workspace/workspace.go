@@ -33,6 +33,8 @@ type Workspace struct {
 type root struct {
 	path string   // absolute, cleaned, symlink-free
 	fs   *os.Root // handle that refuses escapes at open time
+	// readOnly roots (AddReadRoot) may be read, never written.
+	readOnly bool
 }
 
 // OutsideError reports a path that resolves outside every root. Its message
@@ -77,6 +79,27 @@ func New(rootDir string, extraRoots ...string) (*Workspace, error) {
 	return w, nil
 }
 
+// AddReadRoot adds dir as a root that tools may read but never write
+// (the session directory, where cut tool outputs are spilled so the model
+// can read them back). It is not returned by Roots. Not safe while tools
+// run.
+func (w *Workspace) AddReadRoot(dir string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return fmt.Errorf("read root %q: %w", dir, err)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return fmt.Errorf("read root %q: %w", dir, err)
+	}
+	r, err := os.OpenRoot(real)
+	if err != nil {
+		return fmt.Errorf("read root %q: %w", dir, err)
+	}
+	w.roots = append(w.roots, root{path: real, fs: r, readOnly: true})
+	return nil
+}
+
 // Close releases the root handles.
 func (w *Workspace) Close() error {
 	var errs []error
@@ -89,11 +112,14 @@ func (w *Workspace) Close() error {
 // Root returns the resolved workspace root directory.
 func (w *Workspace) Root() string { return w.roots[0].path }
 
-// Roots returns every resolved root, the workspace root first.
+// Roots returns every resolved writable root, the workspace root first
+// (read-only roots from AddReadRoot are left out).
 func (w *Workspace) Roots() []string {
-	out := make([]string, len(w.roots))
-	for i, r := range w.roots {
-		out[i] = r.path
+	out := make([]string, 0, len(w.roots))
+	for _, r := range w.roots {
+		if !r.readOnly {
+			out = append(out, r.path)
+		}
 	}
 	return out
 }
@@ -121,6 +147,9 @@ func (w *Workspace) Resolve(path string, forWrite bool) (string, error) {
 	r, ok := w.rootOf(real)
 	if !ok {
 		return "", &OutsideError{Path: path, Resolved: real, Root: w.Root(), ViaLink: w.lexicallyInside(p)}
+	}
+	if forWrite && r.readOnly {
+		return "", fmt.Errorf("path %s is in a read-only directory (%s); write inside the workspace %s", path, r.path, w.Root())
 	}
 	if forWrite && real == r.path {
 		return "", fmt.Errorf("path %s is the workspace directory itself; name a file inside it", path)
