@@ -175,4 +175,3 @@ func (o *observed) Run(ctx context.Context, args json.RawMessage) (tools.Result,
 		Result: &hooks.ToolResult{Content: res.Content, IsError: res.IsError, ExitCode: res.ExitCode}})
 	return res, err
 }
-

@@ -2,8 +2,8 @@ package cli
 
 import (
 	"context"
-	"os"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
