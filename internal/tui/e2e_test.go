@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/creack/pty"
 
 	"github.com/zero-agent/zero/internal/llm/llmtest"
 )
@@ -21,7 +24,7 @@ var (
 )
 
 // buildZero builds the real binary once per test process.
-func buildZero(t *testing.T) string {
+func buildZero(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "zero-tui-e2e-")
@@ -141,5 +144,36 @@ func TestEndToEndInTmux(t *testing.T) {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("last request lacks %q: %s", want, body)
 		}
+	}
+}
+
+// BenchmarkStartToFirstFrame measures the real binary from process start
+// to the first frame on a pseudo-terminal (the footer's mode appears).
+func BenchmarkStartToFirstFrame(b *testing.B) {
+	bin := buildZero(b)
+	srv := llmtest.NewServer(b)
+	home := b.TempDir()
+	env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "TERM=xterm-256color", "LANG=C.UTF-8", "ZERO_SESSION_DIR=" + filepath.Join(home, "s")}
+	for b.Loop() {
+		cmd := exec.Command(bin, "--base-url", srv.URL(), "--model", "bench-model")
+		cmd.Env, cmd.Dir = env, home
+		start := time.Now()
+		f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 100})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var seen []byte
+		buf := make([]byte, 4096)
+		for !bytes.Contains(seen, []byte("normal")) {
+			n, err := f.Read(buf)
+			if err != nil {
+				b.Fatalf("no first frame: %v\n%q", err, seen)
+			}
+			seen = append(seen, buf[:n]...)
+		}
+		b.ReportMetric(float64(time.Since(start).Microseconds())/1000, "ms/first-frame")
+		cmd.Process.Kill()
+		cmd.Wait()
+		f.Close()
 	}
 }

@@ -260,6 +260,12 @@ func escape(raw string) string {
 		case r < 0x20 || r == 0x7f:
 			b.WriteString(`\x`)
 			b.WriteString(hex2(byte(r)))
+		case r > 0xffff && isInvisible(r): // tag characters
+			b.WriteString(`\U`)
+			b.WriteString(hex2(byte(r >> 24)))
+			b.WriteString(hex2(byte(r >> 16)))
+			b.WriteString(hex2(byte(r >> 8)))
+			b.WriteString(hex2(byte(r)))
 		case r >= 0x80 && r <= 0x9f, r > 0x7f && isInvisible(r), r == 0x200d:
 			b.WriteString(`\u`)
 			b.WriteString(hex2(byte(r >> 8)))

@@ -54,6 +54,8 @@ func TestVisible(t *testing.T) {
 		{"ls\u202e", `ls\u202e`},
 		{"a\x00b", `a\x00b`},
 		{"x\r\n", "x\n"},
+		{"a\U000E0041b", `a\U000e0041b`},
+		{"\u009b2J", `\u009b2J`},
 	}
 	for _, tt := range tests {
 		if got := Visible(tt.in); got != tt.want {
