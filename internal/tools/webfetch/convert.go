@@ -136,9 +136,14 @@ func htmlToMarkdown(body []byte, ctype string, pageURL *url.URL) (md, title stri
 			md, title, err = "", "", fmt.Errorf("HTML converter panicked: %v", r)
 		}
 	}()
-	doc, err := html.Parse(strings.NewReader(decodeText(body, ctype)))
+	text := decodeText(body, ctype)
+	doc, err := html.Parse(strings.NewReader(text))
 	if err != nil {
-		return "", "", err
+		// x/net/html refuses documents nested deeper than 512 open
+		// elements (unclosed <div>s on old pages do that); the text is
+		// still worth reading.
+		title, plain := plainText(text)
+		return "[the HTML could not be converted (" + err.Error() + "); plain text shown]\n\n" + plain, title, nil
 	}
 	title = strings.Join(strings.Fields(textOf(find(doc, func(n *html.Node) bool { return n.DataAtom == atom.Title }))), " ")
 	root := mainContent(doc)
@@ -267,4 +272,79 @@ func textOf(n *html.Node) string {
 	}
 	walk(n)
 	return sb.String()
+}
+
+// blockTags end a line in plainText.
+var blockTags = map[atom.Atom]bool{
+	atom.P: true, atom.Div: true, atom.Br: true, atom.Li: true, atom.Tr: true, atom.Table: true,
+	atom.H1: true, atom.H2: true, atom.H3: true, atom.H4: true, atom.H5: true, atom.H6: true,
+	atom.Pre: true, atom.Blockquote: true, atom.Section: true, atom.Article: true, atom.Hr: true,
+	atom.Ul: true, atom.Ol: true, atom.Dd: true, atom.Dt: true,
+}
+
+// voidTags never have an end tag, so they cannot open a skipped region.
+var voidTags = map[atom.Atom]bool{atom.Embed: true, atom.Link: true, atom.Meta: true}
+
+// plainText is the fallback when the HTML cannot be parsed into a tree:
+// a tokenizer pass (no nesting limit) that keeps text, drops the contents
+// of noiseTags, breaks lines at block elements and collapses blank runs.
+func plainText(src string) (title, text string) {
+	z := html.NewTokenizer(strings.NewReader(src))
+	var sb strings.Builder
+	skip := 0 // depth inside noise elements
+	inTitle := false
+	for {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken:
+			return strings.Join(strings.Fields(title), " "), collapseBlank(sb.String())
+		case html.StartTagToken, html.SelfClosingTagToken:
+			name, _ := z.TagName()
+			a := atom.Lookup(name)
+			if noiseTags[a] && !voidTags[a] && tt == html.StartTagToken {
+				skip++
+			}
+			inTitle = a == atom.Title
+			if blockTags[a] {
+				sb.WriteString("\n")
+			}
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			a := atom.Lookup(name)
+			if noiseTags[a] && skip > 0 {
+				skip--
+			}
+			inTitle = false
+			if blockTags[a] {
+				sb.WriteString("\n")
+			}
+		case html.TextToken:
+			switch {
+			case inTitle:
+				title += string(z.Text())
+			case skip == 0:
+				sb.WriteString(strings.Join(strings.Fields(string(z.Text())), " "))
+				sb.WriteString(" ")
+			}
+		}
+	}
+}
+
+// collapseBlank trims each line and keeps at most one blank line in a row.
+func collapseBlank(s string) string {
+	var out []string
+	blank := true
+	for _, l := range strings.Split(s, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			if !blank {
+				out = append(out, "")
+			}
+			blank = true
+			continue
+		}
+		out = append(out, l)
+		blank = false
+	}
+	return strings.TrimSpace(strings.Join(out, "\n")) + "\n"
 }

@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/idna"
 )
@@ -192,7 +193,15 @@ func normalizeHost(host string) (name string, ip netip.Addr, err error) {
 	if strings.Contains(host, ":") || strings.Contains(host, "%") {
 		return "", netip.Addr{}, refused(host, "not a valid IP address or host name")
 	}
+	if !utf8.ValidString(host) {
+		return "", netip.Addr{}, refused(strings.ToValidUTF8(host, "\uFFFD"), "not a valid host name (not UTF-8)")
+	}
 	ascii, ierr := idna.Lookup.ToASCII(strings.TrimSuffix(host, "."))
+	if ierr == nil {
+		// An A-label must itself pass IDNA (xn--... that decodes to
+		// nonsense does not), so the name sent is one a resolver accepts.
+		_, ierr = idna.Lookup.ToASCII(ascii)
+	}
 	if ierr != nil {
 		return "", netip.Addr{}, refused(host, "not a valid host name (%v)", ierr)
 	}
@@ -261,8 +270,9 @@ func numericLabel(l string) bool {
 var errScheme = errors.New("only http and https URLs can be fetched")
 
 // checkURL parses raw and checks what can be checked without DNS: scheme
-// http or https, no user:password, a valid host (IP literal or name) that
-// is not refused by name or by CheckAddr. It returns the URL to request
+// http or https, no user:password, a valid host name that is not refused
+// by name, or an IP literal (judged later by the policy in resolve, like
+// any resolved address). It returns the URL to request
 // with its host normalized (IDNA, lower case, no fragment), the name to
 // resolve ("" for an IP literal) and the literal address if any.
 func checkURL(raw string) (u *url.URL, name string, ip netip.Addr, err error) {
@@ -290,11 +300,6 @@ func checkURL(raw string) (u *url.URL, name string, ip netip.Addr, err error) {
 	name, ip, err = normalizeHost(u.Hostname())
 	if err != nil {
 		return nil, "", netip.Addr{}, err
-	}
-	if ip.IsValid() {
-		if err := CheckAddr(ip); err != nil {
-			return nil, "", netip.Addr{}, err
-		}
 	}
 	if p := u.Port(); p != "" {
 		if n, ok := parsePort(p); !ok || n == 0 {

@@ -182,6 +182,11 @@ func TestCheckURL(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.raw, func(t *testing.T) {
 			u, name, ip, err := checkURL(tc.raw)
+			if err == nil && ip.IsValid() {
+				// An IP literal is judged by the policy in resolve, as
+				// every resolved address is; production uses CheckAddr.
+				err = CheckAddr(ip)
+			}
 			if tc.why != "" {
 				if err == nil {
 					t.Fatalf("checkURL(%q) accepted %v, want refusal mentioning %q", tc.raw, u, tc.why)
