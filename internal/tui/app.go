@@ -142,7 +142,8 @@ type (
 		reply chan Decision
 	}
 	// outputMsg carries lines produced by a background command (slash
-	// command, !cmd) for the transcript; done ends the busy state of turn id.
+	// command, !cmd) for the transcript; when id is the busy turn, it ends
+	// that turn.
 	outputMsg struct {
 		id    int
 		lines []string
@@ -183,7 +184,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case outputMsg:
 		m.commit(msg.lines...)
 		if msg.info {
-			m.info = m.backend.Info()
+			m.info = mergeInfo(m.backend.Info(), m.info)
 		}
 		if msg.id == m.turn.id && m.turn.busy != "" {
 			return m.runDone("")

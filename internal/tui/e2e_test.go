@@ -90,6 +90,18 @@ func (x tmux) typeLine(s string) {
 	x.run("send-keys", "-t", "zero", "Enter")
 }
 
+// startInTmux starts zero against the server at url in a detached tmux
+// session with its own HOME, and returns the driver and the work dir.
+func startInTmux(t *testing.T, bin, url string) (tmux, string) {
+	home, work := t.TempDir(), t.TempDir()
+	x := tmux{t: t, socket: fmt.Sprintf("zero-e2e-%d-%s", os.Getpid(), t.Name())}
+	t.Cleanup(func() { exec.Command("tmux", "-L", x.socket, "kill-server").Run() })
+	cmd := fmt.Sprintf("env -i HOME=%s PATH=%s TERM=tmux-256color LANG=C.UTF-8 ZERO_SESSION_DIR=%s %s --base-url %s --model e2e-model; echo ZERO-EXITED-$?; sleep 60",
+		home, os.Getenv("PATH"), filepath.Join(home, "sessions"), bin, url)
+	x.run("new-session", "-d", "-s", "zero", "-x", "90", "-y", "24", "-c", work, cmd)
+	return x, work
+}
+
 // TestEndToEndInTmux runs the real `zero` binary in tmux against the fake
 // model server: a prompt streams, a second reply is interrupted with ^C
 // (the partial text stays on screen and in the session), the conversation
@@ -105,12 +117,7 @@ func TestEndToEndInTmux(t *testing.T) {
 		llmtest.Reply(llmtest.Text("partial reply "), llmtest.Stall(time.Minute)),
 		llmtest.Reply(llmtest.Text("resumed fine"), llmtest.Usage(1000, 5)),
 	)
-	home, work := t.TempDir(), t.TempDir()
-	x := tmux{t: t, socket: fmt.Sprintf("zero-e2e-%d", os.Getpid())}
-	t.Cleanup(func() { exec.Command("tmux", "-L", x.socket, "kill-server").Run() })
-	cmd := fmt.Sprintf("env -i HOME=%s PATH=%s TERM=tmux-256color LANG=C.UTF-8 ZERO_SESSION_DIR=%s %s --base-url %s --model e2e-model; echo ZERO-EXITED-$?; sleep 60",
-		home, os.Getenv("PATH"), filepath.Join(home, "sessions"), bin, srv.URL())
-	x.run("new-session", "-d", "-s", "zero", "-x", "90", "-y", "24", "-c", work, cmd)
+	x, _ := startInTmux(t, bin, srv.URL())
 
 	x.waitFor("the footer", func(l []string) bool { return contains(l, "e2e-model") && contains(l, "· normal") })
 	x.typeLine("first question")
@@ -145,6 +152,46 @@ func TestEndToEndInTmux(t *testing.T) {
 			t.Errorf("last request lacks %q: %s", want, body)
 		}
 	}
+}
+
+// TestEndToEndPermissionPrompt: in normal mode a write asks; "y" allows
+// it; a shell command denied with a typed reason sends the reason to the
+// model.
+func TestEndToEndPermissionPrompt(t *testing.T) {
+	bin := buildZero(t)
+	srv := llmtest.NewServer(t)
+	srv.Script(
+		llmtest.Reply(llmtest.ToolCall("write_file", `{"path":"notes.txt","content":"hello\n"}`)),
+		llmtest.Reply(llmtest.ToolCall("bash", `{"command":"echo from-model"}`)),
+		llmtest.Reply(llmtest.Text("ok, not running it")),
+	)
+	x, work := startInTmux(t, bin, srv.URL())
+	x.waitFor("the footer", func(l []string) bool { return contains(l, "e2e-model") && contains(l, "· normal") })
+	x.typeLine("write notes")
+	x.waitFor("the write prompt", func(l []string) bool { return contains(l, "allow write_file?") && contains(l, "notes.txt") })
+	x.run("send-keys", "-t", "zero", "y")
+	x.waitFor("the shell prompt", func(l []string) bool { return contains(l, "allow bash?") && contains(l, "$ echo from-model") })
+	x.run("send-keys", "-t", "zero", "n")
+	x.waitFor("the reason field", func(l []string) bool { return contains(l, "reason (enter sends") })
+	x.typeLine("not now")
+	x.waitFor("the final reply", func(l []string) bool { return contains(l, "ok, not running it") && contains(l, "ask anything") })
+	if b, err := os.ReadFile(filepath.Join(work, "notes.txt")); err != nil || string(b) != "hello\n" {
+		t.Errorf("allowed write did not happen: %q %v", b, err)
+	}
+	lines := x.screen()
+	t.Logf("screen:\n%s", strings.Join(lines, "\n"))
+	for _, want := range []string{"⚙ write_file(notes.txt)", "⚙ bash(echo from-model)", "ok, not running it"} {
+		if n := count(lines, want); n != 1 {
+			t.Errorf("%q shown %d times", want, n)
+		}
+	}
+	reqs := srv.Requests()
+	body, _ := json.Marshal(reqs[len(reqs)-1].Map()["messages"])
+	if !strings.Contains(string(body), "not now") {
+		t.Errorf("the deny reason did not reach the model: %s", body)
+	}
+	x.run("send-keys", "-t", "zero", "C-d")
+	x.waitFor("exit", func(l []string) bool { return contains(l, "ZERO-EXITED-0") })
 }
 
 // BenchmarkStartToFirstFrame measures the real binary from process start
