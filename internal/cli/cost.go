@@ -31,6 +31,7 @@ func (p *pricing) Emit(e event.Event) {
 			if usd, ok := catalog.Cost(p.model, *e.Usage); ok {
 				p.usd += usd
 				p.known = true
+				e.CostUSD = usd
 			}
 		}
 	case event.RunEnd:

@@ -84,6 +84,9 @@ type Event struct {
 
 	// ElapsedMs is the wall time of a turn (Usage events) or tool run.
 	ElapsedMs int64 `json:"elapsedMs,omitempty"`
+	// CostUSD is the estimated price of one request (Usage events) when the
+	// model catalog knows the model's prices.
+	CostUSD float64 `json:"costUsd,omitempty"`
 
 	// RunEnd fields.
 	StopReason StopReason `json:"stopReason,omitempty"`
