@@ -293,6 +293,29 @@ func TestBigPasteShowsWindow(t *testing.T) {
 	}
 }
 
+func TestStuckInterruptCanStillExit(t *testing.T) {
+	f := newFake()
+	release := make(chan struct{})
+	f.script["stuck"] = func(ctx context.Context, turn Turn, sink event.Sink) event.StopReason {
+		<-release // ignores cancellation
+		return event.StopInterrupted
+	}
+	d := newDriver(t, f, Options{})
+	d.typeText("stuck")
+	d.press("enter", "ctrl+c")
+	mustContain(t, "live", d.live(), "interrupting…")
+	d.press("ctrl+c")
+	if d.quit {
+		t.Fatal("quit on the first ctrl+c after an interrupt")
+	}
+	mustContain(t, "live", d.live(), "press ctrl+c again to exit")
+	d.press("ctrl+c")
+	if !d.quit {
+		t.Fatal("could not exit while the backend ignores the interrupt")
+	}
+	close(release)
+}
+
 func TestSingleEscDoesNotInterrupt(t *testing.T) {
 	f := newFake()
 	g := newGate()

@@ -110,6 +110,12 @@ func (m *Model) submit(text string) tea.Cmd {
 // pressed twice) exits.
 func (m *Model) ctrlC() tea.Cmd {
 	switch {
+	case m.turn.running && m.turn.interrupted: // the backend is slow to stop
+		if m.ctrlCArmed {
+			return m.quit()
+		}
+		m.ctrlCArmed = true
+		m.hint = "still stopping; press ctrl+c again to exit"
 	case m.turn.running:
 		m.interrupt()
 	case !m.ed.Empty():

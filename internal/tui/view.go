@@ -76,7 +76,10 @@ func (m *Model) View() tea.View {
 // statusLine shows that a turn is running and how to interrupt it.
 func (m *Model) statusLine() string {
 	what := "working"
-	if m.turn.busy != "" {
+	switch {
+	case m.turn.interrupted:
+		return style.Warn.Render("●") + " " + style.Dim.Render("interrupting…")
+	case m.turn.busy != "":
 		what = m.turn.busy
 	}
 	return cells.Truncate(style.Accent.Render("●")+" "+style.Dim.Render(what+" · esc esc or ctrl+c to interrupt · enter queues"), m.width-1, "…")
