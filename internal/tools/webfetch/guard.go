@@ -175,6 +175,13 @@ var refusedNames = map[string]string{
 // home.arpa of RFC 8375).
 var refusedSuffixes = []string{".localhost", ".local", ".internal", ".home.arpa", ".lan"}
 
+// hostProfile maps host names the way browsers do (WHATWG URL: UTS #46
+// non-transitional, CheckHyphens and UseSTD3ASCIIRules off), so names
+// with underscores or "--" in the middle are accepted; checkHostName then
+// limits the ASCII result to letters, digits, '-' and '_'.
+var hostProfile = idna.New(idna.MapForLookup(), idna.Transitional(false),
+	idna.StrictDomainName(false), idna.CheckHyphens(false), idna.BidiRule())
+
 // normalizeHost turns the host part of a URL into the form that is
 // resolved and sent: lower-case, no trailing dot, IDNA A-labels
 // (punycode). It refuses names that are not valid DNS names and numeric
@@ -196,11 +203,11 @@ func normalizeHost(host string) (name string, ip netip.Addr, err error) {
 	if !utf8.ValidString(host) {
 		return "", netip.Addr{}, refused(strings.ToValidUTF8(host, "\uFFFD"), "not a valid host name (not UTF-8)")
 	}
-	ascii, ierr := idna.Lookup.ToASCII(strings.TrimSuffix(host, "."))
+	ascii, ierr := hostProfile.ToASCII(strings.TrimSuffix(host, "."))
 	if ierr == nil {
 		// An A-label must itself pass IDNA (xn--... that decodes to
 		// nonsense does not), so the name sent is one a resolver accepts.
-		_, ierr = idna.Lookup.ToASCII(ascii)
+		_, ierr = hostProfile.ToASCII(ascii)
 	}
 	if ierr != nil {
 		return "", netip.Addr{}, refused(host, "not a valid host name (%v)", ierr)

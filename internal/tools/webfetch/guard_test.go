@@ -176,7 +176,11 @@ func TestCheckURL(t *testing.T) {
 		{raw: "http://example.com:0/", why: "not a valid port"},
 		{raw: "http:///path", why: "no host"},
 		{raw: "http://exa$mple.com/", why: "not a valid host name"},
-		{raw: "http://-/", why: "not a valid host name"},
+		{"http://my_host.example.com/", "", "http://my_host.example.com/", "my_host.example.com"},
+		{"http://ab--cd.example/", "", "http://ab--cd.example/", "ab--cd.example"},
+		{"http://faß.de/", "", "http://xn--fa-hia.de/", "xn--fa-hia.de"},
+		{raw: "http://\xba/", why: "not UTF-8"},
+		{raw: "http://xn--zn7c/", why: "not a valid host name"},
 		{raw: "http://a..b/", why: "not a valid host name"},
 	}
 	for _, tc := range tests {

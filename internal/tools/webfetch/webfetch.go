@@ -31,6 +31,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/zero-agent/zero/internal/tools"
 )
@@ -202,12 +203,12 @@ func isRedirect(code int) bool {
 // through a transport pinned to the checked addresses.
 func (t *tool) fetch(ctx context.Context, raw string, limit int64) (*page, error) {
 	var chain []string
-	cur := raw
+	cur, shown := raw, raw // shown: cur without a password, for messages
 	for hop := 0; ; hop++ {
 		resp, u, err := t.hop(ctx, cur)
 		if err != nil {
 			if len(chain) > 0 {
-				return nil, fmt.Errorf("redirect from %s to %s: %w", chain[len(chain)-1], cur, err)
+				return nil, fmt.Errorf("redirect from %s to %s: %w", chain[len(chain)-1], shown, err)
 			}
 			return nil, err
 		}
@@ -222,7 +223,7 @@ func (t *tool) fetch(ctx context.Context, raw string, limit int64) (*page, error
 				return nil, fmt.Errorf("too many redirects (more than %d); the last one pointed to %s", MaxRedirects, next.Redacted())
 			}
 			chain = append(chain, u.String())
-			cur = next.String()
+			cur, shown = next.String(), next.Redacted()
 			continue
 		}
 		defer resp.Body.Close()
@@ -351,7 +352,7 @@ func (p *page) result() tools.Result {
 		return tools.Result{Content: sb.String(), IsError: true}
 	}
 	if p.title != "" {
-		fmt.Fprintf(&sb, "title: %s\n", p.title)
+		fmt.Fprintf(&sb, "title: %s\n", capTitle(p.title))
 	}
 	sb.WriteString("\n")
 	sb.WriteString(p.text)
@@ -402,4 +403,19 @@ func (n *flexSize) UnmarshalJSON(b []byte) error {
 	}
 	*n = flexSize(f)
 	return nil
+}
+
+// maxTitleBytes caps the title line (bytes).
+const maxTitleBytes = 300
+
+// capTitle shortens a title past maxTitleBytes on a rune boundary.
+func capTitle(s string) string {
+	if len(s) <= maxTitleBytes {
+		return s
+	}
+	cut := maxTitleBytes
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }

@@ -345,6 +345,8 @@ func TestRedirects(t *testing.T) {
 			http.Redirect(w, r, "http://localhost/", http.StatusSeeOther)
 		case "/to-file":
 			http.Redirect(w, r, "file:///etc/passwd", http.StatusFound)
+		case "/to-credentials":
+			http.Redirect(w, r, "http://admin:hunter2@site.test/", http.StatusFound)
 		case "/to-mapped":
 			http.Redirect(w, r, "http://[::ffff:10.0.0.1]/", http.StatusPermanentRedirect)
 		case "/final":
@@ -374,10 +376,11 @@ func TestRedirects(t *testing.T) {
 		{"/to-localhost", "local machine"},
 		{"/to-file", "only http and https"},
 		{"/to-mapped", "private"},
+		{"/to-credentials", "credentials"},
 	}
 	for _, tc := range refusedCases {
 		res := run(t, tl, urlArgs(base+tc.path))
-		if !res.IsError || !strings.Contains(res.Content, "redirect from "+base+tc.path) || !strings.Contains(res.Content, tc.why) {
+		if !res.IsError || !strings.Contains(res.Content, "redirect from "+base+tc.path) || !strings.Contains(res.Content, tc.why) || strings.Contains(res.Content, "hunter2") {
 			t.Errorf("%s: %q, want the redirect refused mentioning %q", tc.path, res.Content, tc.why)
 		}
 	}
@@ -433,6 +436,9 @@ func TestContentTypes(t *testing.T) {
 		case "/latin1-html":
 			w.Header().Set("Content-Type", "text/html")
 			w.Write([]byte(`<html><head><meta charset="iso-8859-1"><title>Caf` + "\xe9" + `</title></head><body><p>na` + "\xef" + `ve</p></body></html>`))
+		case "/long-title":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprint(w, "<title>"+strings.Repeat("é", 400)+"</title><p>body</p>")
 		case "/gone":
 			w.Header().Set("Content-Type", "text/html")
 			w.WriteHeader(http.StatusGone)
@@ -457,6 +463,7 @@ func TestContentTypes(t *testing.T) {
 		{"/latin1", false, "\ncafé € naïve\n"},
 		{"/latin1-html", false, "title: Café\n\nnaïve\n"},
 		{"/gone", true, "\nThis page is **gone**.\n"},
+		{"/long-title", false, "title: " + strings.Repeat("é", 150) + "…\n\nbody\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.path, func(t *testing.T) {
