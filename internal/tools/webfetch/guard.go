@@ -20,6 +20,7 @@ type RefusedError struct {
 	Reason string
 }
 
+// Error implements error: "<target> is refused: <reason>".
 func (e *RefusedError) Error() string { return e.Target + " is refused: " + e.Reason }
 
 func refused(target, format string, a ...any) error {

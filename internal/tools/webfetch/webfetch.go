@@ -9,6 +9,8 @@
 // an address that passed, never to the name again, so a DNS answer that
 // changes between check and connect (rebinding) cannot reach a refused
 // address. Redirects are followed by hand, each one checked the same way.
+// HTTP_PROXY and HTTPS_PROXY are ignored on purpose: a proxy would resolve
+// the name itself, unchecked.
 //
 // It owns fetching and converting; it must not decide permissions (the
 // side effect is tools.SideNetwork and internal/sandbox asks the user),
