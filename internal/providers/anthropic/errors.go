@@ -10,6 +10,7 @@ import (
 
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/providers/httperr"
+	"github.com/zero-agent/zero/internal/providers/idle"
 )
 
 // classify turns any error from the SDK into a *llm.ProviderError naming
@@ -32,7 +33,7 @@ func (d *decoder) classify(ctx context.Context, err error) *llm.ProviderError {
 			h = apiErr.Response.Header
 		}
 		return classifyHTTP(base, apiErr.StatusCode, h, []byte(apiErr.RawJSON()))
-	case errors.Is(err, errStall):
+	case errors.Is(err, idle.ErrStall):
 		base.Kind = llm.ErrStreamStall
 		base.Hint = "the server stopped sending; the request can be retried"
 		return &base

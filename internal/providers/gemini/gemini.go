@@ -16,6 +16,7 @@ import (
 	"github.com/zero-agent/zero/internal/llm/schema"
 	"github.com/zero-agent/zero/internal/llm/sse"
 	"github.com/zero-agent/zero/internal/providers/httperr"
+	"github.com/zero-agent/zero/internal/providers/idle"
 )
 
 // DefaultBaseURL is the Gemini API root.
@@ -135,15 +136,15 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) (<-chan llm.Even
 	for k, v := range p.opts.Headers {
 		hreq.Header.Set(k, v)
 	}
-	var w *watchdog
+	var w *idle.Watchdog
 	if p.opts.IdleTimeout > 0 {
-		w = newWatchdog(p.opts.IdleTimeout, cancel)
+		w = idle.New(p.opts.IdleTimeout, cancel)
 	}
-	stalled := func() bool { return w != nil && w.hasFired() }
+	stalled := func() bool { return w != nil && w.Fired() }
 	resp, err := p.opts.HTTPClient.Do(hreq)
 	if err != nil {
 		if w != nil {
-			w.stop()
+			w.Stop()
 		}
 		cancel()
 		if stalled() {
@@ -157,7 +158,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) (<-chan llm.Even
 	if resp.StatusCode/100 != 2 {
 		defer cancel()
 		if w != nil {
-			w.stop()
+			w.Stop()
 		}
 		defer resp.Body.Close()
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
@@ -166,8 +167,8 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) (<-chan llm.Even
 
 	var rd io.ReadCloser = resp.Body
 	if w != nil {
-		w.feed()
-		rd = &idleBody{rc: resp.Body, w: w}
+		w.Feed()
+		rd = w.Body(resp.Body, p.opts.IdleTimeout, nil)
 	}
 	d := &decoder{provider: p.opts.Name, model: model, names: names}
 	out := make(chan llm.Event, 64)

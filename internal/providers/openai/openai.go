@@ -26,12 +26,12 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/llm/sse"
 	"github.com/zero-agent/zero/internal/providers/httperr"
+	"github.com/zero-agent/zero/internal/providers/idle"
 )
 
 // Defaults for Options fields left zero.
@@ -182,17 +182,17 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) (<-chan llm.Even
 			Hint: "a message or tool schema could not be encoded as JSON"}
 	}
 	sctx, cancel := context.WithCancel(ctx)
-	wd := newWatchdog(p.o.FirstByteTimeout, cancel)
+	wd := idle.New(p.o.FirstByteTimeout, cancel)
 	resp, err := p.post(sctx, body)
 	if err != nil {
-		wd.stop()
+		wd.Stop()
 		cancel()
 		return nil, p.requestError(ctx, wd, model, err)
 	}
 	if resp.StatusCode != http.StatusOK {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		resp.Body.Close()
-		wd.stop()
+		wd.Stop()
 		cancel()
 		return nil, httperr.Classify(p.o.Name, model, resp.StatusCode, resp.Header, b)
 	}
@@ -204,8 +204,8 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) (<-chan llm.Even
 		default:
 		}
 		// The consumer is slow, not the server: no idle timeout meanwhile.
-		wd.stop()
-		defer wd.kick(p.o.IdleTimeout)
+		wd.Stop()
+		defer wd.Kick(p.o.IdleTimeout)
 		select {
 		case ch <- ev:
 			return true
@@ -219,7 +219,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) (<-chan llm.Even
 		defer close(ch)
 		defer cancel()
 		defer resp.Body.Close()
-		defer wd.stop()
+		defer wd.Stop()
 		err := p.consume(resp, wd, dec, emit, model)
 		if err == nil {
 			return
@@ -244,8 +244,8 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) (<-chan llm.Even
 
 // consume reads the response body: an event stream, or one JSON body
 // from a server that ignored stream:true.
-func (p *Provider) consume(resp *http.Response, wd *watchdog, dec *decoder, emit func(llm.Event) bool, model string) error {
-	body := &idleReader{r: resp.Body, wd: wd, idle: p.o.IdleTimeout}
+func (p *Provider) consume(resp *http.Response, wd *idle.Watchdog, dec *decoder, emit func(llm.Event) bool, model string) error {
+	body := wd.Reader(resp.Body, p.o.IdleTimeout)
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if mt == "text/html" {
 		return &llm.ProviderError{Kind: llm.ErrBadRequest, Provider: p.o.Name, Model: model, Status: resp.StatusCode,
@@ -309,12 +309,12 @@ func isConnectError(err error) bool {
 }
 
 // requestError classifies a failure before any response arrived.
-func (p *Provider) requestError(ctx context.Context, wd *watchdog, model string, err error) error {
+func (p *Provider) requestError(ctx context.Context, wd *idle.Watchdog, model string, err error) error {
 	e := &llm.ProviderError{Provider: p.o.Name, Model: model, Err: err}
 	switch {
 	case ctx.Err() != nil:
 		e.Kind, e.Err = llm.ErrCanceled, ctx.Err()
-	case wd.fired.Load():
+	case wd.Fired():
 		e.Kind = llm.ErrStreamStall
 		e.Message = fmt.Sprintf("no response from %s within %s", p.endpoint, p.o.FirstByteTimeout)
 		e.Hint = "the server accepted the connection but never answered; check that it is not stuck loading the model"
@@ -331,13 +331,13 @@ func (p *Provider) requestError(ctx context.Context, wd *watchdog, model string,
 }
 
 // streamError classifies the error that ended an open stream.
-func (p *Provider) streamError(ctx context.Context, wd *watchdog, model string, err error) error {
+func (p *Provider) streamError(ctx context.Context, wd *idle.Watchdog, model string, err error) error {
 	if ctx.Err() != nil || errors.Is(err, errStopped) {
 		return &llm.ProviderError{Kind: llm.ErrCanceled, Provider: p.o.Name, Model: model, Err: context.Cause(ctx)}
 	}
-	if wd.fired.Load() {
+	if wd.Fired() {
 		return &llm.ProviderError{Kind: llm.ErrStreamStall, Provider: p.o.Name, Model: model, Err: err,
-			Message: fmt.Sprintf("the stream sent nothing for %s", wd.last()),
+			Message: fmt.Sprintf("the stream sent nothing for %s", wd.Timeout()),
 			Hint:    "the partial reply is discarded and the turn retried; raise the idle timeout for slow local models"}
 	}
 	var pe *llm.ProviderError
@@ -347,45 +347,4 @@ func (p *Provider) streamError(ctx context.Context, wd *watchdog, model string, 
 	return &llm.ProviderError{Kind: llm.ErrStreamBroken, Provider: p.o.Name, Model: model, Err: err,
 		Message: "the connection dropped mid-stream",
 		Hint:    "the partial reply is discarded and the turn retried"}
-}
-
-// watchdog cancels the request when no bytes arrive in time.
-type watchdog struct {
-	timer   *time.Timer
-	fired   atomic.Bool
-	timeout atomic.Int64 // current timeout, ns
-}
-
-func newWatchdog(d time.Duration, cancel context.CancelFunc) *watchdog {
-	w := &watchdog{}
-	w.timeout.Store(int64(d))
-	w.timer = time.AfterFunc(d, func() { w.fired.Store(true); cancel() })
-	return w
-}
-
-func (w *watchdog) kick(d time.Duration) {
-	if w.fired.Load() {
-		return
-	}
-	w.timeout.Store(int64(d))
-	w.timer.Reset(d)
-}
-
-func (w *watchdog) last() time.Duration { return time.Duration(w.timeout.Load()) }
-
-func (w *watchdog) stop() { w.timer.Stop() }
-
-// idleReader kicks the watchdog on every read that returned bytes.
-type idleReader struct {
-	r    io.Reader
-	wd   *watchdog
-	idle time.Duration
-}
-
-func (r *idleReader) Read(p []byte) (int, error) {
-	n, err := r.r.Read(p)
-	if n > 0 {
-		r.wd.kick(r.idle)
-	}
-	return n, err
 }
