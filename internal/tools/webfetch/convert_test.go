@@ -129,3 +129,17 @@ func TestHTMLTooDeep(t *testing.T) {
 		t.Fatalf("title %q md %q, want %q", title, md, want)
 	}
 }
+
+func BenchmarkHTMLToMarkdown(b *testing.B) {
+	src, err := os.ReadFile("testdata/golden/article.html")
+	if err != nil {
+		b.Fatal(err)
+	}
+	page := []byte(strings.Repeat(string(src), 50)) // ~100 KB of HTML
+	b.SetBytes(int64(len(page)))
+	for b.Loop() {
+		if _, _, err := htmlToMarkdown(page, "text/html", nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
