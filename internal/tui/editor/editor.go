@@ -56,6 +56,24 @@ func (e *Editor) Insert(s string) {
 	}
 	e.buf = append(e.buf[:e.pos], append(g, e.buf[e.pos:]...)...)
 	e.pos += len(g)
+	e.join(e.pos)
+}
+
+// join merges buf[i-1] and buf[i] when together they form one grapheme
+// (after a deletion or insertion brought them side by side, e.g. two
+// regional indicators), so buf always matches the text's segmentation. A
+// cursor at the junction moves past the merged cluster.
+func (e *Editor) join(i int) {
+	if i <= 0 || i >= len(e.buf) {
+		return
+	}
+	if g := cells.Graphemes(e.buf[i-1] + e.buf[i]); len(g) == 1 {
+		e.buf[i-1] = g[0]
+		e.buf = append(e.buf[:i], e.buf[i+1:]...)
+		if e.pos > i {
+			e.pos--
+		} // a cursor at i now sits just after the merged cluster
+	}
 }
 
 // Left moves back one grapheme; Right forward one.
@@ -165,6 +183,7 @@ func (e *Editor) Down() bool {
 func (e *Editor) delete(from, to int) {
 	e.buf = append(e.buf[:from], e.buf[to:]...)
 	e.pos = from
+	e.join(from)
 }
 
 func (e *Editor) killRange(from, to int) {

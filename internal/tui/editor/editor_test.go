@@ -82,6 +82,7 @@ func TestKeyTable(t *testing.T) {
 		{"combining typed after base joins", []string{"e", "\u0301", "Left", "x"}, "xe\u0301", 1},
 		{"left over family emoji", []string{"a👨\u200d👩\u200d👧", "Left", "x"}, "ax👨\u200d👩\u200d👧", 2},
 		{"wide chars", []string{"你好", "Left", "x"}, "你x好", 2},
+		{"deleting between flag halves joins them", []string{"🇯x🇵", "Left", "BS", "Home", "Right", "y"}, "🇯🇵y", 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
