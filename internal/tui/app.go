@@ -10,7 +10,14 @@
 // pure cores live in subpackages: editor (line editing, history, layout in
 // cells), markdown (incremental rendering), render (tool cards, diffs,
 // reasoning), sanitize (neutralising untrusted text), cells (one width
-// implementation) and style. Files here split the app by concern: app.go
+// implementation), input (unbracketed-paste detection on raw reads) and
+// style.
+//
+// Hard lessons encoded here: print finished lines in batches no taller than
+// the room above the live region (Bubble Tea scrolls by the batch height,
+// and a taller batch pushes the live frame into the scrollback); keep the
+// live region small for the same reason; sanitise every string that did not
+// come from this package before it is styled. Files here split the app by concern: app.go
 // (model and message routing), keys.go (the key table), run.go (turns and
 // events), view.go (live region and footer), slash.go (slash commands),
 // permission.go (approval prompts), queue.go (type-ahead queue), program.go
