@@ -212,7 +212,7 @@ func TestB06NonStream(t *testing.T) {
 			c.Message,
 			llm.ToolResultMessage(llm.ToolResult{CallID: id, Name: "read_file", Content: "module x\n\ngo 1.22\n"}),
 		}}
-		b, err := buildRequest(req, "m", &o, true)
+		b, err := buildRequest(req, "m", &o, nil, true)
 		if err != nil {
 			t.Fatal(err)
 		}

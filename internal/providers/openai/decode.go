@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/llm/schema"
 	"github.com/zero-agent/zero/internal/llm/sse"
 	"github.com/zero-agent/zero/internal/llm/think"
 	"github.com/zero-agent/zero/internal/providers/httperr"
@@ -85,10 +86,13 @@ type callAcc struct {
 // decoder turns chunks into llm events. It is the pure core of the
 // provider: no I/O, fed by run (streams) or ParseResponse (whole replies).
 type decoder struct {
-	emit      func(llm.Event) bool
-	provider  string
-	model     string
-	mistral   bool
+	emit     func(llm.Event) bool
+	provider string
+	model    string
+	mistral  bool
+	// names maps the wire names the model calls back to real tool names;
+	// nil keeps names as sent.
+	names     *schema.NameMap
 	think     *think.Splitter
 	calls     []*callAcc
 	byIndex   map[int]int // wire index → position in calls
@@ -297,13 +301,24 @@ func (d *decoder) start(slot int) error {
 	if c.id == "" {
 		c.id = newCallID(d.mistral)
 	}
-	if !d.emit(llm.Event{Type: llm.EventToolCallStart, Index: slot, ToolCall: &llm.ToolCall{ID: c.id, Name: c.name}}) {
+	if !d.emit(llm.Event{Type: llm.EventToolCallStart, Index: slot, ToolCall: &llm.ToolCall{ID: c.id, Name: d.realName(c.name)}}) {
 		return errStopped
 	}
 	if c.args.Len() > 0 && !d.emit(llm.Event{Type: llm.EventToolCallDelta, Index: slot, Text: c.args.String()}) {
 		return errStopped
 	}
 	return nil
+}
+
+// realName maps a called wire name back to the tool's real name (a name
+// the map does not know is kept: the loop answers unknown tools itself).
+func (d *decoder) realName(wire string) string {
+	if d.names != nil {
+		if real, ok := d.names.Real(wire); ok {
+			return real
+		}
+	}
+	return wire
 }
 
 // argumentFragment returns a delta's arguments as text: a JSON string is
@@ -354,7 +369,7 @@ func (d *decoder) finalize() error {
 				return err
 			}
 		}
-		call := &llm.ToolCall{ID: c.id, Name: c.name, Arguments: c.args.String()}
+		call := &llm.ToolCall{ID: c.id, Name: d.realName(c.name), Arguments: c.args.String()}
 		if !d.emit(llm.Event{Type: llm.EventToolCallEnd, Index: slot, ToolCall: call}) {
 			return errStopped
 		}

@@ -10,6 +10,9 @@
 // <think> tags (B05), and error bodies of every shape (B10, via httperr).
 // Connect failures are retried (connect only, never once a response has
 // begun); a silent stream fails with ErrStreamStall instead of hanging.
+// Tool schemas are cleaned and tool names mapped to legal wire names
+// (internal/llm/schema, case B31) before each request; called names are
+// mapped back, and each rewrite is reported once as an EventWarning.
 //
 // It translates between the llm vocabulary and the wire format and must not
 // know about the agent loop, sessions or the terminal.
@@ -26,9 +29,11 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/llm/schema"
 	"github.com/zero-agent/zero/internal/llm/sse"
 	"github.com/zero-agent/zero/internal/providers/httperr"
 	"github.com/zero-agent/zero/internal/providers/idle"
@@ -98,6 +103,8 @@ type Options struct {
 type Provider struct {
 	o        Options
 	endpoint string
+	// warned holds schema warnings already reported, so each is shown once.
+	warned sync.Map
 }
 
 var _ llm.Provider = (*Provider)(nil)
@@ -176,7 +183,12 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) (<-chan llm.Even
 	if mistralFamily(model) {
 		o.MistralIDs = true
 	}
-	body, err := buildRequest(req, model, &o, true)
+	// Tool schemas are cleaned and names mapped for the OpenAI dialect
+	// (case B31); the decoder maps called names back.
+	tools, names, warnings := schema.PrepareTools(schema.OpenAI, req.Tools)
+	wreq := req
+	wreq.Tools = tools
+	body, err := buildRequest(wreq, model, &o, names, true)
 	if err != nil {
 		return nil, &llm.ProviderError{Kind: llm.ErrBadRequest, Provider: p.o.Name, Model: model, Err: err,
 			Hint: "a message or tool schema could not be encoded as JSON"}
@@ -214,13 +226,17 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) (<-chan llm.Even
 		}
 	}
 	dec := newDecoder(&o, model, emit)
+	dec.names = names
 	dec.inputBytes = len(body)
 	go func() {
 		defer close(ch)
 		defer cancel()
 		defer resp.Body.Close()
 		defer wd.Stop()
-		err := p.consume(resp, wd, dec, emit, model)
+		err := errStopped
+		if p.warnOnce(warnings, emit) {
+			err = p.consume(resp, wd, dec, emit, model)
+		}
 		if err == nil {
 			return
 		}
@@ -242,6 +258,18 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) (<-chan llm.Even
 	return ch, nil
 }
 
+// warnOnce emits each schema warning the first time this provider meets
+// it, so a rename is reported once per session rather than every turn. It
+// returns false when the consumer went away.
+func (p *Provider) warnOnce(warnings []string, emit func(llm.Event) bool) bool {
+	for _, w := range warnings {
+		if _, seen := p.warned.LoadOrStore(w, true); !seen && !emit(llm.Event{Type: llm.EventWarning, Text: w}) {
+			return false
+		}
+	}
+	return true
+}
+
 // consume reads the response body: an event stream, or one JSON body
 // from a server that ignored stream:true.
 func (p *Provider) consume(resp *http.Response, wd *idle.Watchdog, dec *decoder, emit func(llm.Event) bool, model string) error {
@@ -257,7 +285,7 @@ func (p *Provider) consume(resp *http.Response, wd *idle.Watchdog, dec *decoder,
 		if err != nil {
 			return err
 		}
-		c, err := ParseResponse(b, Options{Name: p.o.Name, MistralIDs: dec.mistral, ThinkPrefilled: p.o.ThinkPrefilled})
+		c, err := parseResponse(b, Options{Name: p.o.Name, MistralIDs: dec.mistral, ThinkPrefilled: p.o.ThinkPrefilled}, dec.names)
 		if err != nil {
 			return err
 		}

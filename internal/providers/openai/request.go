@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 
 	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/llm/schema"
 )
 
 // Wire shapes of a Chat Completions request, per the OpenAI API reference
@@ -75,8 +76,11 @@ var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
 // buildRequest renders req as a Chat Completions body. Reasoning parts are
 // not sent back (OpenAI-compatible servers neither need nor accept them);
 // tool-call arguments go out as a JSON string; each tool result becomes its
-// own role=tool message; images become data URLs.
-func buildRequest(req llm.Request, model string, o *Options, stream bool) ([]byte, error) {
+// own role=tool message; images become data URLs. req.Tools are sent as
+// given (the caller has cleaned them, schema.PrepareTools); names, when not
+// nil, maps the real tool names of calls in history to their wire names so
+// the history matches the tool list (case B31).
+func buildRequest(req llm.Request, model string, o *Options, names *schema.NameMap, stream bool) ([]byte, error) {
 	w := wireRequest{Model: model, Stream: stream, Temperature: req.Temperature, ReasoningEffort: req.ReasoningEffort}
 	if stream && !o.NoStreamOptions {
 		w.StreamOptions = &streamOptions{IncludeUsage: true}
@@ -106,7 +110,7 @@ func buildRequest(req llm.Request, model string, o *Options, stream bool) ([]byt
 			for _, c := range m.ToolCalls() {
 				wm.ToolCalls = append(wm.ToolCalls, wireToolCall{
 					ID: id(c.ID), Type: "function",
-					Function: wireFunction{Name: c.Name, Arguments: argumentString(c.Arguments)},
+					Function: wireFunction{Name: wireName(names, c.Name), Arguments: argumentString(c.Arguments)},
 				})
 			}
 			w.Messages = append(w.Messages, wm)
@@ -127,6 +131,16 @@ func buildRequest(req llm.Request, model string, o *Options, stream bool) ([]byt
 		w.Tools = append(w.Tools, wireTool{Type: "function", Function: wireToolSpec{Name: t.Name, Description: t.Description, Parameters: params}})
 	}
 	return json.Marshal(w)
+}
+
+// wireName returns the name a call in history is sent under: its wire name
+// in names (a tool no longer offered gets one too, so every name sent is
+// legal), or the name itself when names is nil.
+func wireName(names *schema.NameMap, name string) string {
+	if names == nil {
+		return name
+	}
+	return names.Add("", name)
 }
 
 // userMessage sends plain text as a string and text with images as parts.

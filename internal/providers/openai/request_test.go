@@ -37,7 +37,7 @@ func TestBuildRequest(t *testing.T) {
 			{Name: "list_dir", Description: "List"},
 		},
 	}
-	b, err := buildRequest(req, "qwen3", &Options{}, true)
+	b, err := buildRequest(req, "qwen3", &Options{}, nil, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestBuildRequestOptions(t *testing.T) {
 		llm.ToolResultMessage(llm.ToolResult{CallID: "toolu_01ABC", Content: "ok"}),
 		{Role: llm.RoleAssistant, Parts: []llm.Part{{Type: llm.PartToolCall, ToolCall: &llm.ToolCall{ID: "a1B2c3D4e", Name: "x", Arguments: "{}"}}}},
 	}}
-	b, err := buildRequest(req, "mistral", &Options{MistralIDs: true, NoStreamOptions: true, MaxCompletionTokens: true}, true)
+	b, err := buildRequest(req, "mistral", &Options{MistralIDs: true, NoStreamOptions: true, MaxCompletionTokens: true}, nil, true)
 	if err != nil {
 		t.Fatal(err)
 	}

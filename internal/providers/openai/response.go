@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/llm/schema"
 	"github.com/zero-agent/zero/internal/providers/httperr"
 )
 
@@ -29,6 +30,12 @@ type Completion struct {
 // o.ThinkPrefilled are read. An {"error":...} body returns a
 // *llm.ProviderError.
 func ParseResponse(body []byte, o Options) (*Completion, error) {
+	return parseResponse(body, o, nil)
+}
+
+// parseResponse is ParseResponse with called tool names mapped back
+// through names (nil: kept as sent).
+func parseResponse(body []byte, o Options, names *schema.NameMap) (*Completion, error) {
 	var c wireChunk
 	if err := json.Unmarshal(body, &c); err != nil {
 		return nil, &llm.ProviderError{Kind: llm.ErrServer, Provider: o.Name, Message: "unreadable response body: " + err.Error(),
@@ -39,6 +46,7 @@ func ParseResponse(body []byte, o Options) (*Completion, error) {
 	}
 	var a llm.Assembler
 	d := newDecoder(&o, "", func(ev llm.Event) bool { a.Add(ev); return true })
+	d.names = names
 	if err := d.chunk(body); err != nil {
 		return nil, err
 	}
