@@ -23,6 +23,7 @@ import (
 	"github.com/zero-agent/zero/internal/sandbox"
 	"github.com/zero-agent/zero/internal/sessions"
 	"github.com/zero-agent/zero/internal/tools"
+	"github.com/zero-agent/zero/internal/tools/webfetch"
 	"github.com/zero-agent/zero/internal/workspace"
 )
 
@@ -125,7 +126,8 @@ func newRuntime(s stdio, o overrides, mode string) (*runtime, error) {
 		return nil, err
 	}
 	rt.registry = tools.NewRegistry()
-	for _, t := range tools.Core(ws, tools.Options{CommandWrapper: policy.Wrap}) {
+	all := append(tools.Core(ws, tools.Options{CommandWrapper: policy.Wrap}), webfetch.New(webfetch.Options{}))
+	for _, t := range all {
 		filter := redactSecrets
 		if t.SideEffect() == tools.SideShell {
 			filter = func(s string) string { return redactSecrets(s + policy.Annotate(s)) }
