@@ -26,6 +26,17 @@ type RunOptions struct {
 // user exits (nil) or ctx ends (ctx.Err()). The terminal is restored
 // (bracketed paste off, cursor shown) on return.
 func Run(ctx context.Context, backend Backend, opts RunOptions) error {
+	p, m := newProgram(ctx, backend, opts)
+	_, err := p.Run()
+	m.turn.interrupt()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
+}
+
+// newProgram builds the Bubble Tea program around a new Model.
+func newProgram(ctx context.Context, backend Backend, opts RunOptions) (*tea.Program, *Model) {
 	m := New(backend, opts.Options)
 	popts := []tea.ProgramOption{tea.WithContext(ctx)}
 	switch {
@@ -46,10 +57,5 @@ func Run(ctx context.Context, backend Backend, opts RunOptions) error {
 	}
 	p := tea.NewProgram(m, popts...)
 	m.SetSender(p.Send)
-	_, err := p.Run()
-	m.turn.interrupt()
-	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
-		return ctx.Err()
-	}
-	return err
+	return p, m
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/vt"
 
 	"github.com/zero-agent/zero/internal/event"
@@ -145,4 +146,66 @@ func TestTerminalShowsWhatWeMean(t *testing.T) {
 	}
 	inW.Close()
 	// The emulator stays open: vt's Close races with a pending Read.
+}
+
+// TestTerminalResizeWhileStreaming narrows the terminal in the middle of a
+// reply: the live region re-wraps and nothing reaches the scrollback twice.
+func TestTerminalResizeWhileStreaming(t *testing.T) {
+	f := newFake()
+	g := newGate()
+	f.script["go"] = g.play
+	scr := newTerm(60, 16)
+	inR, inW := io.Pipe()
+	go func() {
+		buf := make([]byte, 256)
+		for {
+			n, err := scr.emu.Read(buf)
+			if err != nil {
+				return
+			}
+			inW.Write(buf[:n])
+		}
+	}()
+	p, _ := newProgram(context.Background(), f, RunOptions{
+		Options: Options{Width: 60, Height: 16},
+		Input:   inR, Output: scr, Env: []string{"TERM=xterm-256color"},
+	})
+	errc := make(chan error, 1)
+	go func() { _, err := p.Run(); errc <- err }()
+	scr.waitFor(t, "the footer", func(l []string) bool { return contains(l, "qwen3-coder") })
+	io.WriteString(inW, "go\r")
+	scr.waitFor(t, "the turn", func(l []string) bool { return contains(l, "interrupt") })
+	g.events <- text("first finished line\nsecond finished line\na long unfinished line that keeps")
+	<-g.ack
+	scr.waitFor(t, "the stream", func(l []string) bool { return contains(l, "a long unfinished line") })
+
+	scr.mu.Lock()
+	scr.emu.Resize(30, 16)
+	scr.mu.Unlock()
+	p.Send(tea.WindowSizeMsg{Width: 30, Height: 16})
+	g.events <- text(" growing until the end\nlast line\n")
+	<-g.ack
+	g.done <- event.StopCompleted
+	scr.waitFor(t, "the end of the turn", func(l []string) bool { return contains(l, "last line") && contains(l, "ask anything") })
+
+	lines := scr.lines()
+	t.Logf("terminal:\n%s", strings.Join(lines, "\n"))
+	for _, want := range []string{"first finished line", "second finished line", "last line", "› go"} {
+		if n := count(lines, want); n != 1 {
+			t.Errorf("%q shown %d times", want, n)
+		}
+	}
+	if n := count(lines, "ask anything"); n != 1 {
+		t.Errorf("the input box is drawn %d times", n)
+	}
+	for _, l := range lines {
+		if len([]rune(l)) > 60 {
+			t.Errorf("line wider than the terminal: %q", l)
+		}
+	}
+	io.WriteString(inW, "\x04")
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+	inW.Close()
 }
