@@ -23,10 +23,23 @@ const (
 	modePlan       = string(sandbox.ModePlan)
 )
 
+// answer is a person's decision on one call.
+type answer struct {
+	Allow bool
+	// Scope is how long an allow holds: once (default), session or
+	// persistent (saved in grants.json).
+	Scope sandbox.Scope
+	// Prefix, for a shell call allowed for the session or persistently,
+	// grants every command that starts with these words ("go test")
+	// instead of the exact command line.
+	Prefix string
+	// Reason is sent to the model with a denial.
+	Reason string
+}
+
 // askFunc asks someone (a person in the TUI, a client over stream-json) to
-// approve one call. It returns whether to allow, whether the answer holds
-// for the rest of the session, and a reason for a denial.
-type askFunc func(ctx context.Context, call llm.ToolCall, t tools.Tool, why string) (allow, session bool, reason string)
+// approve one call.
+type askFunc func(ctx context.Context, call llm.ToolCall, t tools.Tool, why string) answer
 
 // permissionGate is the agent.Gate of a surface: the permission engine
 // (confinement → guard → rules → mode → grants) decides, a person is asked
@@ -49,17 +62,20 @@ func (g *permissionGate) Decide(ctx context.Context, call llm.ToolCall, t tools.
 		if g.ask == nil {
 			return agent.Decision{Reason: d.NonInteractive().Reason}
 		}
-		allow, session, reason := g.ask(ctx, call, t, d.Reason)
-		if !allow {
-			if reason == "" {
-				reason = "no reason given"
+		ans := g.ask(ctx, call, t, d.Reason)
+		if !ans.Allow {
+			if ans.Reason == "" {
+				ans.Reason = "no reason given"
 			}
-			return agent.Decision{Reason: "the user denied this call: " + reason}
+			return agent.Decision{Reason: "the user denied this call: " + ans.Reason}
 		}
-		if session {
-			gr := sandbox.Grant{Scope: sandbox.ScopeSession, Tool: t.Name()}
+		if ans.Scope == sandbox.ScopeSession || ans.Scope == sandbox.ScopePersistent {
+			gr := sandbox.Grant{Scope: ans.Scope, Tool: t.Name()}
 			if t.SideEffect() == tools.SideShell {
 				gr.Command = commandOf(call)
+				if p := strings.TrimSpace(ans.Prefix); p != "" {
+					gr.Command, gr.Prefix = p, true
+				}
 			}
 			_ = g.engine.Grant(gr)
 		}

@@ -80,9 +80,9 @@ func TestPermissionGateSessionGrant(t *testing.T) {
 	ws, _ := workspace.New(t.TempDir())
 	defer ws.Close()
 	asked := 0
-	ask := func(ctx context.Context, call llm.ToolCall, t tools.Tool, why string) (bool, bool, string) {
+	ask := func(ctx context.Context, call llm.ToolCall, t tools.Tool, why string) answer {
 		asked++
-		return true, true, ""
+		return answer{Allow: true, Scope: sandbox.ScopeSession}
 	}
 	g := newPermissionGate(ws, modeNormal, ask)
 	w := sideTool{"write_file", tools.SideWrite}
@@ -94,11 +94,59 @@ func TestPermissionGateSessionGrant(t *testing.T) {
 	if asked != 1 {
 		t.Fatalf("asked %d times; a session grant should ask once", asked)
 	}
-	deny := func(ctx context.Context, call llm.ToolCall, t tools.Tool, why string) (bool, bool, string) {
-		return false, false, "not that file"
+	deny := func(ctx context.Context, call llm.ToolCall, t tools.Tool, why string) answer {
+		return answer{Reason: "not that file"}
 	}
 	d := newPermissionGate(ws, modeNormal, deny).Decide(context.Background(), llm.ToolCall{Name: "write_file", Arguments: `{"path":"a.txt","content":"x"}`}, w)
 	if d.Allow || !strings.Contains(d.Reason, "not that file") {
 		t.Fatalf("typed reason not passed to the model: %+v", d)
+	}
+}
+
+func TestPrefixGrantCoversSubcommandsOnly(t *testing.T) {
+	ws, _ := workspace.New(t.TempDir())
+	defer ws.Close()
+	asked := 0
+	ask := func(ctx context.Context, call llm.ToolCall, t tools.Tool, why string) answer {
+		asked++
+		return answer{Allow: true, Scope: sandbox.ScopeSession, Prefix: "go test"}
+	}
+	g := newPermissionGate(ws, modeNormal, ask)
+	sh := sideTool{"bash", tools.SideShell}
+	call := func(cmd string) llm.ToolCall {
+		b, _ := json.Marshal(map[string]string{"command": cmd})
+		return llm.ToolCall{Name: "bash", Arguments: string(b)}
+	}
+	if d := g.Decide(context.Background(), call("go test ./pkg"), sh); !d.Allow || asked != 1 {
+		t.Fatalf("first call: %+v asked %d", d, asked)
+	}
+	if d := g.Decide(context.Background(), call("go test -run X ./..."), sh); !d.Allow || asked != 1 {
+		t.Fatalf("prefix grant did not cover go test -run: %+v asked %d", d, asked)
+	}
+	g.ask = func(ctx context.Context, call llm.ToolCall, t tools.Tool, why string) answer {
+		return answer{Reason: "no"}
+	}
+	if d := g.Decide(context.Background(), call("go test ./...; rm -rf ~"), sh); d.Allow {
+		t.Fatalf("prefix grant covered a chained rm -rf ~: %+v", d)
+	}
+}
+
+func TestPreviewCallShowsDiffs(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(dir+"/a.go", []byte("package a\n\nvar x = 1\n"), 0o644)
+	ws, _ := workspace.New(dir)
+	defer ws.Close()
+	rt := &runtime{ws: ws}
+	_, path, diff := previewCall(rt, llm.ToolCall{Name: "edit_file", Arguments: `{"path":"a.go","old_string":"var x = 1","new_string":"var x = 2"}`})
+	if path != "a.go" || !strings.Contains(diff, "-var x = 1") || !strings.Contains(diff, "+var x = 2") {
+		t.Fatalf("edit preview %q %q", path, diff)
+	}
+	_, _, diff = previewCall(rt, llm.ToolCall{Name: "write_file", Arguments: `{"path":"a.go","content":"package a\n"}`})
+	if !strings.Contains(diff, "-var x = 1") {
+		t.Fatalf("write preview %q", diff)
+	}
+	cmd, _, _ := previewCall(rt, llm.ToolCall{Name: "bash", Arguments: `{"command":"go test ./... && go vet ./..."}`})
+	if cmd != "go test ./... && go vet ./..." {
+		t.Fatalf("command %q", cmd)
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	udiff "github.com/aymanbagabas/go-udiff"
+
 	"github.com/zero-agent/zero/internal/agent"
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/llm"
@@ -137,18 +139,20 @@ func (b *tuiBackend) Run(ctx context.Context, turn tui.Turn, sink event.Sink) ev
 	a, sess := b.agent, b.sess
 	b.mu.Unlock()
 	mode := string(turn.Mode)
-	ask := func(ctx context.Context, call llm.ToolCall, t tools.Tool, why string) (bool, bool, string) {
+	ask := func(ctx context.Context, call llm.ToolCall, t tools.Tool, why string) answer {
 		if turn.Approve == nil {
-			return false, false, "no one to ask"
+			return answer{Reason: "no one to ask"}
 		}
 		req := tui.PermissionRequest{ID: call.ID, Tool: call.Name, Summary: oneLine(call.Arguments, 200), Why: why}
-		var args struct {
-			Command, Path, Content, OldString, NewString string
+		req.Command, req.Path, req.Diff = previewCall(b.rt, call)
+		switch d := turn.Approve(ctx, req); d.Decision {
+		case tui.AllowOnce:
+			return answer{Allow: true, Scope: sandbox.ScopeOnce}
+		case tui.AllowSession:
+			return answer{Allow: true, Scope: sandbox.ScopeSession}
+		default:
+			return answer{Reason: d.Reason}
 		}
-		_ = json.Unmarshal([]byte(call.Arguments), &args)
-		req.Command, req.Path = args.Command, args.Path
-		d := turn.Approve(ctx, req)
-		return d.Decision == tui.AllowOnce || d.Decision == tui.AllowSession, d.Decision == tui.AllowSession, d.Reason
 	}
 	b.rt.safety.engine.SetMode(sandbox.Mode(mode))
 	a.SetGate(b.rt.gate(ask))
@@ -295,4 +299,31 @@ func hostOf(base string) string {
 		return base
 	}
 	return u.Host
+}
+
+// previewCall returns what a permission prompt shows for a call: the full
+// command of a shell call, or the path and the diff an edit or write would
+// make (against the file as it is now).
+func previewCall(rt *runtime, call llm.ToolCall) (command, path, diff string) {
+	var args struct {
+		Command   string `json:"command"`
+		Path      string `json:"path"`
+		Content   string `json:"content"`
+		OldString string `json:"old_string"`
+		NewString string `json:"new_string"`
+	}
+	_ = json.Unmarshal([]byte(call.Arguments), &args)
+	switch call.Name {
+	case "edit_file":
+		diff = udiff.Unified(args.Path, args.Path, args.OldString, args.NewString)
+	case "write_file":
+		old := ""
+		if abs, err := rt.ws.Resolve(args.Path, false); err == nil {
+			if b, err := rt.ws.ReadFile(abs); err == nil {
+				old = string(b)
+			}
+		}
+		diff = udiff.Unified(args.Path, args.Path, old, args.Content)
+	}
+	return args.Command, args.Path, diff
 }
