@@ -151,6 +151,9 @@ func (s *grepSearch) run(ctx context.Context, ws *workspace.Workspace, start, gl
 		})
 	}
 	err := walkFiles(ctx, ws, start, func(abs string) error {
+		if isSecret(abs) {
+			return nil // a tree search never reads .env files or keys; read_file asks for them by name
+		}
 		if glob != "" {
 			name := filepath.Base(abs)
 			if strings.Contains(glob, "/") {
