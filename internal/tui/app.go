@@ -29,6 +29,7 @@ package tui
 
 import (
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -72,6 +73,8 @@ type Model struct {
 	// viewHeight is the height of the last frame drawn, for flush.
 	viewHeight int
 
+	ticking bool // a refresh tick is pending
+
 	expandReasoning bool
 	lastReply       string
 	lastBlocks      []markdown.CodeBlock
@@ -92,6 +95,11 @@ type Options struct {
 	Copy func(text string) error
 	// Greeting is printed once at start (e.g. the version line).
 	Greeting string
+	// Now is the clock for the running turn's elapsed time (nil: time.Now).
+	Now func() time.Time
+	// Tick is how often the status line's elapsed time refreshes while a
+	// turn runs (0: every second; negative: never, for tests).
+	Tick time.Duration
 }
 
 // New returns the app model for backend.
@@ -105,6 +113,12 @@ func New(backend Backend, opts Options) *Model {
 	}
 	if m.mode == "" {
 		m.mode = ModeNormal
+	}
+	if m.opts.Now == nil {
+		m.opts.Now = time.Now
+	}
+	if m.opts.Tick == 0 {
+		m.opts.Tick = time.Second
 	}
 	for _, h := range opts.History {
 		m.hist.Add(h)
@@ -148,6 +162,8 @@ type (
 		req   PermissionRequest
 		reply chan Decision
 	}
+	// tickMsg refreshes the elapsed time of turn id.
+	tickMsg struct{ id int }
 	// outputMsg carries lines produced by a background command (slash
 	// command, !cmd) for the transcript; when id is the busy turn, it ends
 	// that turn.
@@ -164,7 +180,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.quitting {
 		return m, tea.Sequence(m.flush(), tea.Quit)
 	}
-	return m, tea.Batch(cmd, m.flush())
+	var tick tea.Cmd
+	if m.turn.running && !m.ticking && m.opts.Tick > 0 {
+		m.ticking = true
+		id := m.turn.id
+		tick = tea.Tick(m.opts.Tick, func(time.Time) tea.Msg { return tickMsg{id: id} })
+	}
+	return m, tea.Batch(cmd, m.flush(), tick)
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
@@ -176,6 +198,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.key(tea.Key(msg))
 	case tea.PasteMsg:
 		m.paste(msg.Content)
+	case tickMsg:
+		m.ticking = false // Update re-arms it while a turn runs
 	case printedMsg:
 		m.printing = false // flush (in Update) sends the next batch
 	case eventMsg:

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -314,6 +315,22 @@ func TestStuckInterruptCanStillExit(t *testing.T) {
 		t.Fatal("could not exit while the backend ignores the interrupt")
 	}
 	close(release)
+}
+
+func TestStatusShowsElapsed(t *testing.T) {
+	f := newFake()
+	g := newGate()
+	f.script["x"] = g.play
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	d := newDriver(t, f, Options{Now: func() time.Time { return now }})
+	d.typeText("x")
+	d.press("enter")
+	mustContain(t, "live", d.live(), "● working · esc esc")
+	now = now.Add(12500 * time.Millisecond)
+	mustContain(t, "live", d.live(), "● working 12s · esc esc")
+	now = now.Add(2 * time.Minute)
+	mustContain(t, "live", d.live(), "● working 2m12s")
+	d.finish(g, event.StopCompleted)
 }
 
 func TestSingleEscDoesNotInterrupt(t *testing.T) {

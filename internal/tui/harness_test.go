@@ -134,6 +134,13 @@ func newDriver(t *testing.T, b Backend, opts Options) *driver {
 	if opts.Copy == nil {
 		opts.Copy = func(string) error { return nil }
 	}
+	if opts.Tick == 0 {
+		opts.Tick = -1 // no refresh ticks: settle would wait for them
+	}
+	if opts.Now == nil {
+		clock := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+		opts.Now = func() time.Time { return clock }
+	}
 	d := &driver{t: t, m: New(b, opts), msgs: make(chan tea.Msg, 4096)}
 	d.m.SetSender(func(msg tea.Msg) { d.msgs <- msg })
 	d.exec(d.m.Init())

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -19,6 +20,7 @@ import (
 type turnState struct {
 	id      int // increments per turn; stale messages are dropped
 	running bool
+	started time.Time
 	busy    string // non-empty for a command that is not a model turn
 	cancel  context.CancelFunc
 	// interrupted is set when the user interrupted this turn.
@@ -49,7 +51,7 @@ func (t *turnState) interrupt() {
 // begin starts a new turn and returns its context.
 func (m *Model) begin(busy string) context.Context {
 	ctx, cancel := context.WithCancel(context.Background())
-	m.turn = turnState{id: m.turn.id + 1, running: true, busy: busy, cancel: cancel}
+	m.turn = turnState{id: m.turn.id + 1, running: true, busy: busy, cancel: cancel, started: m.opts.Now()}
 	m.hint = ""
 	return ctx
 }

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -82,7 +83,19 @@ func (m *Model) statusLine() string {
 	case m.turn.busy != "":
 		what = m.turn.busy
 	}
+	if d := m.opts.Now().Sub(m.turn.started); d >= time.Second {
+		what += " " + elapsed(d)
+	}
 	return cells.Truncate(style.Accent.Render("●")+" "+style.Dim.Render(what+" · esc esc or ctrl+c to interrupt · enter queues"), m.width-1, "…")
+}
+
+// elapsed formats a running time in whole seconds: "12s", "2m05s".
+func elapsed(d time.Duration) string {
+	s := int(d / time.Second)
+	if s < 60 {
+		return fmt.Sprintf("%ds", s)
+	}
+	return fmt.Sprintf("%dm%02ds", s/60, s%60)
 }
 
 // inputView draws the input box (or the ^R search line in its place) and
