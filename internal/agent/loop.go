@@ -245,7 +245,11 @@ func (r *run) streamOnce(ctx context.Context, req llm.Request, already string) (
 				show(ev.Text)
 			}
 		case llm.EventReasoningDelta:
-			r.emit(event.Event{Type: event.Reasoning, Text: ev.Text})
+			// Redacted reasoning is opaque provider data: kept in the
+			// history for replay, never shown.
+			if !ev.Redacted {
+				r.emit(event.Event{Type: event.Reasoning, Text: ev.Text})
+			}
 		case llm.EventWarning:
 			r.emit(event.Event{Type: event.Warning, Text: ev.Text})
 		case llm.EventUsage:

@@ -6,8 +6,9 @@ import "strings"
 // they describe, keeping the order in which parts began: consecutive text
 // deltas form one text part, consecutive reasoning deltas one reasoning
 // part until a signature closes it (Anthropic signs each thinking block;
-// interleaved thinking must be replayed block by block), and each tool
-// call sits where it started. The zero value is ready to use.
+// interleaved thinking must be replayed block by block), a redacted
+// reasoning delta a part of its own (Part.Redacted, never merged with
+// another), and each tool call sits where it started. The zero value is ready to use.
 type Assembler struct {
 	parts []asmPart
 	calls map[int]int // tool-call index → position in parts
@@ -25,6 +26,7 @@ type asmPart struct {
 	typ       PartType
 	text      strings.Builder
 	signature string
+	redacted  bool
 	call      *ToolCall
 }
 
@@ -34,6 +36,11 @@ func (a *Assembler) Add(ev Event) {
 	case EventTextDelta:
 		a.open(PartText).text.WriteString(ev.Text)
 	case EventReasoningDelta:
+		if ev.Redacted {
+			a.parts = append(a.parts, asmPart{typ: PartReasoning, redacted: true, signature: ev.Signature})
+			a.parts[len(a.parts)-1].text.WriteString(ev.Text)
+			return
+		}
 		p := a.open(PartReasoning)
 		p.text.WriteString(ev.Text)
 		if ev.Signature != "" {
@@ -69,11 +76,12 @@ func (a *Assembler) Add(ev Event) {
 }
 
 // open returns the part a delta of type t extends: the last part when it
-// has that type (and, for reasoning, no signature yet), else a new one.
+// has that type (and, for reasoning, no signature yet and not redacted),
+// else a new one.
 func (a *Assembler) open(t PartType) *asmPart {
 	if n := len(a.parts); n > 0 {
 		last := &a.parts[n-1]
-		if last.typ == t && (t != PartReasoning || last.signature == "") {
+		if last.typ == t && (t != PartReasoning || (last.signature == "" && !last.redacted)) {
 			return last
 		}
 	}
@@ -105,7 +113,7 @@ func (a *Assembler) Message() Message {
 				m.Parts = append(m.Parts, Part{Type: PartText, Text: p.text.String()})
 			}
 		case PartReasoning:
-			m.Parts = append(m.Parts, Part{Type: PartReasoning, Text: p.text.String(), Signature: p.signature})
+			m.Parts = append(m.Parts, Part{Type: PartReasoning, Text: p.text.String(), Signature: p.signature, Redacted: p.redacted})
 		case PartToolCall:
 			c := *p.call
 			m.Parts = append(m.Parts, Part{Type: PartToolCall, ToolCall: &c})

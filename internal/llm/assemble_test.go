@@ -2,6 +2,7 @@ package llm
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -52,5 +53,61 @@ func TestAssemblerError(t *testing.T) {
 	a.Add(Event{Type: EventError, Err: boom})
 	if !errors.Is(a.Err, boom) || a.Message().Text() != "part" || !IsRetryable(a.Err) {
 		t.Fatalf("got %+v", a)
+	}
+}
+
+// TestAssemblerRedacted: a redacted reasoning delta becomes a part of its
+// own, never merged with the unsigned reasoning before it, another redacted
+// block, or the reasoning after it, and never counted as shown reasoning.
+func TestAssemblerRedacted(t *testing.T) {
+	tests := []struct {
+		name string
+		evs  []Event
+		want []Part
+	}{
+		{"alone", []Event{{Type: EventReasoningDelta, Text: "EuYBCkQ=", Redacted: true}},
+			[]Part{{Type: PartReasoning, Text: "EuYBCkQ=", Redacted: true}}},
+		{"between unsigned reasoning", []Event{
+			{Type: EventReasoningDelta, Text: "first"},
+			{Type: EventReasoningDelta, Text: "opaque1", Redacted: true},
+			{Type: EventReasoningDelta, Text: "then"},
+			{Type: EventReasoningDelta, Signature: "sig"},
+		}, []Part{
+			{Type: PartReasoning, Text: "first"},
+			{Type: PartReasoning, Text: "opaque1", Redacted: true},
+			{Type: PartReasoning, Text: "then", Signature: "sig"},
+		}},
+		{"two in a row, then text", []Event{
+			{Type: EventReasoningDelta, Text: "opaque1", Redacted: true},
+			{Type: EventReasoningDelta, Text: "opaque2", Redacted: true},
+			{Type: EventTextDelta, Text: "Hi"},
+		}, []Part{
+			{Type: PartReasoning, Text: "opaque1", Redacted: true},
+			{Type: PartReasoning, Text: "opaque2", Redacted: true},
+			{Type: PartText, Text: "Hi"},
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var a Assembler
+			for _, ev := range tc.evs {
+				a.Add(ev)
+			}
+			got := a.Message().Parts
+			if len(got) != len(tc.want) {
+				t.Fatalf("parts %+v, want %+v", got, tc.want)
+			}
+			for i := range got {
+				if got[i].Type != tc.want[i].Type || got[i].Text != tc.want[i].Text ||
+					got[i].Signature != tc.want[i].Signature || got[i].Redacted != tc.want[i].Redacted {
+					t.Errorf("part %d = %+v, want %+v", i, got[i], tc.want[i])
+				}
+			}
+			for _, p := range got {
+				if p.Redacted && strings.Contains(a.Message().Reasoning(), p.Text) {
+					t.Errorf("redacted data %q in Reasoning()", p.Text)
+				}
+			}
+		})
 	}
 }

@@ -47,6 +47,11 @@ type Event struct {
 	Text string
 	// Signature accompanies a reasoning delta when the provider signs it.
 	Signature string
+	// Redacted marks a reasoning delta whose Text is opaque provider data
+	// (Anthropic redacted_thinking "data"), never shown to the user but
+	// replayed verbatim on later turns. It always forms a whole reasoning
+	// part of its own (Part.Redacted).
+	Redacted bool
 	// Index identifies the tool call a tool-call event belongs to.
 	Index        int
 	ToolCall     *ToolCall

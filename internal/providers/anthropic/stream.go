@@ -70,9 +70,9 @@ func (d *decoder) handle(ev sdk.MessageStreamEventUnion) (out []llm.Event, done 
 				out = append(out, llm.Event{Type: llm.EventReasoningDelta, Text: cb.Thinking, Signature: cb.Signature})
 			}
 		case "redacted_thinking":
-			// llm.Event cannot yet mark a delta as redacted; the opaque
-			// data is not shown to the user, so it is reported as a note.
-			out = append(out, llm.Event{Type: llm.EventWarning, Text: "the model's reasoning was redacted by the provider"})
+			// The block arrives whole; its data is opaque, never shown,
+			// and must be replayed verbatim on later turns.
+			out = append(out, llm.Event{Type: llm.EventReasoningDelta, Text: cb.Data, Redacted: true})
 		case "tool_use":
 			b.index = d.tools
 			d.tools++
