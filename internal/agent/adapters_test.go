@@ -3,12 +3,17 @@ package agent
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/llm/llmtest"
 	"github.com/zero-agent/zero/internal/providers/anthropic"
+	"github.com/zero-agent/zero/internal/providers/gemini"
 	"github.com/zero-agent/zero/internal/tools"
 )
 
@@ -76,5 +81,64 @@ func TestRedactedThinkingReplayedNeverShown(t *testing.T) {
 		if e.Type != event.Message && strings.Contains(e.Text, redactedOpaque[:16]) {
 			t.Errorf("redacted data reached a %s event: %q", e.Type, e.Text)
 		}
+	}
+}
+
+// TestMalformedToolCallNudged: Gemini ends a turn with finishReason
+// MALFORMED_FUNCTION_CALL (the fake sends it for a call whose arguments
+// are not a JSON object). The loop answers with a nudge naming what went
+// wrong, at most twice per run; a third one stops the run with a
+// provider error of kind malformed_tool_call.
+func TestMalformedToolCallNudged(t *testing.T) {
+	bad := func() llmtest.Turn { return llmtest.Reply(llmtest.ToolCall("read_file", `{"path": "a`)) }
+	good := llmtest.Reply(llmtest.ToolCall("read_file", `{"path":"a.go"}`))
+	done := llmtest.Reply(llmtest.Text("a.go is read."))
+	tests := []struct {
+		name     string
+		script   []llmtest.Turn
+		stop     event.StopReason
+		requests int // requests made: nothing is retried as is
+		ran      int // read_file runs
+		lastReq  int // the request after the last malformed call
+		nudges   int // nudges it carries
+	}{
+		{"once, then a valid call", []llmtest.Turn{bad(), good, done}, event.StopCompleted, 3, 1, 1, 1},
+		{"twice, then a valid call", []llmtest.Turn{bad(), bad(), good, done}, event.StopCompleted, 4, 1, 2, 2},
+		{"three times: stop", []llmtest.Turn{bad(), bad(), bad(), done}, event.StopProviderError, 3, 0, 2, 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := llmtest.NewServer(t)
+			srv.Script(tc.script...)
+			ran := 0
+			read := &fakeTool{name: "read_file", side: tools.SideRead, run: func(ctx context.Context, args json.RawMessage) (tools.Result, error) {
+				ran++
+				return tools.Result{Content: "package a"}, nil
+			}}
+			p := gemini.New(gemini.Options{BaseURL: srv.URL(), APIKey: "g-fake", Model: "gemini-test", IdleTimeout: -1})
+			a := New(Options{Provider: p, Model: "gemini-test", Tools: tools.NewRegistry(read), RetryBase: time.Millisecond})
+			res := a.Run(context.Background(), "read a.go")
+			if res.StopReason != tc.stop || ran != tc.ran {
+				t.Fatalf("stop %s ran %d (err %v), want %s ran %d", res.StopReason, ran, res.Err, tc.stop, tc.ran)
+			}
+			reqs := srv.Requests()
+			if len(reqs) != tc.requests {
+				t.Fatalf("%d requests, want %d", len(reqs), tc.requests)
+			}
+			if tc.stop == event.StopProviderError &&
+				(!errors.Is(res.Err, gemini.ErrMalformedFunctionCall) || llm.KindOf(res.Err) != llm.ErrMalformedToolCall) {
+				t.Errorf("stopped with %v, want a malformed_tool_call error", res.Err)
+			}
+			nudge := "Your last tool call was malformed: the model produced a malformed function call (MALFORMED_FUNCTION_CALL): Malformed function call. " +
+				"Call the tool again with a valid JSON object of arguments."
+			body := string(reqs[tc.lastReq].Body)
+			quoted, _ := json.Marshal(nudge)
+			if got := strings.Count(body, string(quoted)); got != tc.nudges {
+				t.Errorf("request %d carries %d nudges, want %d:\n%s", tc.lastReq, got, tc.nudges, body)
+			}
+			if strings.Contains(string(reqs[0].Body), "malformed") {
+				t.Errorf("first request already nudged: %s", reqs[0].Body)
+			}
+		})
 	}
 }

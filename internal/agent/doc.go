@@ -2,9 +2,11 @@
 // from an llm.Provider, gates and runs the tool calls the model asks for,
 // appends their results, and repeats until a final answer or a stop reason.
 // It recovers from malformed arguments (an error result the model can act
-// on), empty turns (one nudge), retryable provider failures (the whole
-// request again, never printing text twice) and interruption (every tool
-// call gets a result so the history stays valid, case B26).
+// on), empty turns (one nudge), tool calls the provider could not parse
+// (llm.ErrMalformedToolCall: a nudge, at most twice per run), retryable
+// provider failures (the whole request again, never printing text twice)
+// and interruption (every tool call gets a result so the history stays
+// valid, case B26).
 //
 // It also keeps small local models working (issue 6), one concern per file:
 //   - textcalls.go: tool calls written as text are recovered

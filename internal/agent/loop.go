@@ -18,6 +18,23 @@ import (
 // emptyTurnNudge is sent once when the model answers with nothing at all.
 const emptyTurnNudge = "Your last reply was empty. Continue the task with a tool call, or give your final answer."
 
+// maxMalformedNudges is how many malformed tool calls (llm.ErrMalformedToolCall,
+// e.g. Gemini's MALFORMED_FUNCTION_CALL) one run answers with a nudge; the
+// next one stops the run with a provider error.
+const maxMalformedNudges = 2
+
+// malformedNudge is the user message that answers a malformed tool call:
+// what the provider said went wrong, and what to do instead.
+func malformedNudge(err error) string {
+	detail := err.Error()
+	var pe *llm.ProviderError
+	if errors.As(err, &pe) && pe.Message != "" {
+		detail = pe.Message
+	}
+	detail = strings.TrimRight(strings.TrimSpace(detail), ".")
+	return "Your last tool call was malformed: " + detail + ". Call the tool again with a valid JSON object of arguments."
+}
+
 // run holds the state of one Run.
 type run struct {
 	a      *Agent
@@ -26,6 +43,8 @@ type run struct {
 	turn   int
 	totals event.Totals
 	nudged bool
+	// malformed counts the malformed tool calls answered with a nudge.
+	malformed int
 	// shown is the answer text shown for the current turn.
 	shown string
 	// stuck watches for repeated calls; completion for unfinished answers.
@@ -109,6 +128,15 @@ func (r *run) loop(ctx context.Context) Result {
 			if ctx.Err() != nil {
 				r.keepPartial(msg)
 				return Result{StopReason: event.StopInterrupted}
+			}
+			if llm.KindOf(err) == llm.ErrMalformedToolCall && r.malformed < maxMalformedNudges {
+				// Repeating the request fails the same way; telling the
+				// model what went wrong usually works.
+				r.malformed++
+				r.emit(event.Event{Type: event.Warning, Text: fmt.Sprintf("%v; asking the model to call the tool again (%d of %d)", err, r.malformed, maxMalformedNudges)})
+				r.keepPartial(msg)
+				r.appendMessage(llm.TextMessage(llm.RoleUser, malformedNudge(err)))
+				continue
 			}
 			return Result{StopReason: event.StopProviderError, Err: err}
 		}

@@ -23,7 +23,13 @@ const (
 	ErrStreamBroken    ErrorKind = "stream_broken"    // connection dropped mid-stream
 	ErrServer          ErrorKind = "server"           // 5xx not otherwise classified
 	ErrCanceled        ErrorKind = "canceled"         // the caller cancelled
-	ErrUnknown         ErrorKind = "unknown"
+	// ErrMalformedToolCall: the model tried to call a tool and produced
+	// something the provider could not parse (Gemini finishReason
+	// MALFORMED_FUNCTION_CALL). Not retryable as is: the same request tends
+	// to fail the same way, so the agent loop tells the model what went
+	// wrong and asks again (a bounded number of times).
+	ErrMalformedToolCall ErrorKind = "malformed_tool_call"
+	ErrUnknown           ErrorKind = "unknown"
 )
 
 // ProviderError is the one error type providers return. Message is the

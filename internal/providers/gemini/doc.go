@@ -21,11 +21,12 @@
 //     part is kept (llm.Part.Signature, llm.ToolCall.Signature) and replayed
 //     verbatim on the same kind of part on later turns: Gemini 3 rejects a
 //     function-call turn whose signature is missing.
-//   - finishReason MALFORMED_FUNCTION_CALL and the blocking finishes
-//     (SAFETY, RECITATION, PROHIBITED_CONTENT, BLOCKLIST, SPII, ...) and a
-//     blocked prompt end the stream with a *llm.ProviderError of kind
-//     ErrBadRequest whose Err is ErrMalformedFunctionCall or ErrBlocked, so
-//     the loop can answer the first with a nudge and report the second.
+//   - finishReason MALFORMED_FUNCTION_CALL ends the stream with a
+//     *llm.ProviderError of kind llm.ErrMalformedToolCall wrapping
+//     ErrMalformedFunctionCall, which the loop answers with a nudge; the
+//     blocking finishes (SAFETY, RECITATION, PROHIBITED_CONTENT, BLOCKLIST,
+//     SPII, ...) and a blocked prompt end it with kind ErrBadRequest
+//     wrapping ErrBlocked, which the loop reports.
 //   - Usage: promptTokenCount is the whole prompt (cachedContentTokenCount
 //     is part of it); output is candidatesTokenCount plus
 //     thoughtsTokenCount, with the thoughts also in ReasoningTokens.

@@ -129,7 +129,7 @@ func TestFakeErrorKinds(t *testing.T) {
 		{"bad request", llmtest.Reply(llmtest.Error(400, `{"error": {"code": 400,"message": "Invalid JSON payload received.","status": "INVALID_ARGUMENT"}}`)), llm.ErrBadRequest, 0, true, nil},
 		{"server", llmtest.Reply(llmtest.Error(500, `{"error": {"code": 500,"message": "An internal error has occurred.","status": "INTERNAL"}}`)), llm.ErrServer, 0, true, nil},
 		{"overloaded mid-stream", llmtest.Reply(llmtest.Text("Hel"), llmtest.Error(503, `{"error": {"code": 503,"message": "The model is overloaded.","status": "UNAVAILABLE"}}`)), llm.ErrOverloaded, 0, false, nil},
-		{"malformed function call", llmtest.Reply(llmtest.Text("Let me"), llmtest.ToolCall("read_file", `{"path": "a`)), llm.ErrBadRequest, 0, false, ErrMalformedFunctionCall},
+		{"malformed function call", llmtest.Reply(llmtest.Text("Let me"), llmtest.ToolCall("read_file", `{"path": "a`)), llm.ErrMalformedToolCall, 0, false, ErrMalformedFunctionCall},
 		{"safety", llmtest.Reply(llmtest.Text("Sure"), llmtest.Finish("SAFETY")), llm.ErrBadRequest, 0, false, ErrBlocked},
 		{"recitation", llmtest.Reply(llmtest.Text("Once"), llmtest.Finish("RECITATION")), llm.ErrBadRequest, 0, false, ErrBlocked},
 		{"drop", llmtest.Reply(llmtest.Text("Hel"), llmtest.Drop()), llm.ErrStreamBroken, 0, false, nil},

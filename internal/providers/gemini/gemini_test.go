@@ -272,7 +272,9 @@ func TestFinishErrors(t *testing.T) {
 	}{
 		{"malformed function call", chunks(`{"candidates": [{"content": {"parts": [{"text": "Let me "}],"role": "model"},"index": 0}]}`,
 			`{"candidates": [{"finishReason": "MALFORMED_FUNCTION_CALL","finishMessage": "Malformed function call: print(default_api.read_file(path=))","index": 0}],"usageMetadata": {"promptTokenCount": 10,"totalTokenCount": 10}}`),
-			llm.ErrBadRequest, ErrMalformedFunctionCall, "MALFORMED_FUNCTION_CALL"},
+			llm.ErrMalformedToolCall, ErrMalformedFunctionCall, "MALFORMED_FUNCTION_CALL"},
+		{"unexpected tool call", chunks(`{"candidates": [{"finishReason": "UNEXPECTED_TOOL_CALL","index": 0}]}`),
+			llm.ErrBadRequest, ErrMalformedFunctionCall, "UNEXPECTED_TOOL_CALL"},
 		{"safety", chunks(`{"candidates": [{"content": {"parts": [{"text": "Sure"}],"role": "model"},"finishReason": "SAFETY","index": 0,"safetyRatings": [{"category": "HARM_CATEGORY_DANGEROUS_CONTENT","probability": "HIGH","blocked": true}]}]}`),
 			llm.ErrBadRequest, ErrBlocked, "SAFETY"},
 		{"recitation", chunks(`{"candidates": [{"finishReason": "RECITATION","index": 0}]}`), llm.ErrBadRequest, ErrBlocked, "RECITATION"},

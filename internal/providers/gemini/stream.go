@@ -13,9 +13,11 @@ import (
 )
 
 // ErrMalformedFunctionCall is wrapped (ProviderError.Err) when Gemini ends
-// a turn with finishReason MALFORMED_FUNCTION_CALL: the model tried to call
-// a tool and produced something unparseable. Asking again, with a note to
-// call the tool with valid JSON arguments, usually works.
+// a turn with finishReason MALFORMED_FUNCTION_CALL (error kind
+// llm.ErrMalformedToolCall): the model tried to call a tool and produced
+// something unparseable. Asking again, with a note to call the tool with
+// valid JSON arguments, usually works. UNEXPECTED_TOOL_CALL and
+// TOO_MANY_TOOL_CALLS wrap it too, with kind llm.ErrBadRequest.
 var ErrMalformedFunctionCall = errors.New("gemini: the model produced a malformed function call")
 
 // ErrBlocked is wrapped (ProviderError.Err) when Gemini refuses the prompt
@@ -165,7 +167,14 @@ func (d *decoder) finishError(reason, message string) *llm.Event {
 	}
 	switch reason {
 	case "MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL", "TOO_MANY_TOOL_CALLS":
-		ev := d.errorEvent(llm.ErrBadRequest, "the model produced a malformed function call ("+reason+")"+detail, ErrMalformedFunctionCall)
+		// Only a malformed call is something the model can fix by trying
+		// again (llm.ErrMalformedToolCall); the other two are kept as bad
+		// requests.
+		kind := llm.ErrBadRequest
+		if reason == "MALFORMED_FUNCTION_CALL" {
+			kind = llm.ErrMalformedToolCall
+		}
+		ev := d.errorEvent(kind, "the model produced a malformed function call ("+reason+")"+detail, ErrMalformedFunctionCall)
 		ev.Err.(*llm.ProviderError).Hint = "ask the model again to call the tool with valid JSON arguments"
 		return &ev
 	case "SAFETY", "RECITATION", "PROHIBITED_CONTENT", "BLOCKLIST", "SPII", "IMAGE_SAFETY", "LANGUAGE",
