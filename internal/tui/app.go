@@ -54,8 +54,10 @@ type Model struct {
 	hist editor.History
 
 	// Key-sequence state.
-	escArmed   bool // the previous key was a lone Esc
-	ctrlCArmed bool // ^C on an empty line once; again exits
+	lastKey    time.Time // when the previous key arrived
+	burstStart time.Time // when the current burst of typing began
+	escArmed   bool      // the previous key was a lone Esc
+	ctrlCArmed bool      // ^C on an empty line once; again exits
 	hint       string
 
 	search *searchState

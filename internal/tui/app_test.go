@@ -87,7 +87,7 @@ func TestStreamingKeepsInputLive(t *testing.T) {
 	if contains(d.plainScrollback(), "Hello") {
 		t.Error("an unfinished line reached the scrollback")
 	}
-	mustContain(t, "live region", d.live(), "Hello world and", "esc esc or ctrl+c to interrupt")
+	mustContain(t, "live region", d.live(), "Hello world and", "esc esc to interrupt")
 	d.typeText("next question")
 	if d.m.Value() != "next question" {
 		t.Errorf("input while streaming = %q", d.m.Value())
@@ -480,6 +480,38 @@ func TestPermissionPrompt(t *testing.T) {
 			}
 			mustContain(t, "scrollback", d.plainScrollback(), "bash: "+tt.banner)
 		})
+	}
+}
+
+func TestTypeAheadDoesNotAnswerPrompt(t *testing.T) {
+	f := newFake()
+	asked := make(chan struct{})
+	var got Decision
+	f.script["go"] = func(ctx context.Context, turn Turn, sink event.Sink) event.StopReason {
+		close(asked)
+		got = turn.Approve(ctx, PermissionRequest{Tool: "bash", Command: "make deploy"})
+		return event.StopCompleted
+	}
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	d := newDriver(t, f, Options{Now: func() time.Time { return now }})
+	d.typeText("go")
+	d.press("enter")
+	<-asked
+	d.until(func() bool { return d.m.perm != nil })
+	// Still typing (keys 100ms apart): "yes and also" must not approve.
+	for _, r := range "yes and also" {
+		now = now.Add(100 * time.Millisecond)
+		d.typeText(string(r))
+	}
+	if d.m.perm == nil {
+		t.Fatalf("type-ahead answered the prompt: %+v", got)
+	}
+	mustContain(t, "live", d.live(), "pause, then answer")
+	now = now.Add(2 * time.Second) // a pause, then a deliberate answer
+	d.press("n", "enter")
+	d.until(func() bool { return !d.m.turn.running })
+	if got.Decision != Deny {
+		t.Errorf("decision = %+v", got)
 	}
 }
 

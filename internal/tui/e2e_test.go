@@ -169,8 +169,10 @@ func TestEndToEndPermissionPrompt(t *testing.T) {
 	x.waitFor("the footer", func(l []string) bool { return contains(l, "e2e-model") && contains(l, "· normal") })
 	x.typeLine("write notes")
 	x.waitFor("the write prompt", func(l []string) bool { return contains(l, "allow write_file?") && contains(l, "notes.txt") })
+	pause() // answers typed in the same burst as the prompt are ignored
 	x.run("send-keys", "-t", "zero", "y")
 	x.waitFor("the shell prompt", func(l []string) bool { return contains(l, "allow bash?") && contains(l, "$ echo from-model") })
+	pause()
 	x.run("send-keys", "-t", "zero", "n")
 	x.waitFor("the reason field", func(l []string) bool { return contains(l, "reason (enter sends") })
 	x.typeLine("not now")
@@ -193,6 +195,10 @@ func TestEndToEndPermissionPrompt(t *testing.T) {
 	x.run("send-keys", "-t", "zero", "C-d")
 	x.waitFor("exit", func(l []string) bool { return contains(l, "ZERO-EXITED-0") })
 }
+
+// pause waits like a person reading a prompt before answering it: longer
+// than the typing-burst gap, so the answer is not taken for type-ahead.
+func pause() { time.Sleep(2 * typingBurstGap) }
 
 // BenchmarkStartToFirstFrame measures the real binary from process start
 // to the first frame on a pseudo-terminal (the footer's mode appears).

@@ -127,6 +127,7 @@ type driver struct {
 	scrollback []string
 	quit       bool
 	clipboard  []string
+	clock      time.Time // the model's clock unless the test brings its own
 }
 
 func newDriver(t *testing.T, b Backend, opts Options) *driver {
@@ -137,11 +138,13 @@ func newDriver(t *testing.T, b Backend, opts Options) *driver {
 	if opts.Tick == 0 {
 		opts.Tick = -1 // no refresh ticks: settle would wait for them
 	}
+	d := &driver{t: t, msgs: make(chan tea.Msg, 4096), clock: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)}
 	if opts.Now == nil {
-		clock := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-		opts.Now = func() time.Time { return clock }
+		// Each key press advances the clock by a second: every key is its
+		// own burst of typing, as a person answering a prompt would be.
+		opts.Now = func() time.Time { return d.clock }
 	}
-	d := &driver{t: t, m: New(b, opts), msgs: make(chan tea.Msg, 4096)}
+	d.m = New(b, opts)
 	d.m.SetSender(func(msg tea.Msg) { d.msgs <- msg })
 	d.exec(d.m.Init())
 	d.settle()
@@ -186,6 +189,9 @@ func (d *driver) deliver(msg tea.Msg) {
 
 // handle applies one message.
 func (d *driver) handle(msg tea.Msg) {
+	if _, ok := msg.(tea.KeyPressMsg); ok {
+		d.clock = d.clock.Add(time.Second)
+	}
 	v := reflect.ValueOf(msg)
 	switch {
 	case v.Kind() == reflect.Struct && v.Type().Name() == "printLineMessage":

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -10,6 +11,11 @@ import (
 // search, queue editing) see keys first; then the app's own keys; the rest
 // go to the line editor.
 func (m *Model) key(k tea.Key) tea.Cmd {
+	now := m.opts.Now()
+	if now.Sub(m.lastKey) >= typingBurstGap {
+		m.burstStart = now
+	}
+	m.lastKey = now
 	name := k.String()
 	wasEsc := m.escArmed
 	m.escArmed = false
@@ -74,6 +80,11 @@ func (m *Model) key(k tea.Key) tea.Cmd {
 	}
 	return nil
 }
+
+// typingBurstGap separates bursts of typing: keys closer together than this
+// belong to one burst. A burst that began before a permission prompt opened
+// is type-ahead, not an answer to it.
+const typingBurstGap = 500 * time.Millisecond
 
 // enter submits the input, completes a partial slash command, or queues
 // the message while a reply runs.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -16,6 +17,7 @@ import (
 
 // permState is an open permission prompt.
 type permState struct {
+	opened time.Time
 	req    PermissionRequest
 	reply  chan Decision
 	choice int  // 0 allow once, 1 allow for session, 2 deny
@@ -55,16 +57,23 @@ func (m *Model) askPermission(msg permAskMsg) tea.Cmd {
 		return nil
 	}
 	m.endStep()
-	m.perm = &permState{req: msg.req, reply: msg.reply}
+	m.perm = &permState{req: msg.req, reply: msg.reply, opened: m.opts.Now()}
 	return nil
 }
 
 // permKey answers the prompt: y/1 allow once, a/2 allow for the session,
 // n/3 deny (then type a reason, Enter sends), arrows choose, Enter picks,
 // Esc denies without a reason, ^C denies and interrupts.
+//
+// Keys of a typing burst that began before the prompt opened are ignored:
+// someone typing ahead must not approve a command by accident.
 func (m *Model) permKey(k tea.Key) tea.Cmd {
 	p := m.perm
 	name := k.String()
+	if !m.burstStart.After(p.opened) && name != "ctrl+c" {
+		m.hint = "a permission prompt opened while you typed: pause, then answer"
+		return nil
+	}
 	if p.typing {
 		switch name {
 		case "enter":

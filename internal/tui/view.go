@@ -80,13 +80,15 @@ func (m *Model) statusLine() string {
 	switch {
 	case m.turn.interrupted:
 		return style.Warn.Render("●") + " " + style.Dim.Render("interrupting…")
+	case m.perm != nil:
+		return style.Warn.Render("●") + " " + style.Dim.Render("waiting for your answer")
 	case m.turn.busy != "":
 		what = m.turn.busy
 	}
 	if d := m.opts.Now().Sub(m.turn.started); d >= time.Second {
 		what += " " + elapsed(d)
 	}
-	return cells.Truncate(style.Accent.Render("●")+" "+style.Dim.Render(what+" · esc esc or ctrl+c to interrupt · enter queues"), m.width-1, "…")
+	return cells.Truncate(style.Accent.Render("●")+" "+style.Dim.Render(what+" · esc esc to interrupt · enter queues"), m.width-1, "…")
 }
 
 // elapsed formats a running time in whole seconds: "12s", "2m05s".
