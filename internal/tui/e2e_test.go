@@ -23,6 +23,15 @@ var (
 	buildErr  error
 )
 
+// TestMain removes the binary built for the end-to-end tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if zeroBin != "" {
+		os.RemoveAll(filepath.Dir(zeroBin))
+	}
+	os.Exit(code)
+}
+
 // buildZero builds the real binary once per test process.
 func buildZero(t testing.TB) string {
 	t.Helper()
