@@ -39,6 +39,7 @@ func FuzzStream(f *testing.F) {
 	}
 	f.Add([]byte(thinkingToolsStream))
 	f.Add([]byte(textStream("hello")))
+	f.Add([]byte(redactedStream))
 	f.Add([]byte("event: message_start\ndata: {\"type\":\"message_start\"}\n\nevent: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":5}\n\n"))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		p := New(Options{BaseURL: "http://127.0.0.1:1", Model: "m", IdleTimeout: -1,

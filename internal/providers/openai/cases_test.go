@@ -12,6 +12,7 @@ import (
 
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/llm/llmtest"
+	"github.com/zero-agent/zero/internal/llm/schema"
 	"github.com/zero-agent/zero/internal/llm/sse"
 )
 
@@ -26,8 +27,14 @@ func readFile(t testing.TB, parts ...string) []byte {
 
 // decodeBytes runs the stream decoder over raw SSE bytes.
 func decodeBytes(o Options, raw []byte) ([]llm.Event, error) {
+	return decodeBytesNames(o, nil, raw)
+}
+
+// decodeBytesNames is decodeBytes with called names mapped through names.
+func decodeBytesNames(o Options, names *schema.NameMap, raw []byte) ([]llm.Event, error) {
 	var evs []llm.Event
 	d := newDecoder(&o, "m", func(ev llm.Event) bool { evs = append(evs, ev); return true })
+	d.names = names
 	err := d.run(sse.NewReader(bytes.NewReader(raw)))
 	return evs, err
 }
@@ -296,20 +303,30 @@ func TestB05(t *testing.T) {
 }
 
 // FuzzDecode: any stream bytes end in exactly one finish or error, never
-// a panic, and every tool call that ends has a name and an id.
+// a panic, and every tool call that ends has a name and an id; a call to
+// a mapped wire name (case B31) never leaves under that wire name.
 func FuzzDecode(f *testing.F) {
 	for _, p := range [][]string{{"B06", "stream_first_chunk_args.sse"}, {"B07", "stream.sse"}, {"B07", "stream_crlf.sse"}, {"B07", "stream_leading_empty_choices.sse"}} {
 		f.Add(readFile(f, p...))
 	}
 	f.Add([]byte("data: {\"choices\":[{\"delta\":{\"content\":\"</think>x\",\"tool_calls\":[{\"function\":{\"arguments\":{\"a\":1}}}]}}]}\n\n"))
+	f.Add([]byte("data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c1\",\"function\":{\"name\":\"calendar_list_events\",\"arguments\":\"{}\"}}]},\"finish_reason\":\"tool_calls\"}]}\n\ndata: [DONE]\n\n"))
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		evs, err := decodeBytes(Options{}, raw)
+		names := schema.NewNameMap()
+		names.Add("", "calendar.list_events")
+		evs, err := decodeBytesNames(Options{}, names, raw)
 		finishes := 0
 		for _, ev := range evs {
 			switch ev.Type {
 			case llm.EventFinish:
 				finishes++
-			case llm.EventToolCallEnd:
+			case llm.EventToolCallStart, llm.EventToolCallEnd:
+				if ev.ToolCall.Name == "calendar_list_events" {
+					t.Fatalf("call %d left under its wire name", ev.Index)
+				}
+				if ev.Type == llm.EventToolCallStart {
+					continue
+				}
 				if ev.ToolCall.Name == "" || ev.ToolCall.ID == "" {
 					t.Fatalf("ended call without name or id: %+v", ev.ToolCall)
 				}
