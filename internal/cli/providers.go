@@ -159,20 +159,30 @@ func providersAdd(s stdio, args []string) error {
 	}, "saved")
 }
 
-// providersCheck sends a tiny real request and prints a verdict.
-func providersCheck(s stdio, name string) error {
+// namedProvider resolves the profile called name, or the active one when
+// name is empty.
+func namedProvider(name string) (*config.Resolved, error) {
 	cfg, err := loadConfig(config.Overrides{Provider: name})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	r := cfg.Active
 	if name != "" {
 		if r, err = cfg.Resolve(name, ""); err != nil {
-			return usagef("%v", err)
+			return nil, usagef("%v", err)
 		}
 	}
 	if r == nil {
-		return usagef("no provider configured (zero providers add …, or set OPENAI_API_KEY / ANTHROPIC_API_KEY / GEMINI_API_KEY)")
+		return nil, usagef("no provider configured: zero providers add NAME …, or set OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY")
+	}
+	return r, nil
+}
+
+// providersCheck sends a tiny real request and prints a verdict.
+func providersCheck(s stdio, name string) error {
+	r, err := namedProvider(name)
+	if err != nil {
+		return err
 	}
 	prov, err := buildProvider(r)
 	if err != nil {
@@ -204,18 +214,9 @@ func runModels(s stdio, args []string) error {
 	if len(args) > 0 {
 		name = args[0]
 	}
-	cfg, err := loadConfig(config.Overrides{Provider: name})
+	r, err := namedProvider(name)
 	if err != nil {
 		return err
-	}
-	r := cfg.Active
-	if name != "" {
-		if r, err = cfg.Resolve(name, ""); err != nil {
-			return usagef("%v", err)
-		}
-	}
-	if r == nil {
-		return usagef("no provider configured; name one: zero models PROVIDER")
 	}
 	switch r.Kind {
 	case config.KindAnthropic, config.KindGemini:
