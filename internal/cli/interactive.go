@@ -17,6 +17,7 @@ import (
 	"github.com/zero-agent/zero/internal/agent"
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/rules"
 	"github.com/zero-agent/zero/internal/sandbox"
 	"github.com/zero-agent/zero/internal/sessions"
 	"github.com/zero-agent/zero/internal/shellguard"
@@ -326,4 +327,35 @@ func previewCall(rt *runtime, call llm.ToolCall) (command, path, diff string) {
 		diff = udiff.Unified(args.Path, args.Path, old, args.Content)
 	}
 	return args.Command, args.Path, diff
+}
+
+// Rules implements tui.Backend: the rules in force, or why one exists.
+func (b *tuiBackend) Rules(ctx context.Context, arg string) (string, error) {
+	home, _ := os.UserHomeDir()
+	dir := ""
+	if b.rt.safety.trusted {
+		dir = b.rt.ws.Root()
+	}
+	set, err := rules.Load(dir, home)
+	if err != nil {
+		return "", err
+	}
+	if id, ok := strings.CutPrefix(strings.TrimSpace(arg), "why"); ok && strings.TrimSpace(id) != "" {
+		why, found := set.Why(strings.TrimSpace(id))
+		if !found {
+			return "", fmt.Errorf("no rule %q (/rules lists them)", strings.TrimSpace(id))
+		}
+		return why, nil
+	}
+	var sb strings.Builder
+	if !b.rt.safety.trusted {
+		sb.WriteString("project rules are not loaded: this folder is not trusted (zero trust)\n")
+	}
+	for _, r := range set.Rules() {
+		fmt.Fprintf(&sb, "%s  on %s  %s %s  %s\n", r.ID, r.On, r.Action, r.Match, r.Reason)
+	}
+	if len(set.Rules()) == 0 {
+		sb.WriteString("no rules (zero rules init writes a starter .zero/rules.json)\n")
+	}
+	return sb.String(), nil
 }

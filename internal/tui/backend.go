@@ -50,6 +50,9 @@ type Backend interface {
 	// SetModel switches the model for later turns (name as the provider
 	// or catalog spells it).
 	SetModel(ctx context.Context, name string) error
+	// Rules lists the project and user rules in force (arg "") or says
+	// why one exists (arg "why <id>"), for /rules.
+	Rules(ctx context.Context, arg string) (string, error)
 }
 
 // Mode is the input mode, cycled with Shift+Tab and passed with each turn.

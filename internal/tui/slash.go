@@ -35,6 +35,7 @@ var commands = []command{
 	{"logs", "", "show where the session log and spilled outputs live"},
 	{"tools", "", "list the tools the model can use"},
 	{"compact", "", "compact the conversation now"},
+	{"rules", "[why <id>]", "show the rules in force, or why one exists"},
 	{"clip", "[n]", "copy code block n (or the last reply) to the clipboard"},
 	{"exit", "", "quit"},
 }
@@ -83,6 +84,10 @@ func (m *Model) slash(line string) tea.Cmd {
 		}
 		return m.background("switching model", func(ctx context.Context, b Backend) (string, error) {
 			return "model: " + arg, b.SetModel(ctx, arg)
+		})
+	case "rules":
+		return m.background("", func(ctx context.Context, b Backend) (string, error) {
+			return b.Rules(ctx, arg)
 		})
 	case "config", "context", "logs", "tools":
 		kind := ReportKind(name)

@@ -29,6 +29,7 @@ func TestSlashCommands(t *testing.T) {
 		{"/resume 2026", "resume 2026", []string{"resumed session s9 (2 messages)", "› earlier question", "  earlier answer"}},
 		{"/resume", "", []string{"usage: /resume <id|prefix>"}},
 		{"/compact", "compact", []string{"42k → 6k tokens"}},
+		{"/rules why no-deploy", "rules why no-deploy", []string{"rule no-deploy: deploys go through CI"}},
 		{"/hlep", "", []string{"unknown command /hlep — did you mean /help?"}},
 		{"/sesions", "", []string{"did you mean /sessions?"}},
 		{"/zzzzzzzz", "", []string{"unknown command /zzzzzzzz (/help lists them)"}},
