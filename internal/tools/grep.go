@@ -6,9 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"regexp/syntax"
@@ -236,42 +234,6 @@ func mayHoldHomeSecrets(start string) bool {
 // scratch is one worker's reusable buffer for the file's bytes.
 type scratch struct {
 	data []byte
-}
-
-// read loads abs into sc.data unless it is too big to be source. The walk
-// found abs as a regular file; O_NOFOLLOW refuses it if it has since been
-// swapped for a symlink (which could lead outside the workspace).
-func (sc *scratch) read(abs string) error {
-	f, err := os.OpenFile(abs, os.O_RDONLY|oNoFollow, 0)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	if fi.Size() > grepMaxFileBytes {
-		return fmt.Errorf("too large")
-	}
-	n := int(fi.Size()) + 1 // +1 to see EOF in one read
-	if cap(sc.data) < n {
-		sc.data = make([]byte, 0, n)
-	}
-	sc.data = sc.data[:0]
-	for {
-		if len(sc.data) == cap(sc.data) {
-			sc.data = append(sc.data, 0)[:len(sc.data)]
-		}
-		k, err := f.Read(sc.data[len(sc.data):cap(sc.data)])
-		sc.data = sc.data[:len(sc.data)+k]
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-	}
 }
 
 // match finds matching lines in data; binary data (sniffBinary) yields
