@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"regexp"
 	"regexp/syntax"
@@ -219,16 +220,24 @@ func (s *grepSearch) secret(abs string) bool {
 // mayHoldHomeSecrets reports whether a path at or below start could lie
 // under the home directory, which is where shellguard.SecretPath's
 // location rules apply. strings.ToLower maps rune by rune, so the lowered
-// path of any file below start begins with the lowered start; it can only
-// begin with the lowered home too when one of the two is a prefix of the
-// other.
+// path of any file below start is the lowered start plus more path
+// elements; it can only lie below the lowered home too when one of the
+// two lies within the other.
 func mayHoldHomeSecrets(start string) bool {
 	h := home()
 	if h == "" {
 		return false
 	}
-	lh, ls := strings.ToLower(filepath.Clean(h)), strings.ToLower(start)
-	return strings.HasPrefix(ls, lh) || strings.HasPrefix(lh, ls)
+	lh, ls := strings.ToLower(filepath.Clean(h)), strings.ToLower(filepath.Clean(start))
+	return pathWithin(ls, lh) || pathWithin(lh, ls)
+}
+
+// pathWithin reports whether clean path p is root or lies below it.
+func pathWithin(p, root string) bool {
+	if !strings.HasPrefix(p, root) {
+		return false
+	}
+	return len(p) == len(root) || os.IsPathSeparator(p[len(root)]) || os.IsPathSeparator(root[len(root)-1])
 }
 
 // scratch is one worker's reusable buffer for the file's bytes.
