@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -94,20 +95,15 @@ func (ig *ignorer) loadAncestors(dir string) {
 	}
 }
 
-// ignored reports whether abs is excluded. VCS metadata directories are
-// always excluded.
-func (ig *ignorer) ignored(abs string, isDir bool) bool {
-	base := filepath.Base(abs)
-	if isDir && (base == ".git" || base == ".hg" || base == ".svn") {
-		return true
+// chain lists, top-down, the directories strictly above dir (up to the
+// root) that have rules: the directories whose rules apply to dir's
+// entries besides dir's own.
+func (ig *ignorer) chain(dir string) []string {
+	if len(ig.rules) == 0 || dir == ig.root || dir == filepath.Dir(dir) {
+		return nil
 	}
-	if len(ig.rules) == 0 {
-		return false
-	}
-	// Collect directories from abs's parent up to the root, then apply
-	// their rules top-down so deeper files and later lines win.
 	var dirs []string
-	for d := filepath.Dir(abs); ; d = filepath.Dir(d) {
+	for d := filepath.Dir(dir); ; d = filepath.Dir(d) {
 		if _, ok := ig.rules[d]; ok {
 			dirs = append(dirs, d)
 		}
@@ -115,9 +111,30 @@ func (ig *ignorer) ignored(abs string, isDir bool) bool {
 			break
 		}
 	}
+	slices.Reverse(dirs)
+	return dirs
+}
+
+// ignored reports whether abs is excluded. VCS metadata directories are
+// always excluded.
+func (ig *ignorer) ignored(abs string, isDir bool) bool {
+	dir := filepath.Dir(abs)
+	chain := ig.chain(dir)
+	if _, ok := ig.rules[dir]; ok {
+		chain = append(chain, dir)
+	}
+	return ig.ignoredIn(abs, filepath.Base(abs), isDir, chain)
+}
+
+// ignoredIn is ignored for an entry named base whose applicable rule
+// directories (top-down, ending with its own directory if that has rules)
+// are known: deeper files and later lines win.
+func (ig *ignorer) ignoredIn(abs, base string, isDir bool, dirs []string) bool {
+	if isDir && (base == ".git" || base == ".hg" || base == ".svn") {
+		return true
+	}
 	ignored := false
-	for i := len(dirs) - 1; i >= 0; i-- {
-		d := dirs[i]
+	for _, d := range dirs {
 		rel := filepath.ToSlash(abs[len(d):])
 		rel = strings.TrimPrefix(rel, "/")
 		for _, r := range ig.rules[d] {
