@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,17 +19,16 @@ func TestShellRunsSandboxed(t *testing.T) {
 	}
 	dir := t.TempDir()
 	e := newEnv(t)
-	// Temp directories are writable in the sandbox, so the target lives
-	// beside the test instead (removed afterwards).
-	outDir, err := os.MkdirTemp(".", ".sandbox-outside-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(outDir) })
-	outside, _ := filepath.Abs(filepath.Join(outDir, "outside.txt"))
+	// A system directory: read-only inside the sandbox wherever the test
+	// itself runs (removed afterwards should the sandbox ever fail).
+	outside := filepath.Join("/usr/local/share", fmt.Sprintf("zero-e2e-probe-%d.txt", os.Getpid()))
+	t.Cleanup(func() { os.Remove(outside) })
 	// A script that was already in the repository: the guard lets it run
 	// (it cannot see inside), so only the sandbox stands in its way.
-	os.WriteFile(filepath.Join(dir, "build.sh"), []byte("echo inside > in.txt\necho escaped > "+outside+"\n"), 0o755)
+	// Another project under /tmp: temp directories are private to each
+	// command, so it cannot be reached through /tmp either.
+	neighbour := filepath.Join(t.TempDir(), "other-project.txt")
+	os.WriteFile(filepath.Join(dir, "build.sh"), []byte("echo inside > in.txt\necho tmp > "+neighbour+"\necho escaped > "+outside+"\n"), 0o755)
 	srv := llmtest.NewServer(t)
 	srv.Script(
 		llmtest.Reply(tc("s1", "bash", `{"command":"sh build.sh"}`)),
@@ -43,6 +43,9 @@ func TestShellRunsSandboxed(t *testing.T) {
 	}
 	if _, err := os.Stat(outside); err == nil {
 		t.Fatal("a shell command wrote outside the workspace")
+	}
+	if _, err := os.Stat(neighbour); err == nil {
+		t.Fatal("a shell command wrote into another directory under /tmp")
 	}
 	var result string
 	for _, ev := range parseStream(t, r.stdout) {

@@ -134,15 +134,25 @@ func bwrapBase(network bool) []string {
 	return args
 }
 
-// writable returns the existing writable roots of p.
-func (p Policy) writable() []string {
-	temps := p.TempDirs
-	if temps == nil {
-		temps = []string{"/tmp", "/var/tmp", os.TempDir()}
+// temps returns the temp directories of p.
+func (p Policy) temps() []string {
+	if p.TempDirs == nil {
+		return []string{"/tmp", "/var/tmp", os.TempDir()}
 	}
+	return p.TempDirs
+}
+
+// writable returns the existing writable roots of p, temp directories
+// included (Landlock and Seatbelt grant the real ones).
+func (p Policy) writable() []string {
+	return existingDirs(append(append([]string{p.Workspace}, p.Writable...), p.temps()...))
+}
+
+// existingDirs returns the cleaned, de-duplicated dirs that exist.
+func existingDirs(dirs []string) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, d := range append(append([]string{p.Workspace}, p.Writable...), temps...) {
+	for _, d := range dirs {
 		if d == "" {
 			continue
 		}
@@ -197,7 +207,14 @@ func (p Policy) wrapBwrap(cmd *exec.Cmd, dir string) error {
 		return fmt.Errorf("sandbox: bubblewrap backend chosen but bwrap is missing: %w", err)
 	}
 	args := append([]string{bw}, bwrapBase(p.Network)...)
-	for _, w := range p.writable() {
+	// Temp directories are private and empty for each command, so a
+	// command cannot write into other projects or files that live under
+	// /tmp; the workspace and writable roots are bound after them, so a
+	// workspace under /tmp is still the real one.
+	for _, t := range existingDirs(p.temps()) {
+		args = append(args, "--tmpfs", t)
+	}
+	for _, w := range existingDirs(append([]string{p.Workspace}, p.Writable...)) {
 		args = append(args, "--bind", w, w)
 	}
 	hide := p.Hide
