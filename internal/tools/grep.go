@@ -103,6 +103,9 @@ func (t *Grep) Run(ctx context.Context, args json.RawMessage) (Result, error) {
 	}
 	s := &grepSearch{re: re, cap: t.opts.GrepMaxMatches, previewCap: t.opts.GrepPreviewBytes, cutoff: -1}
 	s.lit, s.fold, s.exact = requiredLiteral(expr)
+	if s.lit == nil {
+		s.lits = requiredLiteralSet(expr)
+	}
 	s.homeSecrets = mayHoldHomeSecrets(start)
 	if !fi.IsDir() {
 		s.add(start)
@@ -123,6 +126,9 @@ type grepSearch struct {
 	lit   []byte // a literal every matching line contains, or nil
 	fold  bool   // lit is compared ASCII-case-insensitively
 	exact bool   // lit is the whole pattern
+	// lits, when lit is nil, is a set of literals one of which every
+	// matching line contains (requiredLiteralSet).
+	lits []litSpec
 	// homeSecrets is false when no path under the search root can be a
 	// secret by its place in the home directory (mayHoldHomeSecrets).
 	homeSecrets bool
@@ -247,17 +253,32 @@ type scratch struct {
 
 // match finds matching lines in data; binary data (sniffBinary) yields
 // none. With keep false only the number of lines is returned. With a
-// required literal the file is scanned for it (ASCII case-folded when the
-// pattern folds case) and only lines holding it are tried with the regexp.
+// required literal (or literal set) the file is scanned for it (ASCII
+// case-folded when the pattern folds case) and only lines holding it are
+// tried with the regexp.
 func (s *grepSearch) match(sc *scratch, keep bool) (int, []grepHit) {
 	data := sc.data
-	var find litFinder
-	if s.lit != nil {
-		find = newLitFinder(s.lit, s.fold)
-		if find.index(data, 0) < 0 {
+	var one litFinder
+	var set setFinder
+	pre := s.lit != nil || s.lits != nil // lines are found by literal, then checked
+	find := func(from int) int {
+		if s.lit != nil {
+			return one.index(data, from)
+		}
+		return set.index(data, from)
+	}
+	switch {
+	case s.lit != nil:
+		one = newLitFinder(s.lit, s.fold)
+	case s.lits != nil:
+		set = newSetFinder(s.lits)
+	}
+	if pre {
+		if find(0) < 0 {
 			return 0, nil
 		}
-		find.reset()
+		one.reset()
+		set.reset()
 	} else if !s.re.Match(data) {
 		return 0, nil
 	}
@@ -268,8 +289,8 @@ func (s *grepSearch) match(sc *scratch, keep bool) (int, []grepHit) {
 	count, line, counted, pos := 0, 1, 0, 0
 	for pos <= len(data) {
 		var at int
-		if s.lit != nil {
-			if at = find.index(data, pos); at < 0 {
+		if pre {
+			if at = find(pos); at < 0 {
 				break
 			}
 		} else {
@@ -290,7 +311,7 @@ func (s *grepSearch) match(sc *scratch, keep bool) (int, []grepHit) {
 			le += at
 		}
 		pos = le + 1
-		if s.lit != nil && !s.exact && !s.re.Match(data[ls:le]) {
+		if pre && !s.exact && !s.re.Match(data[ls:le]) {
 			continue
 		}
 		line += bytes.Count(data[counted:ls], []byte{'\n'})

@@ -3,6 +3,7 @@ package tools
 import (
 	"bytes"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -146,4 +147,79 @@ func TestGrepSecretShortcut(t *testing.T) {
 	if !mayHoldHomeSecrets(h) || !mayHoldHomeSecrets("/") {
 		t.Errorf("home and / must be said to hold home secrets")
 	}
+}
+
+func TestRequiredLiteralSet(t *testing.T) {
+	tests := []struct {
+		expr string
+		want string // literals joined by "|", "i:" marking folded ones; "" for none
+	}{
+		{"ErrNotExist|deadline", "ErrNotExist|deadline"},
+		{"(?i)errnotexist|Deadline", "i:errnotexist|i:deadline"},
+		{`(foo|bar)\d+`, "foo|bar"},
+		{`x(foo|bar)+yz`, "foo|bar"},
+		{`a(?:foo|bar){2,3}`, "foo|bar"},
+		{`(foo|bar)?baz`, "baz"},
+		{`foo|\d+`, ""},
+		{`foo|ba*r`, "foo|b"},
+		{`a|b|c|d|e|f|g|h|i|j`, ""}, // parsed as a class: no literal
+		{`(alpha|beta|gamma|delta|epsilon|zeta|eta|theta|iota)x`, "x"},
+		{`(?i)é|x`, ""},
+		{"(?m)^foo|bar$", "foo|bar"},
+	}
+	for _, tt := range tests {
+		var parts []string
+		for _, l := range requiredLiteralSet(tt.expr) {
+			p := string(l.lit)
+			if l.fold {
+				p = "i:" + p
+			}
+			parts = append(parts, p)
+		}
+		if got := strings.Join(parts, "|"); got != tt.want {
+			t.Errorf("requiredLiteralSet(%q) = %q, want %q", tt.expr, got, tt.want)
+		}
+	}
+}
+
+// FuzzGrepMatchSet compares match with a literal-set prefilter (patterns
+// requiredLiteral has no single literal for) against a plain line-by-line
+// regexp reference.
+func FuzzGrepMatchSet(f *testing.F) {
+	patterns := []string{"foo|bar", "(?i)foo|Bar", `(ab|cd)\d+`, "^x|y$", `(?i)(er|DE)+z`, `a(b|c){2}`}
+	for i, seed := range []string{"foo\nbar\n", "FOO BaR\nx\n", "ab1\ncd\n", "x\nay\n", "erDEz\n", "abc\nacb\n"} {
+		f.Add([]byte(seed), uint8(i))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
+		pat := patterns[int(which)%len(patterns)]
+		if _, bin := sniffBinary(data); bin {
+			return
+		}
+		expr := "(?m)" + pat
+		re := regexp.MustCompile(expr)
+		s := &grepSearch{re: re, cap: 1 << 30, previewCap: 50, cutoff: -1}
+		s.lits = requiredLiteralSet(expr)
+		if s.lits == nil {
+			t.Fatalf("no literal set for %q", pat)
+		}
+		got, hits := s.match(&scratch{data: data}, true)
+		lines := strings.Split(string(data), "\n")
+		if strings.HasSuffix(string(data), "\n") || len(data) == 0 {
+			lines = lines[:len(lines)-1]
+		}
+		var want []int
+		for i, l := range lines {
+			if re.MatchString(l) {
+				want = append(want, i+1)
+			}
+		}
+		if got != len(want) || len(hits) != len(want) {
+			t.Fatalf("%q on %q: %d matches %v, want lines %v", pat, data, got, hits, want)
+		}
+		for i, h := range hits {
+			if h.line != want[i] {
+				t.Fatalf("%q on %q: hit %d at line %d, want %d", pat, data, i, h.line, want[i])
+			}
+		}
+	})
 }

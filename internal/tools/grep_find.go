@@ -1,6 +1,10 @@
 package tools
 
-import "bytes"
+import (
+	"bytes"
+	"regexp/syntax"
+	"strings"
+)
 
 // byteCommonness lists bytes from most to least common in source code and
 // prose (a rough order taken from counting GOROOT/src; it only needs to be
@@ -115,4 +119,123 @@ func (f *litFinder) equal(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// litSpec is one literal of a required set: lower-case ASCII when fold.
+type litSpec struct {
+	lit  []byte
+	fold bool
+}
+
+// maxRequiredLits bounds a required literal set; larger sets are not used
+// (each literal costs a pass over the file).
+const maxRequiredLits = 8
+
+// requiredLiteralSet finds literals at least one of which every match of
+// the parsed pattern contains, for patterns requiredLiteral has no single
+// literal for, such as "ErrNotExist|deadline" or "(foo|bar)\d+". It
+// returns nil when there is no such set of at most maxRequiredLits
+// literals free of newlines (and ASCII where case is folded).
+func requiredLiteralSet(expr string) []litSpec {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	return litSet(re.Simplify())
+}
+
+// litSet is requiredLiteralSet on a syntax tree: a concatenation needs any
+// one of its parts' sets (the one with the longest shortest literal), an
+// alternation needs one literal from every branch's set.
+func litSet(re *syntax.Regexp) []litSpec {
+	switch re.Op {
+	case syntax.OpLiteral:
+		fold := re.Flags&syntax.FoldCase != 0
+		s := string(re.Rune)
+		if strings.Contains(s, "\n") || (fold && !isASCII(s)) {
+			return nil
+		}
+		if fold {
+			s = strings.ToLower(s)
+		}
+		return []litSpec{{lit: []byte(s), fold: fold}}
+	case syntax.OpCapture, syntax.OpPlus:
+		return litSet(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return litSet(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		var best []litSpec
+		for _, sub := range re.Sub {
+			if s := litSet(sub); s != nil && (best == nil || shortest(s) > shortest(best)) {
+				best = s
+			}
+		}
+		return best
+	case syntax.OpAlternate:
+		var all []litSpec
+		for _, sub := range re.Sub {
+			s := litSet(sub)
+			if s == nil {
+				return nil
+			}
+			all = append(all, s...)
+		}
+		if len(all) > maxRequiredLits {
+			return nil
+		}
+		return all
+	}
+	return nil
+}
+
+func shortest(set []litSpec) int {
+	n := -1
+	for _, l := range set {
+		if n < 0 || len(l.lit) < n {
+			n = len(l.lit)
+		}
+	}
+	return n
+}
+
+// setFinder finds the earliest occurrence of any literal of a set, each
+// literal with its own litFinder and the next hit of each cached, so a
+// forward scan costs one pass per literal.
+type setFinder struct {
+	fs   []litFinder
+	next []int // next hit of fs[i] at or after the last search start; -1 none, -2 unknown
+}
+
+func newSetFinder(set []litSpec) setFinder {
+	f := setFinder{fs: make([]litFinder, len(set)), next: make([]int, len(set))}
+	for i, l := range set {
+		f.fs[i] = newLitFinder(l.lit, l.fold)
+	}
+	f.reset()
+	return f
+}
+
+// reset forgets cached positions; call it before scanning a new buffer.
+func (f *setFinder) reset() {
+	for i := range f.fs {
+		f.fs[i].reset()
+		f.next[i] = -2
+	}
+}
+
+// index returns the first offset >= from where any literal starts, or -1.
+// Successive calls on one buffer must not move from backwards.
+func (f *setFinder) index(hay []byte, from int) int {
+	best := -1
+	for i := range f.fs {
+		if f.next[i] == -2 || (f.next[i] >= 0 && f.next[i] < from) {
+			f.next[i] = f.fs[i].index(hay, from)
+		}
+		if n := f.next[i]; n >= 0 && (best < 0 || n < best) {
+			best = n
+		}
+	}
+	return best
 }
