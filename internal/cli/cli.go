@@ -49,8 +49,8 @@ func (e *exitError) Error() string {
 type stdio struct {
 	in       io.Reader
 	out, err io.Writer
-	// inIsTTY reports whether in is a terminal.
-	inIsTTY bool
+	// inIsTTY and outIsTTY report whether in and out are terminals.
+	inIsTTY, outIsTTY bool
 }
 
 // command is one subcommand.
@@ -83,7 +83,7 @@ var Version = "dev"
 // code: 0 ok, 1 crash, 2 usage, 3 provider error, 4 incomplete, 130
 // interrupted.
 func Main(args []string) int {
-	return run(stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr, inIsTTY: isTerminal(os.Stdin)}, args)
+	return run(stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr, inIsTTY: isTerminal(os.Stdin), outIsTTY: isTerminal(os.Stdout)}, args)
 }
 
 func run(s stdio, args []string) int {
@@ -91,6 +91,9 @@ func run(s stdio, args []string) int {
 		switch args[0] {
 		case "-h", "--help", "help":
 			printUsage(s.out)
+			return ExitOK
+		case "-v", "--version":
+			fmt.Fprintln(s.out, "zero", Version)
 			return ExitOK
 		case "-p", "--print":
 			args = append([]string{"exec"}, args...)

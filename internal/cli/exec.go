@@ -17,6 +17,7 @@ import (
 	"github.com/zero-agent/zero/internal/hooks"
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/streamjson"
+	"github.com/zero-agent/zero/internal/tui/sanitize"
 )
 
 // resumeFlag is --resume: bare for the latest session of the workspace,
@@ -110,6 +111,10 @@ func parseExec(s stdio, args []string) (*execOptions, error) {
 }
 
 func runExec(s stdio, args []string) error {
+	// Signals are caught from the start: one that arrives while Zero is
+	// still setting up still ends the run cleanly (run_end, exit 130).
+	ctx, stop := signalContext()
+	defer stop()
 	o, err := parseExec(s, args)
 	if err != nil {
 		return err
@@ -142,21 +147,21 @@ func runExec(s stdio, args []string) error {
 			out = newProgress(s.err)
 		}
 	}
-	ctx, stop := signalContext()
-	defer stop()
 	maxTurns := o.maxTurns
 	if maxTurns == 0 {
 		maxTurns = rt.maxTurns
 	}
-	sink := newPricing(event.Multi{sessionLog{sess}, out}, string(rt.active.Kind), rt.active.Model)
+	sink := &event.Stamper{Next: newPricing(event.Multi{sessionLog{sess}, out}, string(rt.active.Kind), rt.active.Model)}
 	a := rt.newAgent(sess, history, maxTurns, sink, true)
+	var ask askFunc
 	if o.input == "stream-json" {
 		if o.output != "stream-json" {
 			return usagef("-i stream-json needs -o stream-json (permission requests are written as events)")
 		}
-		a.SetGate(rt.gate(newStreamApprover(s.in, sink).ask))
+		ask = newStreamApprover(s.in, sink).ask
 	}
-	rt.safety.hooks.setAudit(sessionLog{sess}, sess.ID())
+	a.SetGate(rt.gate(ask, sink))
+	rt.safety.hooks.setAudit(sink, sess.ID())
 	if blocked, reason := rt.safety.hooks.fire(ctx, hooks.SessionStart, hooks.Payload{}); blocked {
 		return usagef("a sessionStart hook refused to start: %s", reason)
 	}
@@ -172,7 +177,11 @@ func runExec(s stdio, args []string) error {
 		}
 	case "text":
 		if res.StopReason == event.StopCompleted {
-			fmt.Fprintln(s.out, strings.TrimRight(res.Final, "\n"))
+			final := strings.TrimRight(res.Final, "\n")
+			if s.outIsTTY {
+				final = sanitize.Text(final) // raw bytes only when piped
+			}
+			fmt.Fprintln(s.out, final)
 		}
 	}
 	return stopError(res, sess.ID())
@@ -196,12 +205,14 @@ func stopError(res agent.Result, sessionID string) error {
 	}
 }
 
-// signalContext returns a context cancelled by the first SIGINT/SIGTERM;
+// signalContext returns a context cancelled by the first SIGINT, SIGTERM
+// or SIGHUP (the run ends cleanly: run_end is written, the session stays
+// resumable);
 // a second one exits at once with 130.
 func signalContext() (context.Context, func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ch := make(chan os.Signal, 2)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	go func() {
 		n := 0
 		for range ch {
@@ -216,24 +227,27 @@ func signalContext() (context.Context, func()) {
 	return ctx, func() { signal.Stop(ch); cancel() }
 }
 
-// progress writes a human-readable run log (text mode's stderr).
+// progress writes a human-readable run log (text mode's stderr). Every
+// untrusted string (model text, tool output, arguments) is sanitised:
+// nothing the model prints can move the cursor, clear the screen or
+// change the terminal title. Assistant text is held per turn and shown
+// when a tool call follows it; the last turn's text is the final answer,
+// which goes to stdout only (so it is not shown twice).
 type progress struct {
 	w       io.Writer
-	midText bool
+	pending strings.Builder
 }
 
 func newProgress(w io.Writer) *progress { return &progress{w: w} }
 
-// Emit prints tool cards, warnings and errors; assistant text between
-// tool calls is shown dim so the final answer on stdout stands apart.
+// Emit implements event.Sink.
 func (p *progress) Emit(e event.Event) {
 	switch e.Type {
 	case event.Text:
-		p.midText = true
-		fmt.Fprint(p.w, e.Text)
+		p.pending.WriteString(e.Text)
 	case event.ToolCall:
-		p.endText()
-		fmt.Fprintf(p.w, "⚙ %s(%s)\n", e.ToolCall.Name, oneLine(e.ToolCall.Arguments, 160))
+		p.flushText()
+		fmt.Fprintf(p.w, "⚙ %s(%s)\n", sanitize.Line(e.ToolCall.Name), oneLine(e.ToolCall.Arguments, 160))
 	case event.ToolResult:
 		r := e.Result
 		status := "ok"
@@ -245,33 +259,39 @@ func (p *progress) Emit(e event.Event) {
 		}
 		fmt.Fprintf(p.w, "↳ %s · %s · %d ms · %s\n", status, sizeText(r.RawBytes), r.ElapsedMs, oneLine(r.Content, 120))
 	case event.Warning:
-		p.endText()
-		fmt.Fprintln(p.w, "! "+e.Text)
+		fmt.Fprintln(p.w, "! "+sanitize.Text(e.Text))
 	case event.Error:
-		p.endText()
-		fmt.Fprintln(p.w, "✗ "+e.Text)
+		p.flushText()
+		fmt.Fprintln(p.w, "✗ "+sanitize.Text(e.Text))
 	case event.RunEnd:
-		p.endText()
+		if e.StopReason != event.StopCompleted {
+			p.flushText() // no final answer on stdout: keep the partial text
+		}
 		if e.Totals != nil {
 			u := e.Totals.Usage
 			est := ""
 			if u.Estimated {
 				est = "~"
 			}
-			fmt.Fprintf(p.w, "— %s · %d turns · %d tool calls · %s%d in / %s%d out tokens · %.1fs\n", e.StopReason, e.Totals.Turns, e.Totals.ToolCalls, est, u.InputTokens, est, u.OutputTokens, float64(e.Totals.ElapsedMs)/1000)
+			cost := ""
+			if e.Totals.CostUSD > 0 {
+				cost = fmt.Sprintf(" · $%.4f", e.Totals.CostUSD)
+			}
+			fmt.Fprintf(p.w, "— %s · %d turns · %d tool calls · %s%d in / %s%d out tokens%s · %.1fs\n", e.StopReason, e.Totals.Turns, e.Totals.ToolCalls, est, u.InputTokens, est, u.OutputTokens, cost, float64(e.Totals.ElapsedMs)/1000)
 		}
 	}
 }
 
-func (p *progress) endText() {
-	if p.midText {
-		fmt.Fprintln(p.w)
-		p.midText = false
+// flushText shows held assistant text (dim) on its own lines.
+func (p *progress) flushText() {
+	if t := strings.TrimSpace(p.pending.String()); t != "" {
+		fmt.Fprintln(p.w, sanitize.Text(t))
 	}
+	p.pending.Reset()
 }
 
 func oneLine(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = strings.Join(strings.Fields(sanitize.Line(s)), " ")
 	if r := []rune(s); len(r) > max {
 		return string(r[:max-1]) + "…"
 	}

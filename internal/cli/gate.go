@@ -50,6 +50,11 @@ type permissionGate struct {
 	engine *sandbox.Engine
 	ask    askFunc
 	hooks  *hookRunner
+	// audit records each person's decision (permission_decision events).
+	audit event.Sink
+	// autoAccept tailors the headless denial text: in auto-accept only
+	// flagged calls reach "ask", and no flag or rerun will allow them.
+	autoAccept bool
 }
 
 // Decide implements agent.Gate.
@@ -60,9 +65,13 @@ func (g *permissionGate) Decide(ctx context.Context, call llm.ToolCall, t tools.
 		return agent.Decision{Reason: d.Reason}
 	case sandbox.Ask:
 		if g.ask == nil {
+			if g.autoAccept {
+				return agent.Decision{Reason: "needs a person even in auto-accept mode: " + d.Reason + ". Do it another way, or the user can approve it in the interactive app or answer permission_request events with -i stream-json."}
+			}
 			return agent.Decision{Reason: d.NonInteractive().Reason}
 		}
 		ans := g.ask(ctx, call, t, d.Reason)
+		g.record(call, t, ans)
 		if !ans.Allow {
 			if ans.Reason == "" {
 				ans.Reason = "no reason given"
@@ -88,6 +97,23 @@ func (g *permissionGate) Decide(ctx context.Context, call llm.ToolCall, t tools.
 		return agent.Decision{Reason: "a beforeTool hook blocked this call: " + reason}
 	}
 	return out
+}
+
+// record writes a person's decision to the audit sink.
+func (g *permissionGate) record(call llm.ToolCall, t tools.Tool, ans answer) {
+	if g.audit == nil {
+		return
+	}
+	decision := "deny"
+	if ans.Allow {
+		decision = "allow_" + string(ans.Scope)
+		if ans.Scope == "" {
+			decision = "allow_once"
+		}
+	}
+	g.audit.Emit(event.Event{Type: event.PermissionDecision, Permission: &event.Permission{
+		ID: call.ID, Tool: t.Name(), Summary: ans.Prefix, Decision: decision, Reason: ans.Reason,
+	}})
 }
 
 // commandOf returns the command argument of a shell call.

@@ -156,7 +156,6 @@ func (b *tuiBackend) Run(ctx context.Context, turn tui.Turn, sink event.Sink) ev
 		}
 	}
 	b.rt.safety.engine.SetMode(sandbox.Mode(mode))
-	a.SetGate(b.rt.gate(ask))
 	a.SetVisible(visibleFor(mode))
 	prompt := turn.Prompt
 	if turn.Mode == tui.ModePlan {
@@ -170,7 +169,12 @@ func (b *tuiBackend) Run(ctx context.Context, turn tui.Turn, sink event.Sink) ev
 			b.mu.Unlock()
 		}
 	})
-	a.SetSink(event.Multi{sessionLog{sess}, sink, track})
+	stamped := &event.Stamper{Next: event.Multi{sessionLog{sess}, sink, track}}
+	a.SetSink(stamped)
+	g := b.rt.gate(ask, stamped).(*permissionGate)
+	g.autoAccept = mode == modeAutoAccept
+	a.SetGate(g)
+	b.rt.safety.hooks.setAudit(stamped, sess.ID())
 	res := a.Run(ctx, prompt)
 	return res.StopReason
 }
@@ -196,6 +200,11 @@ func (b *tuiBackend) Shell(ctx context.Context, command string, mode tui.Mode) t
 	if res.ExitCode != nil {
 		out.ExitCode = *res.ExitCode
 	}
+	b.mu.Lock()
+	sess := b.sess
+	b.mu.Unlock()
+	sessionLog{sess}.Emit(event.Event{Type: event.UserShell, SchemaVersion: event.SchemaVersion, Time: time.Now().UTC(), Text: command,
+		Result: &event.ToolOutcome{Name: "bash", Content: res.Content, IsError: res.IsError, ExitCode: res.ExitCode, RawBytes: len(res.Content), KeptBytes: len(res.Content), ElapsedMs: out.ElapsedMs}})
 	return out
 }
 

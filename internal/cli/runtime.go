@@ -79,6 +79,9 @@ func newRuntime(s stdio, o overrides, mode string) (*runtime, error) {
 		dir = wd
 	}
 	dir = canonicalDir(dir)
+	if err := checkWorkspace(s, dir); err != nil {
+		return nil, err
+	}
 	cfg, err := config.Load(config.Options{Workspace: dir, Overrides: config.Overrides{
 		BaseURL: o.baseURL, Model: o.model, APIKey: o.apiKey, Provider: o.provider,
 	}})
@@ -96,6 +99,20 @@ func newRuntime(s stdio, o overrides, mode string) (*runtime, error) {
 			return nil, err
 		}
 	}
+	if err := needKey(active); err != nil {
+		return nil, err
+	}
+	if active.Model == "" && (active.Kind == config.KindOpenAICompatible) {
+		// A server named by --base-url alone: use its first model, as
+		// discovery does.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ids, err := openai.ListModels(ctx, active.BaseURL, active.APIKey)
+		cancel()
+		if err == nil && len(ids) > 0 {
+			active.Model = ids[0]
+			fmt.Fprintf(s.err, "zero: using model %s from %s (pass --model to choose)\n", active.Model, active.BaseURL)
+		}
+	}
 	prov, err := buildProvider(active)
 	if err != nil {
 		return nil, usagef("%v", err)
@@ -111,8 +128,8 @@ func newRuntime(s stdio, o overrides, mode string) (*runtime, error) {
 	if mode == "" {
 		mode = cfg.PermissionMode
 	}
-	if o.autoApprove || cfg.AutoApprove {
-		mode = modeAutoAccept
+	if (o.autoApprove || cfg.AutoApprove) && mode != modePlan {
+		mode = modeAutoAccept // plan mode, when asked for, always wins
 	}
 	switch mode {
 	case "", modeNormal, modeAutoAccept, modePlan:
@@ -126,7 +143,7 @@ func newRuntime(s stdio, o overrides, mode string) (*runtime, error) {
 		return nil, err
 	}
 	rt.registry = tools.NewRegistry()
-	all := append(tools.Core(ws, tools.Options{CommandWrapper: policy.Wrap}), webfetch.New(webfetch.Options{}))
+	all := append(tools.Core(ws, tools.Options{CommandWrapper: policy.Wrap, BashEnv: bashEnv()}), webfetch.New(webfetch.Options{}))
 	for _, t := range all {
 		filter := redactSecrets
 		if t.SideEffect() == tools.SideShell {
@@ -168,6 +185,48 @@ func shellPolicy(ws *workspace.Workspace) sandbox.Policy {
 	}
 	p.Writable = existing
 	return p
+}
+
+// checkWorkspace refuses the filesystem root as a workspace and warns
+// about the home directory: an agent there can reach everything.
+func checkWorkspace(s stdio, dir string) error {
+	if dir == string(filepath.Separator) {
+		return usagef("refusing to use / as the workspace: cd into a project directory (or pass -C DIR)")
+	}
+	if home, err := os.UserHomeDir(); err == nil && filepath.Clean(home) == dir {
+		fmt.Fprintln(s.err, "zero: warning: the workspace is your home directory; every file in it is in reach. cd into a project directory for a narrower workspace.")
+	}
+	return nil
+}
+
+// needKey fails fast, before any network, when a vendor API is chosen
+// without its key.
+func needKey(r *config.Resolved) error {
+	if r.APIKey != "" {
+		return nil
+	}
+	env := map[config.Kind]string{config.KindOpenAI: "OPENAI_API_KEY", config.KindAnthropic: "ANTHROPIC_API_KEY", config.KindGemini: "GEMINI_API_KEY"}[r.Kind]
+	if env == "" {
+		return nil
+	}
+	return usagef("provider %s needs an API key: set %s (or apiKeyEnv in its profile), or pick a local server with --base-url", r.Name, env)
+}
+
+// bashEnv is the environment of shell commands: the user's, without
+// provider keys and Zero's own settings (a command's output is seen by the
+// model; masking alone can be bypassed by transforming the value).
+func bashEnv() []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		u := strings.ToUpper(k)
+		if strings.HasPrefix(u, "ZERO_") || strings.HasSuffix(u, "_API_KEY") || strings.HasSuffix(u, "_TOKEN") ||
+			strings.HasSuffix(u, "_SECRET") || strings.HasSuffix(u, "_SECRET_ACCESS_KEY") || u == "ANTHROPIC_AUTH_TOKEN" {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
 }
 
 // redactSecrets masks API keys, tokens and private keys in tool output
@@ -287,7 +346,7 @@ func (rt *runtime) newAgent(sess *sessions.Session, history []llm.Message, maxTu
 		Model:                rt.active.Model,
 		System:               agent.SystemPrompt(rt.ws.Root(), time.Now(), rt.safety.guidelines),
 		Tools:                rt.registry,
-		Gate:                 rt.gate(nil),
+		Gate:                 rt.gate(nil, nil),
 		Visible:              visibleFor(rt.mode),
 		MaxTurns:             maxTurns,
 		History:              history,
@@ -303,6 +362,7 @@ func (rt *runtime) newAgent(sess *sessions.Session, history []llm.Message, maxTu
 
 // gate is the permission decision of a surface: asks become denials with
 // a reason the model can read, unless ask is given.
-func (rt *runtime) gate(ask askFunc) agent.Gate {
-	return &permissionGate{engine: rt.safety.engine, ask: ask, hooks: rt.safety.hooks}
+// audit receives permission decisions for the session log (nil: none).
+func (rt *runtime) gate(ask askFunc, audit event.Sink) agent.Gate {
+	return &permissionGate{engine: rt.safety.engine, ask: ask, hooks: rt.safety.hooks, audit: audit, autoAccept: rt.mode == modeAutoAccept}
 }

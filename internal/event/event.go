@@ -8,6 +8,7 @@
 package event
 
 import (
+	"sync"
 	"time"
 
 	"github.com/zero-agent/zero/internal/llm"
@@ -44,6 +45,9 @@ const (
 	Compaction Type = "compaction"
 	// Hook records one hook command run (issue 5): HookRun.
 	Hook Type = "hook"
+	// UserShell records a `!cmd` the user ran in the interactive app:
+	// Text is the command, Result its outcome.
+	UserShell Type = "user_shell"
 )
 
 // StopReason says why a run ended.
@@ -162,6 +166,38 @@ type SinkFunc func(Event)
 
 // Emit calls f(e).
 func (f SinkFunc) Emit(e Event) { f(e) }
+
+// Stamper fills RunID, Turn, Time and SchemaVersion of events that come
+// from outside the agent loop (permission requests and decisions, hook
+// runs) from the last loop event it passed on, so every consumer sees
+// complete events.
+type Stamper struct {
+	Next  Sink
+	mu    sync.Mutex
+	runID string
+	turn  int
+}
+
+// Emit stamps e when needed and passes it on.
+func (s *Stamper) Emit(e Event) {
+	s.mu.Lock()
+	if e.RunID != "" {
+		s.runID, s.turn = e.RunID, e.Turn
+	} else {
+		e.RunID = s.runID
+		if e.Turn == 0 {
+			e.Turn = s.turn
+		}
+	}
+	s.mu.Unlock()
+	if e.SchemaVersion == 0 {
+		e.SchemaVersion = SchemaVersion
+	}
+	if e.Time.IsZero() {
+		e.Time = time.Now().UTC()
+	}
+	s.Next.Emit(e)
+}
 
 // Multi fans one event out to several sinks in order.
 type Multi []Sink

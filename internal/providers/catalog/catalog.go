@@ -227,7 +227,7 @@ func find(provider, id string) (Model, bool) {
 // among that vendor's catalog models, named in the warning; for anything
 // else (OpenAI-compatible and local servers, unknown providers) it is
 // DefaultWindow, with the warning "unknown model X: assuming an 8K-token
-// window; set context_window in config or ZERO_CONTEXT_WINDOW". A window
+// window; set contextWindow in config or ZERO_CONTEXT_WINDOW". A window
 // discovered from the server or configured by the user still wins: see
 // Window.
 func Resolve(provider, model string) (Model, string) {
@@ -244,7 +244,7 @@ func Resolve(provider, model string) (Model, string) {
 		}
 	}
 	g := Model{Provider: provider, ID: model, ContextWindow: window, Tools: true}
-	return g, fmt.Sprintf("unknown model %s: assuming %s %s-token window%s; set context_window in config or ZERO_CONTEXT_WINDOW",
+	return g, fmt.Sprintf("unknown model %s: assuming %s %s-token window%s; set contextWindow in config or ZERO_CONTEXT_WINDOW",
 		model, article(window), shortTokens(window), basis)
 }
 

@@ -70,17 +70,17 @@ func TestResolveUnknown(t *testing.T) {
 		warning         string
 	}{
 		{"openai-compatible", "qwen2.5-coder:7b", 8192,
-			"unknown model qwen2.5-coder:7b: assuming an 8K-token window; set context_window in config or ZERO_CONTEXT_WINDOW"},
+			"unknown model qwen2.5-coder:7b: assuming an 8K-token window; set contextWindow in config or ZERO_CONTEXT_WINDOW"},
 		{"openai", "gpt-9-turbo", 128000,
-			"unknown model gpt-9-turbo: assuming a 128K-token window (the smallest of current openai models); set context_window in config or ZERO_CONTEXT_WINDOW"},
+			"unknown model gpt-9-turbo: assuming a 128K-token window (the smallest of current openai models); set contextWindow in config or ZERO_CONTEXT_WINDOW"},
 		{"ollama", "gpt-oss:20b", 8192,
-			"unknown model gpt-oss:20b: assuming an 8K-token window; set context_window in config or ZERO_CONTEXT_WINDOW"},
+			"unknown model gpt-oss:20b: assuming an 8K-token window; set contextWindow in config or ZERO_CONTEXT_WINDOW"},
 		{"", "mystery", 8192,
-			"unknown model mystery: assuming an 8K-token window; set context_window in config or ZERO_CONTEXT_WINDOW"},
+			"unknown model mystery: assuming an 8K-token window; set contextWindow in config or ZERO_CONTEXT_WINDOW"},
 		{"anthropic", "claude-opus-9", 200000,
-			"unknown model claude-opus-9: assuming a 200K-token window (the smallest of current anthropic models); set context_window in config or ZERO_CONTEXT_WINDOW"},
+			"unknown model claude-opus-9: assuming a 200K-token window (the smallest of current anthropic models); set contextWindow in config or ZERO_CONTEXT_WINDOW"},
 		{"gemini", "gemini-9-ultra", 1048576,
-			"unknown model gemini-9-ultra: assuming a 1M-token window (the smallest of current gemini models); set context_window in config or ZERO_CONTEXT_WINDOW"},
+			"unknown model gemini-9-ultra: assuming a 1M-token window (the smallest of current gemini models); set contextWindow in config or ZERO_CONTEXT_WINDOW"},
 	}
 	for _, tc := range tests {
 		m, warning := Resolve(tc.provider, tc.model)
