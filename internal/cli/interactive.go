@@ -52,8 +52,13 @@ func runInteractive(s stdio, args []string) error {
 	}
 	defer rt.Close()
 	b := &tuiBackend{rt: rt}
-	if err := b.open(resume.set, resume.id); err != nil {
+	history, err := b.open(resume.set, resume.id)
+	if err != nil {
 		return err
+	}
+	var resumed *tui.Resumed
+	if resume.set {
+		resumed = &tui.Resumed{ID: b.sess.ID(), History: history}
 	}
 	defer b.close()
 	startMode := tui.ModeNormal
@@ -64,6 +69,7 @@ func runInteractive(s stdio, args []string) error {
 	defer stop()
 	return tui.Run(ctx, b, tui.RunOptions{Options: tui.Options{
 		Mode:     startMode,
+		Resumed:  resumed,
 		History:  b.promptHistory(),
 		Greeting: fmt.Sprintf("zero %s · %s · %s · session %s", Version, rt.active.Model, hostOf(rt.active.BaseURL), b.sess.ID()),
 	}})
@@ -80,13 +86,13 @@ type tuiBackend struct {
 	info  tui.Info
 }
 
-func (b *tuiBackend) open(resume bool, id string) error {
+func (b *tuiBackend) open(resume bool, id string) ([]llm.Message, error) {
 	sess, history, err := b.rt.openSession(resume, id, "", "")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	b.switchTo(sess, history)
-	return nil
+	return history, nil
 }
 
 func (b *tuiBackend) switchTo(sess *sessions.Session, history []llm.Message) {

@@ -36,6 +36,7 @@ import (
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/tui/editor"
 	"github.com/zero-agent/zero/internal/tui/markdown"
+	"github.com/zero-agent/zero/internal/tui/render"
 	"github.com/zero-agent/zero/internal/tui/sanitize"
 )
 
@@ -97,6 +98,10 @@ type Options struct {
 	Copy func(text string) error
 	// Greeting is printed once at start (e.g. the version line).
 	Greeting string
+	// Resumed, when set, is a session resumed at start (`zero --resume`):
+	// its prompts and answers are shown after the greeting, as /resume
+	// shows them.
+	Resumed *Resumed
 	// Now is the clock for the running turn's elapsed time (nil: time.Now).
 	Now func() time.Time
 	// Tick is how often the status line's elapsed time refreshes while a
@@ -138,6 +143,9 @@ func (m *Model) SetSender(send func(tea.Msg)) { m.send = send }
 func (m *Model) Init() tea.Cmd {
 	if m.opts.Greeting != "" {
 		m.commit(strings.Split(sanitize.Text(m.opts.Greeting), "\n")...)
+	}
+	if r := m.opts.Resumed; r != nil && len(r.History) > 0 {
+		m.commit(render.Block(formatResumed(*r), m.contentWidth())...)
 	}
 	return m.flush()
 }

@@ -164,3 +164,13 @@ func TestSuggest(t *testing.T) {
 		}
 	}
 }
+
+func TestResumedAtStartShowsHistory(t *testing.T) {
+	r := &Resumed{ID: "s7", History: []llm.Message{
+		llm.TextMessage(llm.RoleUser, "what does main do"),
+		llm.TextMessage(llm.RoleAssistant, "it prints hello"),
+	}}
+	d := newDriver(t, newFake(), Options{Greeting: "zero dev", Resumed: r})
+	d.settle()
+	mustContain(t, "scrollback", d.plainScrollback(), "resumed session s7 (2 messages)", "› what does main do", "  it prints hello")
+}
