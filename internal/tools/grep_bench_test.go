@@ -13,9 +13,9 @@ import (
 	"github.com/zero-agent/zero/internal/workspace"
 )
 
-// grepBenchCases are the searches BenchmarkGrep and BenchmarkGrepVsRipgrep
-// run over GOROOT/src: a literal, a regexp with a literal piece, and a
-// case-folded literal.
+// grepBenchCases are the searches BenchmarkGrepVsRipgrep runs over
+// GOROOT/src (the same as BenchmarkGrep's): a literal, a regexp with a
+// literal piece, and a case-folded literal.
 var grepBenchCases = []struct {
 	name, pattern string
 	ignoreCase    bool
