@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -236,23 +237,49 @@ func redactSecrets(s string) string {
 	return out
 }
 
-// buildProvider makes the llm.Provider for a resolved profile.
+// buildProvider makes the llm.Provider for a resolved profile. Stream
+// timeouts come from the environment: ZERO_IDLE_TIMEOUT (seconds of
+// silence allowed inside a stream) and ZERO_FIRST_BYTE_TIMEOUT (seconds to
+// wait for a local server to start answering a long prompt; OpenAI-
+// compatible servers only).
 func buildProvider(r *config.Resolved) (llm.Provider, error) {
 	if r.Model == "" {
 		return nil, fmt.Errorf("no model for provider %q: pass --model or set \"model\" in ~/.config/zero/config.json", r.Name)
 	}
+	idle, err := secondsEnv("ZERO_IDLE_TIMEOUT")
+	if err != nil {
+		return nil, err
+	}
+	first, err := secondsEnv("ZERO_FIRST_BYTE_TIMEOUT")
+	if err != nil {
+		return nil, err
+	}
 	switch r.Kind {
 	case config.KindAnthropic:
-		return anthropic.New(anthropic.Options{Name: r.Name, BaseURL: r.BaseURL, APIKey: r.APIKey, Model: r.Model, Headers: r.Headers}), nil
+		return anthropic.New(anthropic.Options{Name: r.Name, BaseURL: r.BaseURL, APIKey: r.APIKey, Model: r.Model, Headers: r.Headers, IdleTimeout: idle}), nil
 	case config.KindGemini:
-		return gemini.New(gemini.Options{Name: r.Name, BaseURL: r.BaseURL, APIKey: r.APIKey, Model: r.Model, Headers: r.Headers}), nil
+		return gemini.New(gemini.Options{Name: r.Name, BaseURL: r.BaseURL, APIKey: r.APIKey, Model: r.Model, Headers: r.Headers, IdleTimeout: idle}), nil
 	default:
-		p, err := openai.New(openai.Options{Name: r.Name, BaseURL: r.BaseURL, APIKey: r.APIKey, Model: r.Model, Headers: r.Headers})
+		p, err := openai.New(openai.Options{Name: r.Name, BaseURL: r.BaseURL, APIKey: r.APIKey, Model: r.Model, Headers: r.Headers, IdleTimeout: idle, FirstByteTimeout: first})
 		if err != nil {
 			return nil, err
 		}
 		return p, nil
 	}
+}
+
+// secondsEnv reads a duration in seconds from the environment; unset is 0
+// (the provider's default).
+func secondsEnv(name string) (time.Duration, error) {
+	v := strings.TrimSpace(os.Getenv(name))
+	if v == "" {
+		return 0, nil
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || f <= 0 {
+		return 0, fmt.Errorf("%s must be a positive number of seconds, not %q", name, v)
+	}
+	return time.Duration(f * float64(time.Second)), nil
 }
 
 // discover is used when nothing is configured: it probes the usual local

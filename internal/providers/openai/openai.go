@@ -366,7 +366,7 @@ func (p *Provider) streamError(ctx context.Context, wd *idle.Watchdog, model str
 	if wd.Fired() {
 		return &llm.ProviderError{Kind: llm.ErrStreamStall, Provider: p.o.Name, Model: model, Err: err,
 			Message: fmt.Sprintf("the stream sent nothing for %s", wd.Timeout()),
-			Hint:    "the partial reply is discarded and the turn retried; raise the idle timeout for slow local models"}
+			Hint:    "the partial reply is discarded and the turn retried; raise ZERO_IDLE_TIMEOUT (seconds) for slow local models"}
 	}
 	var pe *llm.ProviderError
 	if errors.As(err, &pe) {
