@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -12,6 +14,7 @@ import (
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/sandbox"
 	"github.com/zero-agent/zero/internal/tools"
+	"github.com/zero-agent/zero/internal/workspace"
 )
 
 // Permission modes (issue 5): normal asks before writes and shell,
@@ -55,6 +58,10 @@ type permissionGate struct {
 	// autoAccept tailors the headless denial text: in auto-accept only
 	// flagged calls reach "ask", and no flag or rerun will allow them.
 	autoAccept bool
+	// ws is the tools' workspace: a read outside it that the engine
+	// allowed (a person approved it, or a grant covers it) becomes
+	// readable through a read-only root.
+	ws *workspace.Workspace
 }
 
 // Decide implements agent.Gate.
@@ -90,6 +97,9 @@ func (g *permissionGate) Decide(ctx context.Context, call llm.ToolCall, t tools.
 		}
 	}
 	out := agent.Decision{Allow: true}
+	if t.SideEffect() == tools.SideRead {
+		g.openForRead(call)
+	}
 	if d.Command != "" && t.SideEffect() == tools.SideShell {
 		out.Rewrite = withCommand(call, d.Command)
 	}
@@ -97,6 +107,36 @@ func (g *permissionGate) Decide(ctx context.Context, call llm.ToolCall, t tools.
 		return agent.Decision{Reason: "a beforeTool hook blocked this call: " + reason}
 	}
 	return out
+}
+
+// openForRead makes an allowed read outside the workspace possible: the
+// file's directory (or the directory itself) becomes a read-only root.
+// Reads inside are left alone; the engine keeps deciding every later call.
+func (g *permissionGate) openForRead(call llm.ToolCall) {
+	if g.ws == nil {
+		return
+	}
+	var a struct {
+		Path string `json:"path"`
+	}
+	if json.Unmarshal([]byte(call.Arguments), &a) != nil || a.Path == "" {
+		return
+	}
+	if _, err := g.ws.Resolve(a.Path, false); err == nil {
+		return
+	}
+	p := a.Path
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(g.ws.Root(), p)
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return
+	}
+	if st, err := os.Stat(real); err == nil && !st.IsDir() {
+		real = filepath.Dir(real)
+	}
+	_ = g.ws.AddReadRoot(real)
 }
 
 // record writes a person's decision to the audit sink.

@@ -21,7 +21,7 @@ func newPermissionGate(ws *workspace.Workspace, mode string, ask askFunc) *permi
 	if err != nil {
 		panic(err)
 	}
-	return &permissionGate{engine: e, ask: ask}
+	return &permissionGate{engine: e, ask: ask, ws: ws}
 }
 
 type sideTool struct {
@@ -148,5 +148,32 @@ func TestPreviewCallShowsDiffs(t *testing.T) {
 	cmd, _, _ := previewCall(rt, llm.ToolCall{Name: "bash", Arguments: `{"command":"go test ./... && go vet ./..."}`})
 	if cmd != "go test ./... && go vet ./..." {
 		t.Fatalf("command %q", cmd)
+	}
+}
+
+func TestApprovedReadOutsideBecomesReadable(t *testing.T) {
+	ws, _ := workspace.New(t.TempDir())
+	defer ws.Close()
+	other := t.TempDir()
+	os.WriteFile(other+"/notes.txt", []byte("hello"), 0o644)
+	args := `{"path":"` + other + `/notes.txt"}`
+	read := sideTool{"read_file", tools.SideRead}
+	if d := newPermissionGate(ws, modeNormal, nil).Decide(context.Background(), llm.ToolCall{Name: "read_file", Arguments: args}, read); d.Allow {
+		t.Fatalf("headless read outside allowed: %+v", d)
+	}
+	if _, err := ws.Resolve(other+"/notes.txt", false); err == nil {
+		t.Fatal("denied read became readable")
+	}
+	yes := func(ctx context.Context, call llm.ToolCall, t tools.Tool, why string) answer {
+		return answer{Allow: true}
+	}
+	if d := newPermissionGate(ws, modeNormal, yes).Decide(context.Background(), llm.ToolCall{Name: "read_file", Arguments: args}, read); !d.Allow {
+		t.Fatalf("approved read denied: %+v", d)
+	}
+	if _, err := ws.Resolve(other+"/notes.txt", false); err != nil {
+		t.Fatalf("approved read still outside: %v", err)
+	}
+	if _, err := ws.Resolve(other+"/notes.txt", true); err == nil {
+		t.Fatal("approved read made the directory writable")
 	}
 }

@@ -391,5 +391,5 @@ func (rt *runtime) newAgent(sess *sessions.Session, history []llm.Message, maxTu
 // a reason the model can read, unless ask is given.
 // audit receives permission decisions for the session log (nil: none).
 func (rt *runtime) gate(ask askFunc, audit event.Sink) agent.Gate {
-	return &permissionGate{engine: rt.safety.engine, ask: ask, hooks: rt.safety.hooks, audit: audit, autoAccept: rt.mode == modeAutoAccept}
+	return &permissionGate{engine: rt.safety.engine, ask: ask, hooks: rt.safety.hooks, audit: audit, autoAccept: rt.mode == modeAutoAccept, ws: rt.ws}
 }
