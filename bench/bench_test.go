@@ -20,25 +20,20 @@ import (
 	// Imported so the test cache sees changes to the binary's code.
 	_ "github.com/zero-agent/zero/internal/cli"
 	"github.com/zero-agent/zero/internal/llm/llmtest"
+	"github.com/zero-agent/zero/internal/testbin"
 )
 
 var zeroBin string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "zero-bench-")
+	bin, err := testbin.Zero()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	zeroBin = filepath.Join(dir, "zero")
-	cmd := exec.Command("go", "build", "-o", zeroBin, "../cmd/zero")
-	cmd.Stderr = os.Stderr
-	if err := cmd.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "building zero:", err)
 		os.Exit(1)
 	}
+	zeroBin = bin
 	code := m.Run()
-	os.RemoveAll(dir)
+	testbin.Cleanup()
 	os.Exit(code)
 }
 

@@ -18,26 +18,21 @@ import (
 	// Imported so the test cache sees every change to the binary's code
 	// (the binary itself is built in TestMain).
 	_ "github.com/zero-agent/zero/internal/cli"
+	"github.com/zero-agent/zero/internal/testbin"
 )
 
 // zeroBin is the binary built once for the package's tests.
 var zeroBin string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "zero-e2e-bin-")
+	bin, err := testbin.Zero()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	zeroBin = filepath.Join(dir, "zero")
-	cmd := exec.Command("go", "build", "-o", zeroBin, "../cmd/zero")
-	cmd.Stderr = os.Stderr
-	if err := cmd.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "building zero:", err)
 		os.Exit(1)
 	}
+	zeroBin = bin
 	code := m.Run()
-	os.RemoveAll(dir)
+	testbin.Cleanup()
 	os.Exit(code)
 }
 

@@ -8,49 +8,30 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/creack/pty"
 
 	"github.com/zero-agent/zero/internal/llm/llmtest"
-)
-
-var (
-	buildOnce sync.Once
-	zeroBin   string
-	buildErr  error
+	"github.com/zero-agent/zero/internal/testbin"
 )
 
 // TestMain removes the binary built for the end-to-end tests.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if zeroBin != "" {
-		os.RemoveAll(filepath.Dir(zeroBin))
-	}
+	testbin.Cleanup()
 	os.Exit(code)
 }
 
 // buildZero builds the real binary once per test process.
 func buildZero(t testing.TB) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "zero-tui-e2e-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		zeroBin = filepath.Join(dir, "zero")
-		out, err := exec.Command("go", "build", "-o", zeroBin, "github.com/zero-agent/zero/cmd/zero").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build ./cmd/zero: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
+	bin, err := testbin.Zero()
+	if err != nil {
+		t.Fatal(err)
 	}
-	return zeroBin
+	return bin
 }
 
 // tmux drives one detached tmux server on a private socket.
