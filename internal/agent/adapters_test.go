@@ -132,8 +132,10 @@ func TestMalformedToolCallNudged(t *testing.T) {
 			nudge := "Your last tool call was malformed: the model produced a malformed function call (MALFORMED_FUNCTION_CALL): Malformed function call. " +
 				"Call the tool again with a valid JSON object of arguments."
 			body := string(reqs[tc.lastReq].Body)
+			// The nudge follows the prompt as a user message; Repair merges
+			// the two (roles must alternate), so count the escaped text.
 			quoted, _ := json.Marshal(nudge)
-			if got := strings.Count(body, string(quoted)); got != tc.nudges {
+			if got := strings.Count(body, string(quoted[1:len(quoted)-1])); got != tc.nudges {
 				t.Errorf("request %d carries %d nudges, want %d:\n%s", tc.lastReq, got, tc.nudges, body)
 			}
 			if strings.Contains(string(reqs[0].Body), "malformed") {

@@ -106,8 +106,12 @@ type Options struct {
 	// history repair still run.
 	DisableLevers bool
 	// MaxToolOutput caps one tool result sent to the model, in bytes
-	// (config maxToolOutput); 0 means contextmgr.DefaultMaxToolOutput
-	// (4 KB). The full output is spilled to SessionDir.
+	// (config maxToolOutput); 0 scales the cap with ContextWindow
+	// (contextmgr.ToolOutputCap: 4 KB up to 16K tokens or unknown, 16 KB
+	// from 128K tokens, linear between). The full output is spilled to
+	// SessionDir; a read_file result is cut on line boundaries instead,
+	// its marker naming the omitted lines and the read_file call that
+	// fetches them.
 	MaxToolOutput int
 	// MaxTurnOutput caps all tool results of one turn together, in bytes
 	// (config maxTurnOutput); 0 means contextmgr.DefaultMaxTurnOutput
@@ -189,7 +193,8 @@ func New(opts Options) *Agent {
 		}
 	}
 	a.mgr = contextmgr.NewManager(opts.SessionDir)
-	a.mgr.MaxToolOutput, a.mgr.MaxTurnOutput = opts.MaxToolOutput, opts.MaxTurnOutput
+	a.mgr.MaxToolOutput = contextmgr.ToolOutputCap(opts.ContextWindow, opts.MaxToolOutput)
+	a.mgr.MaxTurnOutput = opts.MaxTurnOutput
 	a.recount(h)
 	return a
 }

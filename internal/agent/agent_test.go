@@ -165,7 +165,9 @@ func TestToolCallThenAnswer(t *testing.T) {
 
 func TestMalformedArgumentsGetActionableError(t *testing.T) {
 	p := &scripted{turns: [][]llm.Event{
-		{call(0, "c1", "read_file", `{"path": "a.go"`), finish()},
+		// Cut inside a string: not repairable (an object left open after
+		// a complete value is closed by textcalls.RepairArguments).
+		{call(0, "c1", "read_file", `{"path": "a.go`), finish()},
 		{call(0, "c2", "read_file", `{"path": "a.go"}`), finish()},
 		{text("ok"), finish()},
 	}}
@@ -217,8 +219,9 @@ func TestEmptyTurnNudgedOnce(t *testing.T) {
 	if res.StopReason != event.StopCompleted || res.Final != "answer" {
 		t.Fatalf("got %+v", res)
 	}
+	// The nudge follows the prompt; the two user messages go out merged.
 	last := p.reqs[1].Messages[len(p.reqs[1].Messages)-1]
-	if last.Role != llm.RoleUser || last.Text() != emptyTurnNudge {
+	if last.Role != llm.RoleUser || last.Text() != "go\n\n"+emptyTurnNudge {
 		t.Fatalf("nudge missing: %+v", last)
 	}
 	p2 := &scripted{turns: [][]llm.Event{{finish()}, {finish()}}}

@@ -105,10 +105,13 @@ func (a *Agent) compact(ctx context.Context, emit func(event.Event), budget int,
 	if err != nil {
 		return err
 	}
-	if len(plan.Prune) == 0 && !plan.Summarize() {
+	if len(plan.Prune) == 0 && !plan.Summarize() && len(plan.Recap) == 0 {
 		return nil
 	}
 	summary, note := "", fmt.Sprintf("pruned %d stale tool result(s)", len(plan.Prune))
+	if len(plan.Recap) > 0 {
+		note += fmt.Sprintf(", cut %d recent tool result(s) shorter", len(plan.Recap))
+	}
 	if plan.Summarize() {
 		summary = a.summarize(ctx, emit, a.history[plan.Start:plan.End])
 		if ctx.Err() != nil {
@@ -127,8 +130,15 @@ func (a *Agent) compact(ctx context.Context, emit func(event.Event), budget int,
 	if len(plan.Prune) > 0 {
 		a.mgr.Stats.Add(contextmgr.LeverPrune, plan.Bytes-plan.AfterPrune)
 	}
-	if plan.Summarize() {
-		a.mgr.Stats.Add(contextmgr.LeverSummary, plan.AfterPrune-after)
+	if plan.Summarize() || len(plan.Recap) > 0 {
+		// The estimate in plan.After splits the rest between the summary
+		// and the recap; the summary's real size is only known now.
+		recap := max(0, plan.AfterPrune-after)
+		if plan.Summarize() {
+			a.mgr.Stats.Add(contextmgr.LeverSummary, recap)
+		} else {
+			a.mgr.Stats.Add(contextmgr.LeverCap, recap)
+		}
 	}
 	a.history = out
 	if a.mgr.Cache != nil {

@@ -27,7 +27,7 @@ func (a *Agent) shapeTurn(emit func(event.Event), outs []Outcome) []string {
 	for i, o := range outs {
 		rs[i] = contextmgr.Result{
 			CallID: o.Call.ID, Content: o.Result.Content, IsError: o.Result.IsError,
-			SideEffect: string(o.SideEffect), Paths: o.Result.Paths,
+			SideEffect: string(o.SideEffect), Paths: o.Result.Paths, RawBytes: o.Result.RawBytes,
 		}
 		if o.Result.IsError {
 			continue
@@ -42,6 +42,8 @@ func (a *Agent) shapeTurn(emit func(event.Event), outs []Outcome) []string {
 			a.mgr.Stats.Add(contextmgr.LeverSearch, 0)
 		}
 	}
+	// The window may have been learned from the server since New.
+	a.mgr.MaxToolOutput = contextmgr.ToolOutputCap(a.opts.ContextWindow, a.opts.MaxToolOutput)
 	kept, err := a.mgr.ShapeTurn(a.turnSeq, rs)
 	if err != nil {
 		emit(event.Event{Type: event.Warning, Text: fmt.Sprintf("could not save a full tool output for later reading: %v", err)})

@@ -63,7 +63,7 @@ func results(p *scripted) map[string]llm.ToolResult {
 func turn(calls ...llm.Event) []llm.Event { return append(calls, finish()) }
 
 func TestResultCapSpillsReadably(t *testing.T) {
-	a, p, sess := leverRun(t, Options{}, turn(call(0, "r1", "read_file", `{"path":"big.txt"}`)))
+	a, p, sess := leverRun(t, Options{}, turn(call(0, "r1", "bash", `{"command":"cat big.txt"}`)))
 	r := results(p)["r1"]
 	if len(r.Content) > contextmgr.DefaultMaxToolOutput {
 		t.Fatalf("result of %d bytes sent, cap %d", len(r.Content), contextmgr.DefaultMaxToolOutput)
@@ -82,7 +82,7 @@ func TestResultCapSpillsReadably(t *testing.T) {
 		t.Fatalf("cap saving not counted: %+v", rep)
 	}
 	// Configured cap.
-	_, p2, _ := leverRun(t, Options{MaxToolOutput: 1024}, turn(call(0, "r1", "read_file", `{"path":"big.txt"}`)))
+	_, p2, _ := leverRun(t, Options{MaxToolOutput: 1024}, turn(call(0, "r1", "bash", `{"command":"cat big.txt"}`)))
 	if n := len(results(p2)["r1"].Content); n > 1024 {
 		t.Fatalf("MaxToolOutput 1024 sent %d bytes", n)
 	}
@@ -97,8 +97,8 @@ func TestTurnBudgetSharesCaps(t *testing.T) {
 	total := 0
 	for _, r := range results(p) {
 		total += len(r.Content)
-		if !spillRe.MatchString(r.Content) {
-			t.Fatalf("cut result without a spill marker: %.100q", r.Content)
+		if !readCutTestRe.MatchString(r.Content) {
+			t.Fatalf("cut read without a line-range marker: %.100q", r.Content)
 		}
 	}
 	if total > 8*1024+10*contextmgr.MinResultCap {

@@ -302,14 +302,24 @@ func (r *run) streamOnce(ctx context.Context, req llm.Request, already string) (
 	return asm.Message(), shown, nil
 }
 
-// validArgs reports whether a call's arguments are a JSON object, with an
-// error message the model can act on.
-func validArgs(c llm.ToolCall, t tools.Tool) (json.RawMessage, string) {
+// validArgs returns a call's arguments as a JSON object, or an error
+// message the model can act on. Arguments that are not valid JSON get the
+// same meaning-preserving repair as calls written as text
+// (textcalls.RepairArguments: trailing commas, single quotes, unquoted
+// keys, a JSON-encoded string); repaired is then true and the call's own
+// Arguments (kept in the history and the log) are left as they came.
+func validArgs(c llm.ToolCall, t tools.Tool) (args json.RawMessage, msg string, repaired bool) {
 	raw, err := c.ArgumentsJSON()
-	if err != nil {
-		return nil, fmt.Sprintf("error: the arguments of %s are not a valid JSON object (%v). Call it again with a JSON object matching its schema: %s", c.Name, err, compactJSON(t.Schema()))
+	if err == nil {
+		return raw, "", false
 	}
-	return raw, ""
+	if fixed, rerr := textcalls.RepairArguments(c.Arguments); rerr == nil {
+		var v map[string]any
+		if json.Unmarshal([]byte(fixed), &v) == nil {
+			return json.RawMessage(fixed), "", true
+		}
+	}
+	return nil, fmt.Sprintf("error: the arguments of %s are not a valid JSON object (%v). Call it again with a JSON object matching its schema: %s", c.Name, err, compactJSON(t.Schema())), false
 }
 
 func compactJSON(b []byte) string {

@@ -121,6 +121,8 @@ func (r Report) String() string {
 // on resume to recount the savings.
 var (
 	omittedRe = regexp.MustCompile(`\[\.\.\. (\d+) bytes omitted`)
+	// readCutRe is contextmgr.ReadMarker with a byte count.
+	readCutRe = regexp.MustCompile(`\[\.\.\. lines \d+-\d+ omitted \(\d+ lines, (\d+) bytes\)`)
 	prunedRe  = regexp.MustCompile(`^\[old tool output pruned: (\d+) bytes`)
 	appliedRe = regexp.MustCompile(`\[(\d+) bytes applied; omitted from history`)
 	cachedRe  = regexp.MustCompile(`^\[.+ unchanged since turn \d+, see the earlier result\]$`)
@@ -156,7 +158,11 @@ func (a *Agent) recount(h []llm.Message) {
 				st.Add(contextmgr.LeverReadCache, lastFull[args[r.CallID]]-len(r.Content))
 			default:
 				full := len(r.Content)
-				if sm := omittedRe.FindStringSubmatch(r.Content); sm != nil {
+				sm := omittedRe.FindStringSubmatch(r.Content)
+				if sm == nil {
+					sm = readCutRe.FindStringSubmatch(r.Content)
+				}
+				if sm != nil {
 					n, _ := strconv.Atoi(sm[1])
 					st.Add(contextmgr.LeverCap, n)
 					full += n

@@ -94,7 +94,7 @@ func (r *run) runTools(ctx context.Context, calls []llm.ToolCall, invalid map[st
 	for i, p := range ps {
 		r.emit(event.Event{Type: event.ToolResult, Result: &event.ToolOutcome{
 			CallID: p.call.ID, Name: p.call.Name, Content: kept[i], IsError: p.res.IsError,
-			RawBytes: len(p.res.Content), KeptBytes: len(kept[i]), ExitCode: p.res.ExitCode,
+			RawBytes: max(p.res.RawBytes, len(p.res.Content)), KeptBytes: len(kept[i]), ExitCode: p.res.ExitCode,
 			Diff: p.res.Diff, ElapsedMs: p.elapsed.Milliseconds(),
 		}})
 		r.appendMessage(llm.ToolResultMessage(llm.ToolResult{CallID: p.call.ID, Name: p.call.Name, Content: kept[i], IsError: p.res.IsError}))
@@ -120,7 +120,10 @@ func (r *run) prepare(ctx context.Context, c llm.ToolCall) *pending {
 		return p
 	}
 	p.tool = t
-	args, msg := validArgs(c, t)
+	args, msg, repaired := validArgs(c, t)
+	if repaired {
+		r.emit(event.Event{Type: event.Warning, Text: fmt.Sprintf("repaired the invalid JSON arguments of tool call %s (%s): %.200s -> %.200s", c.ID, c.Name, c.Arguments, args)})
+	}
 	if msg != "" {
 		p.res = tools.Result{IsError: true, Content: msg}
 		p.done = true

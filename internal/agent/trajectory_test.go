@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -182,6 +183,51 @@ func runTrajectory(tb testing.TB, levers bool) trajectory {
 }
 
 var spillRe = regexp.MustCompile(`full output in (\S+), read it with read_file`)
+
+// readCutTestRe matches contextmgr.ReadMarker: range, path, offset, limit.
+var readCutTestRe = regexp.MustCompile(`\[\.\.\. lines (\d+)-(\d+) omitted \([^)]*\): read them (?:in parts, starting )?with read_file path="([^"]+)" offset=(\d+) limit=(\d+) \.\.\.\]`)
+
+// checkReadCut asserts that every line-range marker in a cut read_file
+// result names lines missing from sent and that the read_file call it
+// names returns those lines: exactly as in the full result raw, unless raw
+// is "" (the file changed since).
+func checkReadCut(t testing.TB, rf tools.Tool, sent, raw string) {
+	t.Helper()
+	for _, m := range readCutTestRe.FindAllStringSubmatch(sent, -1) {
+		first, _ := strconv.Atoi(m[1])
+		last, _ := strconv.Atoi(m[2])
+		off, _ := strconv.Atoi(m[4])
+		limit, _ := strconv.Atoi(m[5])
+		if off != first || limit < 1 || limit > last-first+1 {
+			t.Fatalf("marker %q: call does not start the range", m[0])
+		}
+		for _, n := range []int{first, last} {
+			line := fmt.Sprintf("%5d\t", n)
+			if strings.Contains(sent, "\n"+line) || strings.HasPrefix(sent, line) {
+				t.Fatalf("marker %q: line %d was sent", m[0], n)
+			}
+		}
+		args, _ := json.Marshal(map[string]any{"path": m[3], "offset": off, "limit": limit})
+		got, err := rf.Run(context.Background(), args)
+		if err != nil || got.IsError {
+			t.Fatalf("marker %q: read_file failed: %v %s", m[0], err, got.Content)
+		}
+		for n := off; n < off+limit; n++ {
+			want := fmt.Sprintf("%5d\t", n)
+			if raw == "" {
+				if !strings.HasPrefix(got.Content, want) && !strings.Contains(got.Content, "\n"+want) {
+					t.Fatalf("marker %q: line %d not fetched", m[0], n)
+				}
+				continue
+			}
+			i := strings.Index(raw, want)
+			if i < 0 || !strings.Contains(got.Content, raw[i:i+strings.IndexByte(raw[i:], '\n')+1]) {
+				t.Fatalf("marker %q: line %d not fetched as in the full result", m[0], n)
+			}
+		}
+	}
+}
+
 var stubRe = regexp.MustCompile(`^\[(\S+?)( \(.*\))? unchanged since turn \d+, see the earlier result\]$`)
 
 func TestTrajectorySavesBytesWithoutLoss(t *testing.T) {
@@ -255,6 +301,11 @@ func TestTrajectorySavesBytesWithoutLoss(t *testing.T) {
 			if err != nil || got.IsError {
 				t.Fatalf("read_file cannot open the spill file %s: %v %s", path, err, got.Content)
 			}
+		case readCutTestRe.MatchString(r.Content):
+			kinds["lines"]++
+			// Later edits renumber the files, so only the ranges are
+			// checked here; TestReadCapNamesTheOmittedLines checks text.
+			checkReadCut(t, rf, r.Content, "")
 		case stubRe.MatchString(r.Content):
 			kinds["stub"]++
 			found := false

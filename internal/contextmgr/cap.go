@@ -42,6 +42,13 @@ func Marker(omitted int, spillPath string) string {
 // cut reports that bytes were dropped; the caller must have written the
 // full content to spillPath (see Spill) for the marker to be true.
 func Cap(content string, max int, spillPath string) (kept string, cut bool) {
+	return capExtra(content, max, spillPath, 0)
+}
+
+// capExtra is Cap for content that is itself already cut: extra bytes
+// (a tool's own truncation, see tools.Result.RawBytes) were dropped before
+// and count in the marker.
+func capExtra(content string, max int, spillPath string, extra int) (kept string, cut bool) {
 	if max <= 0 {
 		max = DefaultMaxToolOutput
 	}
@@ -50,13 +57,17 @@ func Cap(content string, max int, spillPath string) (kept string, cut bool) {
 	}
 	// The marker's length depends on the omitted count; size it for the
 	// largest count it can show.
-	room := max - len(Marker(len(content), spillPath)) - 2 // two newlines
+	total := len(content)
+	if extra > 0 {
+		total += extra
+	}
+	room := max - len(Marker(total, spillPath)) - 2 // two newlines
 	if room <= 0 {
-		return Marker(len(content), spillPath), true
+		return Marker(total, spillPath), true
 	}
 	head := cutHead(content, room*3/5)
 	tail := cutTail(content, room-len(head))
-	return joinCut(head, tail, len(content), spillPath), true
+	return joinCut(head, tail, total, spillPath), true
 }
 
 func joinCut(head, tail string, total int, spillPath string) string {

@@ -51,7 +51,15 @@ func InterruptResults(calls []llm.ToolCall, running, partial string, elapsed tim
 //   - a call with no result gets a synthetic is_error result
 //     (MissingResultContent), placed before whatever message follows;
 //   - a repeated call id within one assistant message is dropped;
-//   - tool messages left empty are removed.
+//   - tool messages left empty are removed;
+//   - a user message right after another user message (a prompt after a
+//     failed turn on resume, a nudge after an empty reply) is merged into
+//     it: texts joined by a blank line, other parts kept in order. Chat
+//     templates that require user and assistant turns to alternate
+//     (llama.cpp's Jinja templates for Gemma, Mistral and others) reject
+//     two in a row, and every provider accepts the merged message; no
+//     assistant text is invented. Tool results never merge: they are
+//     their own role here.
 //
 // A valid history comes back equal, with no repairs.
 func Repair(msgs []llm.Message) ([]llm.Message, []string) {
@@ -65,11 +73,43 @@ func Repair(msgs []llm.Message) ([]llm.Message, []string) {
 			r.assistant(m)
 		default:
 			r.closePending()
+			if m.Role == llm.RoleUser && len(r.out) > 0 && mergeable(r.out[len(r.out)-1]) && mergeable(m) {
+				r.out[len(r.out)-1] = mergeUser(r.out[len(r.out)-1], m)
+				r.log = append(r.log, "merged two consecutive user messages into one (roles must alternate)")
+				continue
+			}
 			r.out = append(r.out, m)
 		}
 	}
 	r.closePending()
 	return r.out, r.log
+}
+
+// mergeable reports a user message of text and images only.
+func mergeable(m llm.Message) bool {
+	if m.Role != llm.RoleUser || len(m.Parts) == 0 {
+		return false
+	}
+	for _, p := range m.Parts {
+		if p.Type != llm.PartText && p.Type != llm.PartImage {
+			return false
+		}
+	}
+	return true
+}
+
+// mergeUser appends b's parts to a's, joining touching text parts with a
+// blank line. a's parts are copied, never modified in place.
+func mergeUser(a, b llm.Message) llm.Message {
+	parts := append([]llm.Part(nil), a.Parts...)
+	for i, p := range b.Parts {
+		if last := len(parts) - 1; i == 0 && p.Type == llm.PartText && parts[last].Type == llm.PartText {
+			parts[last].Text = strings.TrimRight(parts[last].Text, "\n") + "\n\n" + p.Text
+			continue
+		}
+		parts = append(parts, p)
+	}
+	return llm.Message{Role: llm.RoleUser, Parts: parts}
 }
 
 type repairer struct {

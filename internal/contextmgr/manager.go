@@ -18,6 +18,10 @@ type Result struct {
 	// Together they drive read-cache invalidation.
 	SideEffect string
 	Paths      []string
+	// RawBytes is the size of the output before the tool itself cut it
+	// (tools.Result.RawBytes); 0 or less than len(Content) means the tool
+	// kept everything. Markers count the bytes it dropped as omitted.
+	RawBytes int
 }
 
 // FileRead names one file read: path, the range as the tool renders it
@@ -54,7 +58,10 @@ func NewManager(sessionDir string) *Manager {
 // held to its share of the turn budget (TurnCaps) by Shape, its full text
 // spilled first so the marker can name it. Invalidation follows call
 // order: a write or shell call forgets the reads it may have changed
-// before later results are looked up. A spill failure does not stop the
+// before later results are looked up. A read_file result (Read set) is cut
+// on line boundaries by CapRead instead: its marker names the omitted line
+// range and the read_file call that fetches it, and nothing is spilled
+// (the file itself holds the text). A spill failure does not stop the
 // turn: that result's marker names no file and the error is returned
 // (joined) alongside the contents.
 func (m *Manager) ShapeTurn(turn int, results []Result) ([]string, error) {
@@ -83,6 +90,15 @@ func (m *Manager) ShapeTurn(turn int, results []Result) ([]string, error) {
 		if len(content) <= caps[i] {
 			continue
 		}
+		if r := results[i]; r.Read != nil && !r.IsError {
+			if kept, cut, ok := CapRead(content, caps[i], perResult, r.Read.Path); ok {
+				if cut {
+					m.addSaved(len(content)-len(kept), len(content), perResult)
+				}
+				out[i] = kept
+				continue
+			}
+		}
 		path := ""
 		if m.SessionDir != "" {
 			p, err := Spill(m.SessionDir, results[i].CallID, content)
@@ -92,16 +108,22 @@ func (m *Manager) ShapeTurn(turn int, results []Result) ([]string, error) {
 				path = p
 			}
 		}
-		kept, _, _ := Shape(content, caps[i], path)
-		saved := len(content) - len(kept)
-		byCap := min(saved, max(0, len(content)-perResult))
-		if byCap > 0 {
-			m.Stats.Add(LeverCap, byCap)
-		}
-		if saved > byCap {
-			m.Stats.Add(LeverTurnBudget, saved-byCap)
-		}
+		kept, _, _ := shapeExtra(content, caps[i], path, results[i].RawBytes-len(results[i].Content))
+		m.addSaved(len(content)-len(kept), len(content), perResult)
 		out[i] = kept
 	}
 	return out, errors.Join(errs...)
+}
+
+// addSaved books saved bytes of one result of size bytes: what the
+// per-result cap alone would drop to the cap lever, the rest to the turn
+// budget.
+func (m *Manager) addSaved(saved, size, perResult int) {
+	byCap := min(saved, max(0, size-perResult))
+	if byCap > 0 {
+		m.Stats.Add(LeverCap, byCap)
+	}
+	if saved > byCap {
+		m.Stats.Add(LeverTurnBudget, saved-byCap)
+	}
 }

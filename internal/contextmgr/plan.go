@@ -1,9 +1,11 @@
 package contextmgr
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/zero-agent/zero/internal/llm"
@@ -35,9 +37,23 @@ type Plan struct {
 	// Start and End delimit the half-open range of messages to summarise;
 	// Start == End when pruning alone reaches the budget.
 	Start, End int
+	// Recap lists recent tool results (in the kept suffix) to cut again,
+	// harder, when pruning and summarising cannot reach the budget: one
+	// huge result is the usual cause. ApplyCompaction does it with
+	// RecapResult.
+	Recap []RecapRef
 	// Bytes is the history's size now; AfterPrune after the pruning;
-	// After the estimate once summarised (with SummaryReserve).
+	// After the estimate once summarised (with SummaryReserve) and
+	// recapped.
 	Bytes, AfterPrune, After int
+}
+
+// RecapRef is one result to cut again: where it is, its new cap in bytes,
+// and for a read_file result the path its marker names ("" otherwise).
+type RecapRef struct {
+	PartRef
+	Max      int
+	ReadPath string
 }
 
 // PartRef locates one part of one message.
@@ -53,9 +69,13 @@ func (p Plan) Summarize() bool { return p.End > p.Start }
 // and its results are never split). Stage one prunes tool results larger
 // than PruneMin outside the kept suffix; stage two picks the middle after
 // the low-water mark (the last summary) up to the suffix for the model to
-// summarise. It returns ErrCannotShrink (wrapped with the sizes) when
-// neither stage would make the history smaller. A history already under
-// budget gets an empty plan.
+// summarise. Stage three, when the first two leave the history over
+// budget, cuts the tool results of the kept suffix again, sharing what is
+// left of the budget among them like TurnCaps (never below MinResultCap):
+// a read_file result keeps whole lines and a marker naming the omitted
+// range, any other keeps the spill path its marker names. It returns
+// ErrCannotShrink (wrapped with the sizes) when no stage would make the
+// history smaller. A history already under budget gets an empty plan.
 func PlanCompaction(msgs []llm.Message, budgetBytes, keepRecent int) (Plan, error) {
 	p := Plan{Bytes: HistoryBytes(msgs)}
 	p.AfterPrune, p.After = p.Bytes, p.Bytes
@@ -93,10 +113,98 @@ func PlanCompaction(msgs []llm.Message, budgetBytes, keepRecent int) (Plan, erro
 			p.After = p.AfterPrune - middle + SummaryReserve
 		}
 	}
+	if p.After > budgetBytes {
+		p.planRecap(msgs, end, budgetBytes)
+	}
 	if p.After >= p.Bytes {
 		return p, fmt.Errorf("%w (%d bytes, budget %d, %d recent messages kept)", ErrCannotShrink, p.Bytes, budgetBytes, keepRecent)
 	}
 	return p, nil
+}
+
+// planRecap plans stage three over the results of msgs[end:].
+func (p *Plan) planRecap(msgs []llm.Message, end, budgetBytes int) {
+	var refs []RecapRef
+	var sizes []int
+	total := 0
+	for i := end; i < len(msgs); i++ {
+		for j, part := range msgs[i].Parts {
+			if part.Type != llm.PartToolResult || part.ToolResult == nil {
+				continue
+			}
+			refs = append(refs, RecapRef{PartRef: PartRef{i, j}})
+			sizes = append(sizes, len(part.ToolResult.Content))
+			total += len(part.ToolResult.Content)
+		}
+	}
+	if total == 0 {
+		return
+	}
+	// Every marker costs bytes; leave room for one per result.
+	allowed := total - (p.After - budgetBytes) - len(refs)*markerRoom
+	caps := TurnCaps(sizes, max(allowed, 1), slices.Max(sizes))
+	for k, r := range refs {
+		if caps[k] >= sizes[k] {
+			continue
+		}
+		res := msgs[r.Msg].Parts[r.Part].ToolResult
+		if res.Name == "read_file" {
+			r.ReadPath = readPathOf(msgs, r.Msg, res.CallID)
+		}
+		r.Max = caps[k]
+		kept := RecapResult(res.Content, r.Max, r.ReadPath)
+		if len(kept) >= sizes[k] {
+			continue
+		}
+		p.Recap = append(p.Recap, r)
+		p.After -= sizes[k] - len(kept)
+	}
+}
+
+// markerRoom is what planRecap reserves for one marker, in bytes.
+const markerRoom = 160
+
+// readPathOf returns the path argument of read_file call id, looked up in
+// the assistant messages before msgs[at]; "" when not found.
+func readPathOf(msgs []llm.Message, at int, id string) string {
+	for i := at - 1; i >= 0; i-- {
+		for _, c := range msgs[i].ToolCalls() {
+			if c.ID != id {
+				continue
+			}
+			var args struct {
+				Path string `json:"path"`
+			}
+			raw, err := c.ArgumentsJSON()
+			if err != nil || json.Unmarshal(raw, &args) != nil {
+				return ""
+			}
+			return args.Path
+		}
+	}
+	return ""
+}
+
+// RecapResult cuts a tool result that is already in the history to max
+// bytes: a read_file result (readPath set, numbered lines) by CapRead, so
+// its markers still name exact line ranges; any other by Cap, keeping the
+// spill path its earlier marker named (none: the marker only counts
+// bytes). Content within max comes back unchanged.
+func RecapResult(content string, max int, readPath string) string {
+	if len(content) <= max {
+		return content
+	}
+	if readPath != "" {
+		if kept, _, ok := CapRead(content, max, max, readPath); ok {
+			return kept
+		}
+	}
+	spill := ""
+	if m := spillRefRe.FindStringSubmatch(content); m != nil {
+		spill = m[1]
+	}
+	kept, _ := Cap(content, max, spill)
+	return kept
 }
 
 // lowWater returns the first index that may be summarised: after the
@@ -150,7 +258,8 @@ func prunedStub(content string) string {
 
 func isPruned(s string) bool { return strings.HasPrefix(s, "[old tool output pruned: ") }
 
-// ApplyCompaction carries out p: it replaces pruned results with a stub
+// ApplyCompaction carries out p: it cuts the Recap results again
+// (RecapResult), replaces pruned results with a stub
 // and, when p.Summarize(), replaces the non-system messages of Start..End
 // with one user message SummaryPrefix + summary + "]", placed after the
 // system messages of that range. The result passes through Repair
@@ -158,6 +267,14 @@ func isPruned(s string) bool { return strings.HasPrefix(s, "[old tool output pru
 func ApplyCompaction(msgs []llm.Message, p Plan, summary string) ([]llm.Message, []string) {
 	out := make([]llm.Message, len(msgs))
 	copy(out, msgs)
+	for _, r := range p.Recap {
+		m := out[r.Msg]
+		parts := append([]llm.Part(nil), m.Parts...)
+		res := *parts[r.Part].ToolResult
+		res.Content = RecapResult(res.Content, r.Max, r.ReadPath)
+		parts[r.Part].ToolResult = &res
+		out[r.Msg] = llm.Message{Role: m.Role, Parts: parts}
+	}
 	for _, r := range p.Prune {
 		m := out[r.Msg]
 		parts := append([]llm.Part(nil), m.Parts...)

@@ -100,6 +100,12 @@ const (
 // Marker names spillPath. Content that fits is returned unchanged, cut
 // false. len(kept) <= max whenever max exceeds the marker.
 func Shape(content string, max int, spillPath string) (kept string, kind Kind, cut bool) {
+	return shapeExtra(content, max, spillPath, 0)
+}
+
+// shapeExtra is Shape for content of which extra bytes were already
+// dropped by the tool; the final marker counts them.
+func shapeExtra(content string, max int, spillPath string, extra int) (kept string, kind Kind, cut bool) {
 	if max <= 0 {
 		max = DefaultMaxToolOutput
 	}
@@ -108,7 +114,7 @@ func Shape(content string, max int, spillPath string) (kept string, kind Kind, c
 	}
 	kind = DetectKind(content)
 	if kind == KindPlain {
-		kept, cut = Cap(content, max, spillPath)
+		kept, cut = capExtra(content, max, spillPath, extra)
 		return kept, kind, cut
 	}
 	lines := strings.SplitAfter(content, "\n")
@@ -116,9 +122,9 @@ func Shape(content string, max int, spillPath string) (kept string, kind Kind, c
 		lines = lines[:len(lines)-1]
 	}
 	pr := priorities(lines, kind)
-	out, ok := pickLines(lines, pr, max, len(content), spillPath)
+	out, ok := pickLines(lines, pr, max, len(content)+extra, spillPath)
 	if !ok { // lines too long to keep whole: fall back to bytes
-		kept, cut = Cap(content, max, spillPath)
+		kept, cut = capExtra(content, max, spillPath, extra)
 		return kept, kind, cut
 	}
 	return out, kind, true

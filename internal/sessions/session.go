@@ -38,6 +38,7 @@ type Session struct {
 	err     error    // first Emit error
 	repairs []Warning
 	enc     bytes.Buffer
+	lock    *os.File // the lock file while Lock holds it
 }
 
 func newSession(st *Store, meta Metadata) *Session {
@@ -240,8 +241,8 @@ func (s *Session) Sync() error {
 	return err
 }
 
-// Close syncs and closes the log. The session may be appended to again
-// after Close (the log is reopened).
+// Close syncs and closes the log and releases the lock (see Lock). The
+// session may be appended to again after Close (the log is reopened).
 func (s *Session) Close() error {
 	err := s.Sync()
 	s.mu.Lock()
@@ -250,7 +251,7 @@ func (s *Session) Close() error {
 		err = errors.Join(err, s.f.Close())
 		s.f = nil
 	}
-	return err
+	return errors.Join(err, s.unlockLocked())
 }
 
 // Events reads the whole log, recovering from damage (see ReadRecords),

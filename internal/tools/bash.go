@@ -123,6 +123,9 @@ func (t *Bash) Run(ctx context.Context, args json.RawMessage) (Result, error) {
 	}
 	code := exitCode(cmd.ProcessState)
 	res := Result{ExitCode: &code}
+	if raw, cut := out.dropped(); cut {
+		res.RawBytes = int(raw)
+	}
 	var sb strings.Builder
 	sb.WriteString(note)
 	sb.WriteString(out.String())
@@ -169,6 +172,14 @@ func (h *headTail) Write(p []byte) (int, error) {
 		h.tail = append(h.tail[:0], h.tail[len(h.tail)-h.half:]...)
 	}
 	return n, nil
+}
+
+// dropped returns how many bytes were written and whether some of them
+// are not kept.
+func (h *headTail) dropped() (total int64, cut bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.total, h.total > int64(len(h.head)+min(len(h.tail), h.half))
 }
 
 // String renders the kept output; when bytes were dropped a marker between

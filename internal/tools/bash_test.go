@@ -24,6 +24,7 @@ func TestBash(t *testing.T) {
 		has     []string
 		code    int
 		isError bool
+		raw     int // want RawBytes
 	}{
 		{name: "interleaved", args: map[string]any{"command": "echo a; echo b >&2; echo c"}, want: "a\nb\nc\n[exit code 0]\n"},
 		{name: "exit code", args: map[string]any{"command": "echo oops; exit 3"}, want: "oops\n[exit code 3]\n", code: 3, isError: true},
@@ -33,7 +34,9 @@ func TestBash(t *testing.T) {
 		{name: "missing final newline", args: map[string]any{"command": "printf x"}, want: "x\n[exit code 0]\n"},
 		{name: "killed by signal", args: map[string]any{"command": "kill -TERM $$"}, want: "[exit code 143]\n", code: 143, isError: true},
 		{name: "output cap", opts: Options{BashOutputCap: 20}, args: map[string]any{"command": "printf 'héllo%.0s' $(seq 100)"},
-			has: []string{"héllohél\n[... 581 ", "bytes omitted; output was 600 bytes in all", "llohéllo\n[exit code 0]\n"}},
+			has: []string{"héllohél\n[... 581 ", "bytes omitted; output was 600 bytes in all", "llohéllo\n[exit code 0]\n"}, raw: 600},
+		{name: "output just at the cap", opts: Options{BashOutputCap: 20}, args: map[string]any{"command": "printf 0123456789abcdefghij"},
+			want: "0123456789abcdefghij\n[exit code 0]\n"},
 		{name: "timeout capped", opts: Options{BashMaxTimeout: time.Second}, args: map[string]any{"command": "echo hi", "timeout_ms": 9999999}, want: "[timeout_ms capped at 1000]\nhi\n[exit code 0]\n"},
 		{name: "env replaced", opts: Options{BashEnv: []string{"ZERO_T=1", "PATH=" + os.Getenv("PATH")}}, args: map[string]any{"command": "echo $ZERO_T$HOME"}, want: "1\n[exit code 0]\n"},
 		{name: "wrapper rewrites", opts: Options{CommandWrapper: func(c *exec.Cmd) error {
@@ -59,6 +62,9 @@ func TestBash(t *testing.T) {
 				if !strings.Contains(res.Content, h) {
 					t.Fatalf("content %q lacks %q", res.Content, h)
 				}
+			}
+			if res.RawBytes != tt.raw {
+				t.Fatalf("RawBytes = %d, want %d", res.RawBytes, tt.raw)
 			}
 			if res.ExitCode != nil && *res.ExitCode != tt.code {
 				t.Fatalf("ExitCode = %d, want %d", *res.ExitCode, tt.code)

@@ -41,6 +41,10 @@ type Result struct {
 	// Paths lists workspace-absolute files the call read or changed, for
 	// read-cache invalidation.
 	Paths []string
+	// RawBytes is the size in bytes of the output the tool produced when
+	// the tool itself kept only part of it (bash keeps a head and a tail);
+	// 0 when Content holds all of it.
+	RawBytes int
 }
 
 // Tool is one callable tool.

@@ -1,0 +1,82 @@
+package sessions
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// LockFile is the advisory lock file in a session directory.
+const LockFile = "lock"
+
+// ErrInUse is returned (wrapped) by Lock when another process holds the
+// session's lock. The wrapping error names the session and the holder's
+// pid: "session <id> is in use by another zero process (pid N)".
+var ErrInUse = errors.New("session is in use")
+
+// Lock takes an exclusive advisory lock on the session (flock(2) on
+// <dir>/lock, non-blocking) and writes this process's pid into the lock
+// file. A run that appends to the session holds it from before its first
+// Append until Close or Unlock, so two processes resuming one session never
+// interleave their records. It fails at once with ErrInUse (wrapped, naming
+// the holder's pid when the file holds one) when another open lock exists
+// (another process, or another Session value of this process). Locking a
+// Session that already holds the lock is a no-op. The lock is advisory:
+// readers (Events, History, List) do not take it. On systems without
+// flock it always succeeds. The kernel drops it when the process dies, so
+// a crash never leaves a session locked.
+func (s *Session) Lock() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.lock != nil {
+		return nil
+	}
+	path := filepath.Join(s.Dir(), LockFile)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return fmt.Errorf("sessions: lock %s: %w", s.id, err)
+	}
+	held, err := tryLock(f)
+	if err != nil {
+		f.Close()
+		return fmt.Errorf("sessions: lock %s: %w", s.id, err)
+	}
+	if held {
+		b := make([]byte, 32)
+		n, _ := f.ReadAt(b, 0)
+		f.Close()
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(b[:n]))); err == nil && pid > 0 {
+			return fmt.Errorf("session %s is in use by another zero process (pid %d): %w", s.id, pid, ErrInUse)
+		}
+		return fmt.Errorf("session %s is in use by another zero process: %w", s.id, ErrInUse)
+	}
+	// The pid is for the message above only; the lock is the flock.
+	if err := f.Truncate(0); err == nil {
+		_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	}
+	s.lock = f
+	return nil
+}
+
+// Unlock releases the lock taken by Lock (Close does too). Without the
+// lock it does nothing.
+func (s *Session) Unlock() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.unlockLocked()
+}
+
+func (s *Session) unlockLocked() error {
+	if s.lock == nil {
+		return nil
+	}
+	f := s.lock
+	s.lock = nil
+	// The pid goes first so that a reader never blames a process that
+	// no longer holds the lock; closing the descriptor releases it.
+	_ = f.Truncate(0)
+	return f.Close()
+}
