@@ -37,6 +37,9 @@ type smallServer struct {
 	srv       *httptest.Server
 	mu        sync.Mutex
 	window    int // tokens
+	// perToken is the bytes of body per token (0: 4); code and JSON
+	// escapes tokenize denser than prose on real servers.
+	perToken  int
 	overflows int
 	served    []int // body bytes of the requests that fit
 }
@@ -53,8 +56,11 @@ func newSmallServer(t *testing.T, window int) *smallServer {
 	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		tokens := len(body) / 4
 		s.mu.Lock()
+		tokens := len(body) / max(s.perToken, 1)
+		if s.perToken == 0 {
+			tokens = len(body) / 4
+		}
 		over := tokens > s.window
 		if over {
 			s.overflows++

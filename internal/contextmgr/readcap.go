@@ -62,6 +62,17 @@ type readLine struct {
 // bracketed lines after them (footer). ok is false when the text is not a
 // numbered listing (an error, "(empty file)", a read-cache stub).
 func parseRead(content string) (lines []readLine, footer []string, ok bool) {
+	lines, footer, _, ok = parseReadGaps(content)
+	return lines, footer, ok
+}
+
+// oldMarkerRe reads back a ReadMarker: first line and byte count.
+var oldMarkerRe = regexp.MustCompile(`^\[\.\.\. lines (\d+)-\d+ omitted \(\d+ lines(?:, (\d+) bytes)?\)`)
+
+// parseReadGaps is parseRead that also returns the byte counts earlier
+// markers gave, by the first line of their range.
+func parseReadGaps(content string) (lines []readLine, footer []string, gapBytes map[int]int, ok bool) {
+	gapBytes = map[int]int{}
 	for _, l := range strings.SplitAfter(content, "\n") {
 		if l == "" {
 			continue
@@ -69,21 +80,27 @@ func parseRead(content string) (lines []readLine, footer []string, ok bool) {
 		if m := numberedRe.FindStringSubmatch(l); m != nil && len(footer) == 0 {
 			n, err := strconv.Atoi(m[1])
 			if err != nil {
-				return nil, nil, false
+				return nil, nil, nil, false
 			}
 			lines = append(lines, readLine{n: n, text: l})
 			continue
 		}
 		if strings.HasPrefix(l, "[") {
 			if strings.HasPrefix(l, "[... lines ") && len(footer) == 0 {
-				continue // an omission marker of an earlier cap: the numbers say what is missing
+				// An earlier cap's marker: the line numbers say what is
+				// missing; keep its byte count for the new marker.
+				if m := oldMarkerRe.FindStringSubmatch(l); m != nil && m[2] != "" {
+					first, _ := strconv.Atoi(m[1])
+					gapBytes[first], _ = strconv.Atoi(m[2])
+				}
+				continue
 			}
 			footer = append(footer, l)
 			continue
 		}
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
-	return lines, footer, len(lines) > 0
+	return lines, footer, gapBytes, len(lines) > 0
 }
 
 // ReadMarker is the line that replaces lines first..last of a read_file
@@ -128,7 +145,7 @@ func CapRead(content string, maxBytes, perCall int, path string) (kept string, c
 	if perCall <= 0 {
 		perCall = maxBytes
 	}
-	lines, footer, ok := parseRead(content)
+	lines, footer, gapBytes, ok := parseReadGaps(content)
 	if !ok {
 		return content, false, false
 	}
@@ -172,8 +189,23 @@ func CapRead(content string, maxBytes, perCall int, path string) (kept string, c
 		if first > last {
 			return
 		}
+		// Ranges an earlier cap dropped: their bytes count too, when that
+		// marker gave them; lines unknown by size drop the byte count.
+		for i := 1; i < len(lines); i++ {
+			from, to := lines[i-1].n+1, lines[i].n-1
+			if from > to || from < first || to > last {
+				continue
+			}
+			size, known := gapBytes[from]
+			if !known || omittedBytes < 0 {
+				omittedBytes = -1
+				continue
+			}
+			omittedBytes += size
+			omittedLines += to - from + 1
+		}
 		limit := 0
-		if omittedLines > 0 && omittedBytes > 0 {
+		if omittedLines > 0 && omittedBytes > 0 { // else: the average line
 			limit = perCall * 9 / 10 * omittedLines / omittedBytes
 		} else {
 			limit = perCall * 9 / 10 * len(lines) / max(len(content), 1)
