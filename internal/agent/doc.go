@@ -1,8 +1,9 @@
 // Package agent owns the agent loop: one run takes a prompt, streams a turn
 // from an llm.Provider, gates and runs the tool calls the model asks for,
 // appends their results, and repeats until a final answer or a stop reason.
-// It recovers from malformed arguments (an error result the model can act
-// on), empty turns (one nudge), tool calls the provider could not parse
+// It recovers from malformed arguments (repaired like text calls when the
+// repair keeps their meaning, a warning saying so; otherwise an error
+// result the model can act on), empty turns (one nudge), tool calls the provider could not parse
 // (llm.ErrMalformedToolCall: a nudge, at most twice per run), retryable
 // provider failures (the whole request again, never printing text twice)
 // and interruption (every tool call gets a result so the history stays

@@ -5,17 +5,26 @@
 //
 //   - Cap and Shape: a per-result byte cap (head + tail, or the lines that
 //     matter for test, compiler, log and diff output) with a marker naming
-//     the spill file that holds the full text;
+//     the spill file that holds the full text; ToolOutputCap scales the
+//     cap with the context window (4 KB up to 16K tokens, 16 KB from 128K)
+//     unless max_tool_output is set;
+//   - CapRead: a read_file result is cut on line boundaries instead, its
+//     marker naming the exact omitted line range and the read_file
+//     offset/limit call that fetches it, the tool's "offset=N" footer
+//     rewritten so the two never disagree;
 //   - TurnCaps: a per-turn budget shared by one turn's results, with a
 //     floor;
 //   - ReadCache: an unchanged file read again becomes a one-line stub;
 //   - CompactWrites: applied write/edit payloads leave the history (the
 //     file on disk holds them), failed ones stay for a retry;
 //   - PlanCompaction / ApplyCompaction: prune stale large results, then
-//     summarise the oldest middle, cutting only at tool-call boundaries;
+//     summarise the oldest middle, cutting only at tool-call boundaries,
+//     then cut the recent results harder (RecapResult) when one huge
+//     result is what keeps the history over budget;
 //   - Repair: the invariant check run before every request, so that each
 //     tool call has exactly one result and each result its call (cases B25,
-//     B26).
+//     B26), and user and assistant turns alternate (consecutive user
+//     messages are merged).
 //
 // It must stay pure: no provider calls, no tool runs, no clock. The one
 // exception is Spill, which writes a file into a directory the caller

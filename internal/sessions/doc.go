@@ -11,6 +11,11 @@
 // ends in '\n' so a new record is never glued to garbage. Resume never
 // shows a blank conversation while readable records exist.
 //
+// Session.Lock is an advisory flock(2) on <dir>/lock that a run holds while
+// it appends, so two processes resuming one session fail fast ("session X
+// is in use by another zero process (pid N)") instead of interleaving
+// their records.
+//
 // It knows the event vocabulary (internal/event) and messages
 // (internal/llm) only; it must not import the agent loop, a provider or a
 // surface, and it never decides what a run does with the history it
