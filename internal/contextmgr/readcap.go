@@ -52,6 +52,10 @@ var (
 	readContRe = regexp.MustCompile(`^\[the file has (\d+) lines; after the omitted range, continue with read_file offset=(\d+)\]`)
 )
 
+// maxLineNumber bounds the line numbers parseRead accepts, far above any
+// file read_file can list, so that marker arithmetic cannot overflow.
+const maxLineNumber = 1 << 40
+
 // readLine is one numbered line of a read_file result.
 type readLine struct {
 	n    int
@@ -60,7 +64,8 @@ type readLine struct {
 
 // parseRead splits a read_file result into its numbered lines and the
 // bracketed lines after them (footer). ok is false when the text is not a
-// numbered listing (an error, "(empty file)", a read-cache stub).
+// numbered listing with strictly increasing numbers (an error, "(empty
+// file)", a read-cache stub).
 func parseRead(content string) (lines []readLine, footer []string, ok bool) {
 	lines, footer, _, ok = parseReadGaps(content)
 	return lines, footer, ok
@@ -79,8 +84,8 @@ func parseReadGaps(content string) (lines []readLine, footer []string, gapBytes 
 		}
 		if m := numberedRe.FindStringSubmatch(l); m != nil && len(footer) == 0 {
 			n, err := strconv.Atoi(m[1])
-			if err != nil {
-				return nil, nil, nil, false
+			if err != nil || n < 1 || n > maxLineNumber || len(lines) > 0 && n <= lines[len(lines)-1].n {
+				return nil, nil, nil, false // not what read_file writes
 			}
 			lines = append(lines, readLine{n: n, text: l})
 			continue
