@@ -256,3 +256,33 @@ func TestRawBytesOfTruncatedOutput(t *testing.T) {
 		t.Fatalf("omitted %d, raw %d, kept %d", omitted, raw, keptText)
 	}
 }
+
+// Bug 5 through the real bash tool: its own head+tail cut is counted.
+func TestRawBytesFromBash(t *testing.T) {
+	root, sess := t.TempDir(), t.TempDir()
+	ws, err := workspace.New(root, sess)
+	must(t, err)
+	reg := tools.NewRegistry(tools.Core(ws, tools.Options{BashOutputCap: 64 << 10})...)
+	p := &scripted{turns: [][]llm.Event{turn(call(0, "b1", "bash", `{"command":"seq 1 100000"}`)), {text("ok"), finish()}}}
+	rec := &recorder{}
+	New(Options{Provider: p, Model: "m", Sink: rec, Tools: reg, SessionDir: sess,
+		Gate: GateFunc(func(context.Context, llm.ToolCall, tools.Tool) Decision { return Decision{Allow: true} })}).Run(context.Background(), "go")
+	const raw = 588895 // bytes of `seq 1 100000`
+	for _, e := range rec.evs {
+		if e.Type != event.ToolResult {
+			continue
+		}
+		if e.Result.RawBytes != raw {
+			t.Fatalf("RawBytes %d, want %d", e.Result.RawBytes, raw)
+		}
+		m := regexp.MustCompile(`\[\.\.\. (\d+) bytes omitted; full output in `).FindStringSubmatch(e.Result.Content)
+		if m == nil {
+			t.Fatalf("no marker: %.200q", e.Result.Content)
+		}
+		if n, _ := strconv.Atoi(m[1]); n < raw-contextmgr.DefaultMaxToolOutput || n > raw {
+			t.Fatalf("marker says %d bytes omitted of %d", n, raw)
+		}
+		return
+	}
+	t.Fatal("no tool result")
+}
