@@ -2,9 +2,11 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zero-agent/zero/internal/llm/llmtest"
 )
@@ -70,4 +72,30 @@ func between(s, start, end string) string {
 		return ""
 	}
 	return s[:j]
+}
+
+// A session is used by one zero process at a time; a second one is told so.
+func TestSessionInUseIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	e := newEnv(t)
+	srv := llmtest.NewServer(t)
+	srv.Script(llmtest.Reply(llmtest.Text("first")))
+	r := e.run(dir, "", "exec", "-o", "json", "--base-url", srv.URL(), "--model", "m", "one")
+	id := between(r.stdout, `"sessionId": "`, `"`)
+	// hold the session with a stalled run
+	srv.Script(llmtest.Reply(llmtest.Text("slow "), llmtest.Stall(time.Minute)))
+	first := exec.Command(zeroBin, "exec", "--resume="+id, "--base-url", srv.URL(), "--model", "m", "two")
+	first.Dir, first.Env = dir, e.vars
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { first.Process.Kill(); first.Wait() }()
+	deadline := time.Now().Add(30 * time.Second)
+	for len(completions(srv)) < 2 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	second := e.run(dir, "", "exec", "--resume="+id, "--base-url", srv.URL(), "--model", "m", "three")
+	if second.code != 2 || !strings.Contains(second.stderr, "in use by another zero process") {
+		t.Fatalf("second process: %d %s", second.code, second.stderr)
+	}
 }

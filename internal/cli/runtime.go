@@ -350,6 +350,13 @@ func (rt *runtime) openSession(resume bool, resumeID, forkID, prompt string) (*s
 		}
 		return nil, nil, err
 	}
+	if err := sess.Lock(); err != nil {
+		sess.Close()
+		if errors.Is(err, sessions.ErrInUse) {
+			return nil, nil, usagef("%v (fork it instead: --fork %s)", err, sess.ID())
+		}
+		return nil, nil, err
+	}
 	history, warns, err := sess.History()
 	if err != nil {
 		sess.Close()
