@@ -23,7 +23,7 @@ func runConfig(s stdio, args []string) error {
 	if dir == "" {
 		dir, _ = os.Getwd()
 	}
-	cfg, err := config.Load(config.Options{Workspace: dir, Overrides: config.Overrides{
+	cfg, err := config.Load(config.Options{Workspace: dir, TrustedProject: trusted(dir), Overrides: config.Overrides{
 		BaseURL: o.baseURL, Model: o.model, APIKey: o.apiKey, Provider: o.provider,
 	}})
 	if err != nil {

@@ -188,9 +188,9 @@ func (b *tuiBackend) Run(ctx context.Context, turn tui.Turn, sink event.Sink) ev
 // Shell implements tui.Backend: !cmd runs through the same guard and bash
 // tool as the model's shell calls.
 func (b *tuiBackend) Shell(ctx context.Context, command string, mode tui.Mode) tui.ShellResult {
-	t, ok := b.rt.registry.Get("bash")
-	if !ok {
-		return tui.ShellResult{Err: errors.New("no bash tool")}
+	t := b.rt.userShell
+	if t == nil {
+		return tui.ShellResult{Err: errors.New("no shell tool")}
 	}
 	call := llm.ToolCall{ID: "user_shell", Name: "bash"}
 	args, _ := json.Marshal(map[string]string{"command": command})

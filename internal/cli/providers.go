@@ -19,7 +19,7 @@ import (
 // loadConfig resolves configuration for commands that do not run a model.
 func loadConfig(over config.Overrides) (*config.Config, error) {
 	dir, _ := os.Getwd()
-	cfg, err := config.Load(config.Options{Workspace: dir, Overrides: over})
+	cfg, err := config.Load(config.Options{Workspace: dir, TrustedProject: trusted(dir), Overrides: over})
 	if err != nil {
 		return nil, usagef("%v", err)
 	}

@@ -66,6 +66,9 @@ type runtime struct {
 	// window is the model's context window in tokens.
 	window int
 	safety *safety
+	// userShell runs the user's own `!cmd` lines: outside the sandbox and
+	// with the user's environment (the guard's hard deny still applies).
+	userShell tools.Tool
 }
 
 // newRuntime resolves configuration, the provider and the workspace.
@@ -83,7 +86,7 @@ func newRuntime(s stdio, o overrides, mode string) (*runtime, error) {
 	if err := checkWorkspace(s, dir); err != nil {
 		return nil, err
 	}
-	cfg, err := config.Load(config.Options{Workspace: dir, Overrides: config.Overrides{
+	cfg, err := config.Load(config.Options{Workspace: dir, TrustedProject: trusted(dir), Overrides: config.Overrides{
 		BaseURL: o.baseURL, Model: o.model, APIKey: o.apiKey, Provider: o.provider,
 	}})
 	if err != nil {
@@ -142,6 +145,11 @@ func newRuntime(s stdio, o overrides, mode string) (*runtime, error) {
 	policy := shellPolicy(ws)
 	if rt.safety, err = newSafety(rt, mode, policy); err != nil {
 		return nil, err
+	}
+	for _, t := range tools.Core(ws, tools.Options{}) {
+		if t.SideEffect() == tools.SideShell {
+			rt.userShell = t
+		}
 	}
 	rt.registry = tools.NewRegistry()
 	all := append(tools.Core(ws, tools.Options{CommandWrapper: policy.Wrap, BashEnv: bashEnv()}), webfetch.New(webfetch.Options{}))

@@ -69,12 +69,20 @@ func newSafety(rt *runtime, mode string, policy sandbox.Policy) (*safety, error)
 	}
 	merged := hooks.Merge(cfgs...)
 	if len(merged.BeforeTool)+len(merged.AfterTool)+len(merged.SessionStart)+len(merged.SessionEnd) > 0 {
-		sf.hooks = &hookRunner{runner: &hooks.Runner{Config: merged, Dir: root}}
+		sf.hooks = &hookRunner{runner: &hooks.Runner{Config: merged, Dir: root, Env: bashEnv()}}
 	}
 	if prose, err := rules.LoadProse(root); err == nil && prose != "" {
 		sf.guidelines = "Project rules (ZERO.md):\n" + rules.Project(prose, 0)
 	}
 	return sf, nil
+}
+
+// trusted reports whether the user trusted dir with `zero trust`.
+func trusted(dir string) bool {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = canonicalDir(abs)
+	}
+	return sandbox.IsTrusted(sandbox.DefaultConfigDir(), dir)
 }
 
 func exists(p string) bool {

@@ -52,6 +52,11 @@ type Options struct {
 	// Getenv reads the environment; nil means os.Getenv.
 	Getenv    func(string) string
 	Overrides Overrides
+	// TrustedProject says the user trusted the workspace (`zero trust`).
+	// Until then the project file cannot choose where prompts and code are
+	// sent: its providers, activeProvider and model are ignored (with a
+	// warning). Its other settings apply either way.
+	TrustedProject bool
 }
 
 // Config is the resolved configuration.
@@ -89,6 +94,8 @@ type Config struct {
 
 	profiles map[string]*profile
 	getenv   func(string) string
+	// trustedProject is Options.TrustedProject.
+	trustedProject bool
 }
 
 // Resolved is one provider profile ready to use: where to send requests,
@@ -134,7 +141,7 @@ func Load(opts Options) (*Config, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	c := &Config{MaxTurns: DefaultMaxTurns, profiles: map[string]*profile{}, getenv: getenv}
+	c := &Config{MaxTurns: DefaultMaxTurns, profiles: map[string]*profile{}, getenv: getenv, trustedProject: opts.TrustedProject}
 	for _, b := range builtins {
 		c.profiles[b.Name] = &profile{Provider: b, urlFrom: fromBuiltin}
 	}
@@ -234,6 +241,12 @@ func (c *Config) applyUser(f *File) {
 func (c *Config) applyProject(f *File, path string) {
 	warn := func(format string, args ...any) {
 		c.Warnings = append(c.Warnings, path+": "+fmt.Sprintf(format, args...))
+	}
+	if !c.trustedProject && (len(f.Providers) > 0 || f.ActiveProvider != "" || f.Model != "") {
+		warn("providers, activeProvider and model ignored: an untrusted project cannot choose where your prompts and code are sent (run `zero trust` in this folder to allow it)")
+		g := *f
+		g.Providers, g.ActiveProvider, g.Model = nil, "", ""
+		f = &g
 	}
 	for _, p := range f.Providers {
 		pr := c.profiles[p.Name]
