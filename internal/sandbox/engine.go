@@ -99,6 +99,7 @@ const (
 	RuleWriteOutside  = "path.write-outside"
 	RuleSecret        = "path.secret"
 	RuleSecretWrite   = "path.secret-write"
+	RuleControlWrite  = "path.control-write"
 	RuleBadArguments  = "arguments.invalid"
 	RuleUnknownEffect = "side-effect.unknown"
 )
@@ -365,6 +366,17 @@ func (e *Engine) decideWrite(name string, args map[string]any, mode Mode, rs *ru
 	if !inside {
 		return Decision{Action: Deny, Reason: fmt.Sprintf("%s may only write inside the workspace %s (or a root added with --add-dir); %s is outside", name, e.ws.Root(), abs), Rule: RuleWriteOutside}
 	}
+	if dir, full, ok := e.controlDir(abs); ok {
+		// Only a person's explicit approval of a path inside this folder
+		// lets it through: not the mode, not a tool-wide grant, not a
+		// grant of the whole workspace, not a rule (a project's
+		// rules.json is itself under .zero).
+		if e.grants.matchPathIn(Grant{Tool: name, Path: abs}, full, e.ws.Root(), e.fold) {
+			return Decision{Action: Allow, Reason: "approved earlier for " + abs, Rule: RuleGrant}
+		}
+		return Decision{Action: Ask, Reason: fmt.Sprintf("%s writes %s, inside %s: files there run code later (git hooks and config, "+
+			"Zero's hooks, rules and config), so a person must approve this change in every mode", name, e.ws.Rel(abs), dir), Rule: RuleControlWrite}
+	}
 	if kind, secret := shellguard.SecretPath(abs, e.home, e.configDir); secret {
 		if e.grants.Match(Grant{Tool: name, Path: abs}, e.ws.Root(), e.fold) {
 			return Decision{Action: Allow, Reason: "approved earlier for " + abs, Rule: RuleGrant}
@@ -392,6 +404,27 @@ func (e *Engine) decideWrite(name string, args map[string]any, mode Mode, rs *ru
 		return Decision{Action: Allow, Reason: "auto-accept mode runs writes inside the workspace", Rule: RuleModeAuto}
 	}
 	return Decision{Action: Ask, Reason: fmt.Sprintf("%s changes %s", name, e.ws.Rel(abs)), Rule: RuleModeNormal}
+}
+
+// ControlDirs are the workspace folders whose files run code outside
+// the model's turn: git runs .git/hooks and what .git/config names
+// (core.fsmonitor, core.hooksPath, filters), and Zero loads .zero's hooks,
+// rules and config on the next session. Writes there always ask a person
+// (rule path.control-write); Policy.Wrap binds them read-only.
+var ControlDirs = []string{".git", ".zero"}
+
+// controlDir reports whether abs (resolved) is a control directory of a
+// root or inside one, and returns its name (".git" or ".zero") and its
+// absolute path.
+func (e *Engine) controlDir(abs string) (name, full string, ok bool) {
+	for _, root := range e.ws.Roots() {
+		for _, d := range ControlDirs {
+			if full := filepath.Join(root, d); pathWithin(abs, full, e.fold) {
+				return d, full, true
+			}
+		}
+	}
+	return "", "", false
 }
 
 // decideShell: the guard's deny is final; plan mode runs no shell; a

@@ -158,9 +158,23 @@ func (g *Grants) save() error {
 // by q's kind, the exact command, a path at or above q.Path, or a
 // tool-wide grant. A matching once grant is used up.
 func (g *Grants) Match(q Grant, wsRoot string, fold bool) bool {
+	return g.match(q, wsRoot, fold, "")
+}
+
+// matchPathIn is Match for a path query where only a grant naming this
+// tool (not "*") and a path inside limit counts: a grant of a whole
+// workspace does not approve writes to its .git or .zero.
+func (g *Grants) matchPathIn(q Grant, limit, wsRoot string, fold bool) bool {
+	return g.match(q, wsRoot, fold, limit)
+}
+
+func (g *Grants) match(q Grant, wsRoot string, fold bool, limit string) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	hit := func(gr Grant) bool {
+		if limit != "" && (gr.Tool != q.Tool || gr.Path == "" || !pathWithin(gr.Path, limit, fold)) {
+			return false
+		}
 		if gr.Tool != q.Tool && gr.Tool != "*" || gr.Workspace != "" && gr.Workspace != wsRoot {
 			return false
 		}
