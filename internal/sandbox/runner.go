@@ -23,8 +23,9 @@ const (
 )
 
 // Policy is what a sandboxed shell command may touch. Reads are allowed
-// everywhere except Hide; writes only in Workspace, Writable and TempDirs;
-// the network only when Network is set.
+// everywhere except Hide; writes only in Workspace, Writable and TempDirs
+// (under bubblewrap not in their .git/hooks, .git/config and .zero: see
+// readOnlyControl); the network only when Network is set.
 type Policy struct {
 	// Workspace is the workspace root (writable).
 	Workspace string
@@ -214,8 +215,12 @@ func (p Policy) wrapBwrap(cmd *exec.Cmd, dir string) error {
 	for _, t := range existingDirs(p.temps()) {
 		args = append(args, "--tmpfs", t)
 	}
-	for _, w := range existingDirs(append([]string{p.Workspace}, p.Writable...)) {
+	roots := existingDirs(append([]string{p.Workspace}, p.Writable...))
+	for _, w := range roots {
 		args = append(args, "--bind", w, w)
+	}
+	for _, w := range roots {
+		args = append(args, readOnlyControl(w)...)
 	}
 	hide := p.Hide
 	if hide == nil {
@@ -240,6 +245,43 @@ func (p Policy) wrapBwrap(cmd *exec.Cmd, dir string) error {
 	}
 	cmd.Path, cmd.Args = bw, args
 	return nil
+}
+
+// readOnlyControl returns the bubblewrap arguments that bind a writable
+// root's code-running files read-only, after the root's writable bind:
+// .git/hooks and .git/config (git runs hooks and what the config names:
+// core.fsmonitor, core.hooksPath, filters) and .zero (Zero's hooks, rules
+// and config, loaded next session). Objects, refs and the index stay
+// writable, so git add and git commit still work. A repository without a
+// hooks directory gets an empty read-only one (git init makes one
+// anyway), so the command cannot create it. A missing .zero is not
+// created; the trust check (TrustState) notices a .zero that appears.
+// Landlock cannot take back part of a writable tree, so under Landlock
+// only the permission engine (rule path.control-write) and the trust
+// check guard these files.
+func readOnlyControl(root string) []string {
+	var args []string
+	git := filepath.Join(root, ".git")
+	if st, err := os.Stat(git); err == nil && st.IsDir() {
+		hooks := filepath.Join(git, "hooks")
+		if _, err := os.Stat(hooks); err == nil {
+			args = append(args, "--ro-bind", hooks, hooks)
+		} else if errors.Is(err, os.ErrNotExist) {
+			args = append(args, "--tmpfs", hooks, "--remount-ro", hooks)
+		}
+		if cfg := filepath.Join(git, "config"); exists(cfg) {
+			args = append(args, "--ro-bind", cfg, cfg)
+		}
+	}
+	if z := filepath.Join(root, ".zero"); exists(z) {
+		args = append(args, "--ro-bind", z, z)
+	}
+	return args
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }
 
 // Annotate returns a line (starting with a newline) to append to a
