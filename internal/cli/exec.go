@@ -10,7 +10,9 @@ import (
 	"os/signal"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
+	"time"
 
 	"github.com/zero-agent/zero/internal/agent"
 	"github.com/zero-agent/zero/internal/event"
@@ -234,14 +236,49 @@ func signalContext() (context.Context, func()) {
 // when a tool call follows it; the last turn's text is the final answer,
 // which goes to stdout only (so it is not shown twice).
 type progress struct {
+	mu      sync.Mutex
 	w       io.Writer
 	pending strings.Builder
+	// last is when the last event arrived; a silent model gets a
+	// "still waiting" line every waitEvery so a hung server is visible.
+	last      time.Time
+	waitEvery time.Duration
+	done      chan struct{}
+	stop      sync.Once
 }
 
-func newProgress(w io.Writer) *progress { return &progress{w: w} }
+func newProgress(w io.Writer) *progress { return newProgressEvery(w, 20*time.Second) }
+
+func newProgressEvery(w io.Writer, every time.Duration) *progress {
+	p := &progress{w: w, last: time.Now(), waitEvery: every, done: make(chan struct{})}
+	go p.heartbeat()
+	return p
+}
+
+// heartbeat notes long silences until the run ends.
+func (p *progress) heartbeat() {
+	t := time.NewTicker(min(time.Second, p.waitEvery/4))
+	defer t.Stop()
+	for {
+		select {
+		case <-p.done:
+			return
+		case now := <-t.C:
+			p.mu.Lock()
+			if silent := now.Sub(p.last); silent >= p.waitEvery {
+				fmt.Fprintf(p.w, "… no answer from the model for %s (still waiting; Ctrl-C stops, ZERO_FIRST_BYTE_TIMEOUT / ZERO_IDLE_TIMEOUT bound the wait)\n", silent.Round(time.Second))
+				p.last = now
+			}
+			p.mu.Unlock()
+		}
+	}
+}
 
 // Emit implements event.Sink.
 func (p *progress) Emit(e event.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.last = time.Now()
 	switch e.Type {
 	case event.Text:
 		p.pending.WriteString(e.Text)
@@ -264,6 +301,7 @@ func (p *progress) Emit(e event.Event) {
 		p.flushText()
 		fmt.Fprintln(p.w, "✗ "+sanitize.Text(e.Text))
 	case event.RunEnd:
+		p.stop.Do(func() { close(p.done) })
 		if e.StopReason != event.StopCompleted {
 			p.flushText() // no final answer on stdout: keep the partial text
 		}
