@@ -90,6 +90,9 @@ func parseExec(s stdio, args []string) (*execOptions, error) {
 	if o.resume.set && o.resume.id == "" && len(pos) > 0 && sessionIDPattern.MatchString(pos[0]) && (len(pos) > 1 || o.prompt != "" || !s.inIsTTY) {
 		o.resume.id, pos = pos[0], pos[1:]
 	}
+	if o.fork != "" && strings.HasPrefix(o.fork, "-") {
+		return nil, usagef("--fork needs a session id (zero sessions lists them), got %q", o.fork)
+	}
 	if len(pos) > 1 {
 		return nil, usagef("exec takes one prompt; quote it (got %d arguments)", len(pos))
 	}
