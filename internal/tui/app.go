@@ -260,6 +260,9 @@ func (m *Model) contentWidth() int { return max(m.width-1, 10) }
 // paste inserts pasted text whole: escape sequences and controls are
 // removed, "\r\n" and "\r" become "\n", and nothing is submitted (B33).
 func (m *Model) paste(s string) {
+	// A paste is typing too: a key right after it continues its burst (an
+	// unbracketed paste of type-ahead arrives as one PasteMsg, input pkg).
+	m.noteInput()
 	clean := sanitize.Text(s)
 	switch {
 	case m.perm != nil:

@@ -11,11 +11,7 @@ import (
 // search, queue editing) see keys first; then the app's own keys; the rest
 // go to the line editor.
 func (m *Model) key(k tea.Key) tea.Cmd {
-	now := m.opts.Now()
-	if now.Sub(m.lastKey) >= typingBurstGap {
-		m.burstStart = now
-	}
-	m.lastKey = now
+	m.noteInput()
 	name := k.String()
 	wasEsc := m.escArmed
 	m.escArmed = false
@@ -79,6 +75,17 @@ func (m *Model) key(k tea.Key) tea.Cmd {
 		m.ed.HandleKey(k)
 	}
 	return nil
+}
+
+// noteInput records the arrival of a key or a paste for the typing-burst
+// rule: input closer than typingBurstGap to the previous input continues
+// its burst.
+func (m *Model) noteInput() {
+	now := m.opts.Now()
+	if now.Sub(m.lastKey) >= typingBurstGap {
+		m.burstStart = now
+	}
+	m.lastKey = now
 }
 
 // typingBurstGap separates bursts of typing: keys closer together than this

@@ -20,7 +20,7 @@ type permState struct {
 	opened time.Time
 	req    PermissionRequest
 	reply  chan Decision
-	choice int  // 0 allow once, 1 allow for session, 2 deny
+	choice int // -1 none yet (no default), 0 allow once, 1 allow for session, 2 deny
 	typing bool // typing the deny reason
 	reason editor.Editor
 }
@@ -57,21 +57,33 @@ func (m *Model) askPermission(msg permAskMsg) tea.Cmd {
 		return nil
 	}
 	m.endStep()
-	m.perm = &permState{req: msg.req, reply: msg.reply, opened: m.opts.Now()}
+	m.perm = &permState{req: msg.req, reply: msg.reply, opened: m.opts.Now(), choice: -1}
 	return nil
 }
 
+// permGrace is how long after a prompt opens its keys are ignored: a key
+// pressed that soon was meant for what was on screen before.
+const permGrace = 400 * time.Millisecond
+
 // permKey answers the prompt: y/1 allow once, a/2 allow for the session,
-// n/3 deny (then type a reason, Enter sends), arrows choose, Enter picks,
-// Esc denies without a reason, ^C denies and interrupts.
+// n/3 deny (then type a reason, Enter sends), arrows choose and Enter
+// picks the choice they moved to, Esc denies without a reason, ^C denies and interrupts.
 //
-// Keys of a typing burst that began before the prompt opened are ignored:
-// someone typing ahead must not approve a command by accident.
+// Enter alone never answers: there is no default choice. Keys that arrive
+// within permGrace of the prompt opening, or that belong to a typing burst
+// (keys or pastes less than typingBurstGap apart) that began before it
+// opened, are not answers: printable ones go to the (hidden) input box,
+// the rest are dropped. Someone typing ahead must not approve a command by
+// accident.
 func (m *Model) permKey(k tea.Key) tea.Cmd {
 	p := m.perm
 	name := k.String()
-	if !m.burstStart.After(p.opened) && name != "ctrl+c" {
-		m.hint = "a permission prompt opened while you typed: pause, then answer"
+	now := m.opts.Now()
+	if name != "ctrl+c" && !p.typing && (!m.burstStart.After(p.opened) || now.Sub(p.opened) < permGrace) {
+		if k.Text != "" && k.Mod&(tea.ModCtrl|tea.ModAlt) == 0 || name == "backspace" {
+			m.ed.HandleKey(k)
+		}
+		m.hint = "typed before the prompt (kept in the input): pause, then answer y, a or n"
 		return nil
 	}
 	if p.typing {
@@ -96,10 +108,17 @@ func (m *Model) permKey(k tea.Key) tea.Cmd {
 	case "n", "3":
 		p.choice, p.typing = 2, true
 	case "up", "left", "shift+tab":
-		p.choice = (p.choice + len(permChoices) - 1) % len(permChoices)
+		if p.choice <= 0 {
+			p.choice = len(permChoices)
+		}
+		p.choice--
 	case "down", "right", "tab":
 		p.choice = (p.choice + 1) % len(permChoices)
 	case "enter":
+		if p.choice < 0 {
+			m.hint = "press y to allow once, a for this session, n to deny"
+			return nil
+		}
 		switch p.choice {
 		case 0:
 			m.decide(AllowOnce, "")
