@@ -20,7 +20,7 @@ type permState struct {
 	opened time.Time
 	req    PermissionRequest
 	reply  chan Decision
-	choice int // -1 none yet (no default), 0 allow once, 1 allow for session, 2 deny
+	choice int  // -1 none yet (no default), 0 allow once, 1 allow for session, 2 deny
 	typing bool // typing the deny reason
 	reason editor.Editor
 }
