@@ -278,7 +278,7 @@ var keyNames = map[string]tea.Key{
 	"ctrl+q": {Code: 'q', Mod: tea.ModCtrl}, "ctrl+r": {Code: 'r', Mod: tea.ModCtrl},
 	"ctrl+j": {Code: 'j', Mod: tea.ModCtrl}, "ctrl+o": {Code: 'o', Mod: tea.ModCtrl},
 	"ctrl+l": {Code: 'l', Mod: tea.ModCtrl}, "ctrl+u": {Code: 'u', Mod: tea.ModCtrl},
-	"y": {Code: 'y', Text: "y"}, "a": {Code: 'a', Text: "a"}, "n": {Code: 'n', Text: "n"},
+	"y": {Code: 'y', Text: "y"}, "a": {Code: 'a', Text: "a"}, "n": {Code: 'n', Text: "n"}, "v": {Code: 'v', Text: "v"},
 }
 
 // live returns the live region without styling.

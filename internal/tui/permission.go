@@ -67,7 +67,8 @@ const permGrace = 400 * time.Millisecond
 
 // permKey answers the prompt: y/1 allow once, a/2 allow for the session,
 // n/3 deny (then type a reason, Enter sends), arrows choose and Enter
-// picks the choice they moved to, Esc denies without a reason, ^C denies and interrupts.
+// picks the choice they moved to, v prints the whole command to the
+// scrollback, Esc denies without a reason, ^C denies and interrupts.
 //
 // Enter alone never answers: there is no default choice. Keys that arrive
 // within permGrace of the prompt opening, or that belong to a typing burst
@@ -127,6 +128,8 @@ func (m *Model) permKey(k tea.Key) tea.Cmd {
 		default:
 			p.typing = true
 		}
+	case "v":
+		m.showWholeCommand()
 	case "esc":
 		m.decide(Deny, "")
 	case "ctrl+c":
@@ -161,32 +164,27 @@ func (m *Model) denyWaiting(reason string) {
 }
 
 // permView renders the prompt in place of the input box and returns where
-// the cursor goes (row -1: hidden).
+// the cursor goes (row -1: hidden). It fits in the rows the live region
+// has (height minus the footer and two spare rows) so the title, the
+// reason and the options are always on screen; a command too tall for the
+// rest shows its head and tail and says how much is hidden (v prints it
+// all to the scrollback).
 func (m *Model) permView() (lines []string, row, col int) {
 	p := m.perm
 	w := m.width - 1
 	rule := style.Warn.Render(strings.Repeat("─", max(w, 1)))
-	lines = append(lines, rule)
 	title := style.Warn.Render("? ") + style.Bold.Render("allow "+sanitize.Line(p.req.Tool)+"?")
 	if p.req.Why != "" {
 		title += style.Dim.Render("  " + sanitize.Line(p.req.Why))
 	}
-	lines = append(lines, cells.Truncate(title, w, "…"))
-	if c := p.req.Command; c != "" {
-		// The full command, wrapped not cut; hidden characters made visible.
-		for i, l := range strings.Split(sanitize.ExpandTabs(sanitize.Visible(c)), "\n") {
-			lead := "  $ "
-			if i > 0 {
-				lead = "    "
-			}
-			for _, r := range cells.Hardwrap(l, max(w-4, 8)) {
-				lines = append(lines, lead+style.Bold.Render(r))
-				lead = "    "
-			}
-		}
+	head := append([]string{rule}, cells.Wrap(title, w)...)
+	if len(head) > 3 { // a long reason: keep two rows of it
+		head = append(head[:2], cells.Truncate(head[2], w, "…"))
 	}
+
+	var body []string
 	if p.req.Path != "" {
-		lines = append(lines, cells.Truncate("  "+style.Bold.Render(sanitize.Visible(p.req.Path)), w, "…"))
+		body = append(body, cells.Truncate("  "+style.Bold.Render(sanitize.Visible(p.req.Path)), w, "…"))
 	}
 	if p.req.Diff != "" {
 		d := render.Diff(p.req.Diff, w-2)
@@ -196,14 +194,16 @@ func (m *Model) permView() (lines []string, row, col int) {
 			d = append(d[:room], style.Dim.Render("  … +"+strconv.Itoa(extra)+" more diff lines"))
 		}
 		for _, l := range d {
-			lines = append(lines, "  "+l)
+			body = append(body, "  "+l)
 		}
 	}
 	if p.req.Command == "" && p.req.Diff == "" && p.req.Summary != "" {
 		for _, l := range cells.Wrap(sanitize.Visible(p.req.Summary), w-2) {
-			lines = append(lines, "  "+l)
+			body = append(body, "  "+l)
 		}
 	}
+
+	var tail []string
 	var opts []string
 	for i, c := range permChoices {
 		label := "[" + string("yan"[i]) + "] " + c
@@ -214,20 +214,55 @@ func (m *Model) permView() (lines []string, row, col int) {
 		}
 		opts = append(opts, label)
 	}
-	lines = append(lines, cells.Truncate(strings.Join(opts, " "), w, "…"))
+	tail = append(tail, cells.Truncate(strings.Join(opts, " "), w, "…"))
 	row = -1
 	if p.typing {
 		lead := "  reason (enter sends, empty for none): "
 		l := p.reason.Layout(max(w-cells.Width(lead), 4))
 		for i, r := range l.Rows {
 			if i == 0 {
-				lines = append(lines, style.Dim.Render(lead)+r)
+				tail = append(tail, style.Dim.Render(lead)+r)
 			} else {
-				lines = append(lines, strings.Repeat(" ", cells.Width(lead))+r)
+				tail = append(tail, strings.Repeat(" ", cells.Width(lead))+r)
 			}
 		}
-		row, col = len(lines)-len(l.Rows)+l.Row, cells.Width(lead)+l.Col
+		row, col = len(tail)-len(l.Rows)+l.Row, cells.Width(lead)+l.Col
 	}
-	lines = append(lines, rule)
+	tail = append(tail, rule)
+
+	var cmd []string
+	if p.req.Command != "" {
+		room := m.height - 3 - len(head) - len(body) - len(tail)
+		rows, hidden := render.CommandBlock(m.promptCommand(), w-2, room)
+		for _, r := range rows {
+			if hidden > 0 && strings.HasPrefix(r, "… ") {
+				cmd = append(cmd, "  "+style.Warn.Render(r))
+				hidden = 0
+				continue
+			}
+			cmd = append(cmd, "  "+style.Bold.Render(r))
+		}
+	}
+	lines = append(append(append(head, cmd...), body...), tail...)
+	if row >= 0 {
+		row += len(lines) - len(tail)
+	}
 	return lines, row, col
+}
+
+// promptCommand is the prompt's command with hidden characters made
+// visible and tabs kept for CommandBlock to collapse.
+func (m *Model) promptCommand() string { return sanitize.Visible(m.perm.req.Command) }
+
+// showWholeCommand prints the open prompt's whole command, every line
+// numbered and every blank run counted, to the scrollback (key v).
+func (m *Model) showWholeCommand() {
+	if m.perm.req.Command == "" {
+		return
+	}
+	rows, _ := render.CommandBlock(m.promptCommand(), m.contentWidth()-2, 1<<30)
+	m.commit(style.Dim.Render("  command awaiting approval (" + sanitize.Line(m.perm.req.Tool) + "):"))
+	for _, r := range rows {
+		m.commit("  " + r)
+	}
 }

@@ -42,11 +42,14 @@ func Prompt(text string, width int) []string {
 	return out
 }
 
-// ToolCall renders the header of a tool card: `⚙ name(args)` on one line,
-// truncated to width.
+// ToolCall renders the header of a tool card: `⚙ name(args)` on one line
+// of at most width cells. Line breaks show as ⏎ and long blank runs as
+// ␣×N (CommandOneLine); a line still too wide keeps its head and its tail
+// around a count of what is hidden (Middle), so padding cannot hide the
+// end of a command.
 func ToolCall(c llm.ToolCall, width int) []string {
-	line := style.Accent.Render("⚙") + " " + style.Bold.Render(sanitize.Line(c.Name)) + "(" + sanitize.Line(Args(c.Arguments)) + ")"
-	return []string{cells.Truncate(line, width, "…")}
+	line := style.Accent.Render("⚙") + " " + style.Bold.Render(sanitize.Line(c.Name)) + "(" + CommandOneLine(sanitize.Text(Args(c.Arguments))) + ")"
+	return []string{Middle(line, width)}
 }
 
 // Args summarises raw tool-call arguments for a card: a command or a lone

@@ -39,7 +39,7 @@ func TestArgs(t *testing.T) {
 
 func TestToolCallTruncates(t *testing.T) {
 	got := plain(ToolCall(llm.ToolCall{Name: "bash", Arguments: `{"command":"` + strings.Repeat("x", 100) + `"}`}, 30))
-	if len(got) != 1 || ansi.StringWidth(got[0]) > 30 || !strings.HasPrefix(got[0], "⚙ bash(xxx") || !strings.HasSuffix(got[0], "…") {
+	if len(got) != 1 || ansi.StringWidth(got[0]) > 30 || !strings.HasPrefix(got[0], "⚙ bash(xx") || !strings.HasSuffix(got[0], "xx)") || !strings.Contains(got[0], "(92 hidden)") {
 		t.Errorf("got %q", got)
 	}
 }
