@@ -52,6 +52,8 @@ func init() {
 		"tar": (*checker).tar, "eval": (*checker).eval, "source": (*checker).source_, ".": (*checker).source_,
 		"trap": (*checker).trap, "alias": (*checker).alias, "watch": (*checker).watch,
 		"awk": (*checker).awk, "gawk": (*checker).awk, "mawk": (*checker).awk, "nawk": (*checker).awk,
+		"nc": (*checker).netcat, "ncat": (*checker).netcat, "netcat": (*checker).netcat, "socat": (*checker).socat,
+		"ssh": (*checker).ssh, "crontab": (*checker).crontab,
 		"kill": (*checker).kill, "systemctl": (*checker).systemctl, "cd": (*checker).cd, "pushd": (*checker).cd, "init": (*checker).initCmd, "su": (*checker).su,
 	}
 	for s := range shells {
@@ -62,6 +64,9 @@ func init() {
 	}
 	for f := range formatters {
 		handlers[f] = (*checker).formatter
+	}
+	for e := range containerEngines {
+		handlers[e] = (*checker).docker
 	}
 	for p := range powerCommands {
 		handlers[p] = func(c *checker, cmd command) {
@@ -135,14 +140,16 @@ func (c *checker) argv(lv *level, argv []arg, in input, part string, hops int) {
 	}
 }
 
-// secrets asks when an argument names a secret file.
+// secrets asks when an argument names a secret file, directly, through
+// a glob that matches one (cat .e?v) or through a symlink (notes.txt ->
+// .env); see secretArg.
 func (c *checker) secrets(cmd command) {
 	for _, a := range cmd.args {
 		if !a.known() || a.s == "" || strings.HasPrefix(a.s, "-") {
 			continue
 		}
-		if kind, ok := SecretPath(c.resolve(a.s), c.opts.Home, ""); ok {
-			c.add(RuleSecretAccess, fmt.Sprintf("%s touches %s (%s)", cmd.base, quote(a.s), kind), cmd.part)
+		if what, kind, ok := c.secretArg(a, cmd.part); ok {
+			c.add(RuleSecretAccess, fmt.Sprintf("%s touches %s (%s)", cmd.base, what, kind), cmd.part)
 			return
 		}
 	}

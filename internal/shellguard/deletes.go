@@ -2,6 +2,7 @@ package shellguard
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -62,6 +63,10 @@ func (c *checker) deletes(cmd command, targets []arg, recursive bool) {
 			}
 			continue
 		default:
+			if t.userHome != "" && rec {
+				c.add(RuleDeleteProtected, "recursive delete of the home directory of user "+quote(t.userHome), cmd.part)
+				return
+			}
 			p = c.resolve(t.s)
 		}
 		if strings.Contains(p, unknown) {
@@ -409,4 +414,18 @@ func (c *checker) forkBomb(lv *level, fn *syntax.FuncDecl) {
 		}
 		c.add(RuleForkBomb, fmt.Sprintf("function %q spawns copies of itself without end (fork bomb)", name), clip(lv.text(fn)))
 	}
+}
+
+// userHome reports whether s names another user's home directory as a
+// whole: ~name, ~name/, or a glob of everything in it (~name/*). Any
+// name counts, whether or not the user exists here.
+func userHome(s string) (string, bool) {
+	if !strings.HasPrefix(s, "~") || strings.HasPrefix(s, "~/") || s == "~" || strings.HasPrefix(s, "~+") || strings.HasPrefix(s, "~-") {
+		return "", false
+	}
+	name, rest, _ := strings.Cut(s[1:], "/")
+	if name == "" || !everything(strings.Trim(rest, "/")) && filepath.Clean("/"+rest) != "/" {
+		return "", false
+	}
+	return name, true
 }

@@ -13,8 +13,10 @@
 // how agents ended up running `ls; rm -rf /` (cases B18, B19, B21). The
 // policy — which finding gets which verdict — is the table in policy.go.
 //
-// It is a pure function of the command text and Options: it never runs the
-// command and never touches the file system. Quoted text is data, not
+// It never runs the command. It reads the file system in one place only:
+// to expand globs and follow symlinks of arguments when looking for
+// secrets (cat .e?v, a link to .env), listing directories and reading
+// link targets, never file contents. Quoted text is data, not
 // code: `echo "rm -rf /"` is allowed. It must not import other Zero
 // packages; the permission engine (internal/sandbox) and the CLI
 // (`zero guard`) call it.
@@ -157,6 +159,8 @@ type checker struct {
 	exhausted bool
 	// parts collects every simple command's words for Parts.
 	parts [][]string
+	// realHome is Options.Home with symlinks resolved, once needed.
+	realHome string
 }
 
 // maxSteps bounds the work of one Check: nested code (eval $(eval ...))

@@ -41,6 +41,11 @@ const (
 	RuleGitHistory       = "git.history-rewrite"   // filter-branch, filter-repo, reflog expire, update-ref -d
 	RuleGitOutside       = "git.outside-workspace" // git -C / --git-dir / --work-tree outside the workspace
 	RuleGitConfigCommand = "git.config-command"    // git -c with a key that runs a program
+	RuleNetUpload        = "network.upload"        // curl/wget sending a local file (-d @f, -F x=@f, -T f)
+	RuleNetShell         = "network.shell"         // nc -e, ncat --exec, socat EXEC:: a program on a socket
+	RuleRemoteExec       = "remote.exec"           // ssh host COMMAND, ssh -o ProxyCommand=...
+	RuleContainerHost    = "container.host"        // docker run -v /:/h, -v ~:..., --privileged, --pid=host
+	RuleCrontab          = "crontab.change"        // crontab -r, crontab -, crontab FILE, crontab -e
 )
 
 // policy maps each rule id to its verdict and a one-line description.
@@ -80,6 +85,11 @@ var policy = map[string]struct {
 	RuleGitHistory:       {Ask, "git history rewrite"},
 	RuleGitOutside:       {Ask, "git run on a repository outside the workspace"},
 	RuleGitConfigCommand: {Ask, "git -c setting that runs a program or alias"},
+	RuleNetUpload:        {Ask, "uploads a local file to the network"},
+	RuleNetShell:         {Ask, "serves a program (a shell) on a network connection"},
+	RuleRemoteExec:       {Ask, "runs a command on another machine, or a local proxy command"},
+	RuleContainerHost:    {Ask, "container given the host: its root, home, docker socket, privileges or namespaces"},
+	RuleCrontab:          {Ask, "replaces or removes the user's scheduled jobs"},
 }
 
 // RuleInfo describes one rule of the guard's policy.

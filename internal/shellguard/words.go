@@ -1,6 +1,7 @@
 package shellguard
 
 import (
+	"os/user"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -34,6 +35,9 @@ type arg struct {
 	proc bool
 	// download reports a substitution that runs a downloader.
 	download bool
+	// userHome names the user when the word is ~name (or ~name/, ~name/*):
+	// another user's home directory as a whole (see userHome).
+	userHome string
 	// tree, when set, stands for every path under a directory (items from
 	// find, fed through xargs or -exec).
 	tree *tree
@@ -105,6 +109,11 @@ func (c *checker) appendPart(lv *level, alts []arg, p syntax.WordPart, first boo
 	case *syntax.Lit:
 		v, glob := unescapeUnquoted(p.Value)
 		if first {
+			if u, ok := userHome(v); ok {
+				for i := range alts {
+					alts[i].userHome = u
+				}
+			}
 			v = c.expandTilde(v)
 		}
 		add(v, v)
@@ -226,6 +235,17 @@ func (c *checker) expandTilde(v string) string {
 	}
 	if v == "~+" || strings.HasPrefix(v, "~+/") {
 		return c.opts.Cwd + v[2:]
+	}
+	// ~name: another user's home, as the shell expands it; an unknown
+	// user stays literal, as in the shell.
+	name, rest, _ := strings.Cut(v[1:], "/")
+	if name != "" && name != "-" {
+		if u, err := user.Lookup(name); err == nil && u.HomeDir != "" {
+			if rest == "" {
+				return u.HomeDir
+			}
+			return u.HomeDir + "/" + rest
+		}
 	}
 	return v
 }

@@ -21,8 +21,8 @@ func (c *checker) redirect(lv *level, r *syntax.Redirect) {
 		}
 	case syntax.RdrIn:
 		if a := c.word(lv, r.Word); a.known() {
-			if kind, ok := SecretPath(c.resolve(a.s), c.opts.Home, ""); ok {
-				c.add(RuleSecretAccess, "reads "+quote(a.s)+" ("+kind+")", clip(lv.text(r)))
+			if what, kind, ok := c.secretArg(a, clip(lv.text(r))); ok {
+				c.add(RuleSecretAccess, "reads "+what+" ("+kind+")", clip(lv.text(r)))
 			}
 		}
 		return
@@ -257,13 +257,16 @@ func (c *checker) sed(cmd command) {
 	}
 }
 
-// curl writes -o FILE; wget writes -O FILE.
+// curl writes -o FILE; wget writes -O FILE. Both may upload a local
+// file (remote.go).
 func (c *checker) curl(cmd command) {
 	c.outputFlag(cmd, "-o", "--output")
+	c.curlUpload(cmd)
 }
 
 func (c *checker) wget(cmd command) {
 	c.outputFlag(cmd, "-O", "--output-document")
+	c.wgetUpload(cmd)
 }
 
 func (c *checker) outputFlag(cmd command, short, long string) {
