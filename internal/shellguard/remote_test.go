@@ -129,10 +129,10 @@ func TestSecretsOnDisk(t *testing.T) {
 		}
 	}
 	for p, s := range map[string]string{
-		filepath.Join(ws, ".env"):                 "API_KEY=x",
-		filepath.Join(ws, "README.md"):            "readme",
-		filepath.Join(ws, "docs", "a.md"):         "a",
-		filepath.Join(home, ".ssh", "id_ed25519"): "key",
+		filepath.Join(ws, ".env"):                  "API_KEY=x",
+		filepath.Join(ws, "README.md"):             "readme",
+		filepath.Join(ws, "docs", "a.md"):          "a",
+		filepath.Join(home, ".ssh", "id_ed25519"):  "key",
 		filepath.Join(home, ".aws", "credentials"): "[default]",
 	} {
 		if err := os.WriteFile(p, []byte(s), 0o600); err != nil {
