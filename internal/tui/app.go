@@ -82,6 +82,9 @@ type Model struct {
 	lastReply       string
 	lastBlocks      []markdown.CodeBlock
 	quitting        bool
+	// openingPrinted: the greeting and resumed history were written to the
+	// terminal before Bubble Tea started (newProgram), not by Init.
+	openingPrinted bool
 }
 
 // Options configures New and Run. The zero value works.
@@ -139,15 +142,27 @@ func New(backend Backend, opts Options) *Model {
 // (Program.Send). Run sets it; tests set their own.
 func (m *Model) SetSender(send func(tea.Msg)) { m.send = send }
 
-// Init implements tea.Model.
+// Init implements tea.Model. It prints the opening lines unless the
+// program printed them before starting (newProgram).
 func (m *Model) Init() tea.Cmd {
-	if m.opts.Greeting != "" {
-		m.commit(strings.Split(sanitize.Text(m.opts.Greeting), "\n")...)
-	}
-	if r := m.opts.Resumed; r != nil && len(r.History) > 0 {
-		m.commit(render.Block(formatResumed(*r), m.contentWidth())...)
+	if !m.openingPrinted {
+		m.commit(m.openingLines()...)
 	}
 	return m.flush()
+}
+
+// openingLines are the greeting and, for `zero --resume`, the resumed
+// conversation exactly as /resume shows it, wrapped to the content width.
+func (m *Model) openingLines() []string {
+	var lines []string
+	if m.opts.Greeting != "" {
+		lines = append(lines, strings.Split(sanitize.Text(m.opts.Greeting), "\n")...)
+	}
+	if r := m.opts.Resumed; r != nil && len(r.History) > 0 {
+		lines = append(lines, render.Block(formatResumed(*r), m.contentWidth())...)
+		lines = append(lines, "") // as background output ends
+	}
+	return lines
 }
 
 // Messages the app sends itself.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
@@ -35,9 +36,31 @@ func Run(ctx context.Context, backend Backend, opts RunOptions) error {
 	return err
 }
 
-// newProgram builds the Bubble Tea program around a new Model.
+// newProgram builds the Bubble Tea program around a new Model and writes
+// the opening lines (greeting, resumed conversation) to the output.
+//
+// They are written before the program starts, not printed from Init:
+// Bubble Tea's inline renderer inserts printed lines relative to the last
+// frame it drew, and before its first frame it misplaces them, so the
+// first batch was partly overwritten (`zero --resume` lost turns).
 func newProgram(ctx context.Context, backend Backend, opts RunOptions) (*tea.Program, *Model) {
 	m := New(backend, opts.Options)
+	out := opts.Output
+	if out == nil {
+		out = os.Stdout
+		if f := os.Stdout; opts.Width <= 0 && term.IsTerminal(f.Fd()) {
+			if w, h, err := term.GetSize(f.Fd()); err == nil && w > 0 && h > 0 {
+				m.width, m.height = w, h // wrap the opening lines to the real width
+			}
+		}
+	}
+	if lines := m.openingLines(); len(lines) > 0 {
+		// "\r\n": the terminal is not in raw mode yet, but the output may
+		// not translate "\n" either.
+		if _, err := io.WriteString(out, strings.Join(lines, "\r\n")+"\r\n"); err == nil {
+			m.openingPrinted = true
+		}
+	}
 	popts := []tea.ProgramOption{tea.WithContext(ctx)}
 	switch {
 	case opts.Input != nil:
