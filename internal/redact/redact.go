@@ -122,7 +122,8 @@ func (r *Redactor) String(s string) (string, int) {
 			s, n, lower = out, n+m, ""
 		}
 	}
-	return s, n
+	s, m := assignments(s)
+	return s, n + m
 }
 
 // asciiLower lower-cases ASCII letters only, so byte offsets in the

@@ -93,7 +93,7 @@ func TestNewKnown(t *testing.T) {
 }
 
 func FuzzString(f *testing.F) {
-	for _, s := range []string{fakeOpenAI, fakeAnthropic, fakeJWT, fakePEMPrivate, "password=correct-horse", "a://b:c@d"} {
+	for _, s := range []string{fakeOpenAI, fakeAnthropic, fakeJWT, fakePEMPrivate, "password=correct-horse", "a://b:c@d", "ADMIN_PIN=482193\nSMTP_PASS=hunter2", "  password: hunter2 # x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
