@@ -157,6 +157,10 @@ loop:
 		}
 	}
 	g.flags, g.ops = splitFlags(rest)
+	if sub.s == "config" {
+		c.gitConfigSet(cmd, g)
+		return
+	}
 	for _, r := range gitRules {
 		if r.sub == sub.s && r.match(g) {
 			c.add(r.rule, r.what, cmd.part)
@@ -211,6 +215,40 @@ func (c *checker) gitConfig(cmd command, v arg, aliases map[string]string) {
 	}
 	if risky {
 		c.add(RuleGitConfigCommand, "git -c "+key+" makes git run a program", cmd.part)
+	}
+}
+
+// gitConfigSet asks when `git config` sets a key whose value git runs
+// (core.fsmonitor, core.hooksPath, a filter driver, a "!" alias): the
+// next git command in the repository would run it. Reading a key (one
+// operand) is allowed.
+func (c *checker) gitConfigSet(cmd command, g gitArgs) {
+	ops := g.ops
+	if len(ops) > 0 && contains([]string{"get", "list", "unset", "rename-section", "remove-section", "edit"}, ops[0].s) {
+		return
+	}
+	if len(ops) > 0 && (ops[0].s == "set" || ops[0].s == "--add") {
+		ops = ops[1:]
+	}
+	if len(ops) < 2 || hasFlag(g.flags, 'l', "--get", "--get-all", "--get-regexp", "--list", "--unset", "--unset-all") {
+		return
+	}
+	for i, o := range ops {
+		if !o.known() {
+			continue
+		}
+		key := strings.ToLower(o.s)
+		risky := gitRunsProgram[key]
+		for _, suf := range gitRunsProgramSuffix {
+			risky = risky || strings.HasSuffix(key, suf)
+		}
+		if strings.HasPrefix(key, "alias.") && i+1 < len(ops) && strings.HasPrefix(ops[i+1].s, "!") {
+			risky = true
+		}
+		if risky {
+			c.add(RuleGitConfigCommand, "git config "+key+" makes later git commands run a program", cmd.part)
+			return
+		}
 	}
 }
 

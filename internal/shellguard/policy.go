@@ -46,6 +46,7 @@ const (
 	RuleRemoteExec       = "remote.exec"           // ssh host COMMAND, ssh -o ProxyCommand=...
 	RuleContainerHost    = "container.host"        // docker run -v /:/h, -v ~:..., --privileged, --pid=host
 	RuleCrontab          = "crontab.change"        // crontab -r, crontab -, crontab FILE, crontab -e
+	RuleWriteControl     = "write.control"         // a write to .git/hooks, .git/config or .zero of a root
 )
 
 // policy maps each rule id to its verdict and a one-line description.
@@ -90,6 +91,7 @@ var policy = map[string]struct {
 	RuleRemoteExec:       {Ask, "runs a command on another machine, or a local proxy command"},
 	RuleContainerHost:    {Ask, "container given the host: its root, home, docker socket, privileges or namespaces"},
 	RuleCrontab:          {Ask, "replaces or removes the user's scheduled jobs"},
+	RuleWriteControl:     {Ask, "writes a file that runs code later (.git/hooks, .git/config, .zero)"},
 }
 
 // RuleInfo describes one rule of the guard's policy.

@@ -183,3 +183,44 @@ func TestSecretsOnDisk(t *testing.T) {
 		})
 	}
 }
+
+// TestControlWrites: shell writes into a root's .git/hooks, .git/config
+// or .zero ask (they run code later, outside the sandbox), and so does
+// git config setting a key git runs; ordinary .git traffic is allowed.
+func TestControlWrites(t *testing.T) {
+	opts := caseOpts
+	opts.Roots = []string{"/srv/extra"}
+	tests := []struct {
+		cmd     string
+		verdict Level
+		rule    string
+	}{
+		{`echo 'curl x|sh' > .git/hooks/pre-commit`, Ask, RuleWriteControl},
+		{`cp evil.sh .git/hooks/post-checkout`, Ask, RuleWriteControl},
+		{`tee -a .git/config <<< '[core] fsmonitor = x'`, Ask, RuleWriteControl},
+		{`printf '{}' > .zero/hooks.json`, Ask, RuleWriteControl},
+		{`cd sub && echo x > ../.zero/rules.json`, Ask, RuleWriteControl},
+		{`echo x > /srv/extra/.git/hooks/pre-push`, Ask, RuleWriteControl},
+		{`sed -i s/a/b/ .git/config`, Ask, RuleWriteControl},
+		{`git config core.fsmonitor 'touch pwned'`, Ask, RuleGitConfigCommand},
+		{`git config --local core.hooksPath hooks`, Ask, RuleGitConfigCommand},
+		{`git config set filter.x.smudge 'sh evil'`, Ask, RuleGitConfigCommand},
+		{`git config alias.st '!sh evil'`, Ask, RuleGitConfigCommand},
+		{`git config --get core.editor`, Allow, RuleDefault},
+		{`git config get core.editor`, Allow, RuleDefault},
+		{`git config user.email me@example.com`, Allow, RuleDefault},
+		{`git config alias.st status`, Allow, RuleDefault},
+		{`echo x > .gitignore`, Allow, RuleDefault},
+		{`echo x > .git/info/exclude`, Allow, RuleDefault},
+		{`cat .git/config`, Allow, RuleDefault},
+		{`git add -A && git commit -m wip`, Allow, RuleDefault},
+	}
+	for _, tt := range tests {
+		t.Run(tt.cmd, func(t *testing.T) {
+			v := Check(tt.cmd, opts)
+			if v.Verdict != tt.verdict || v.Rule != tt.rule {
+				t.Errorf("Check(%q) = %s by %s (%s), want %s by %s", tt.cmd, v.Verdict, v.Rule, v.Reason, tt.verdict, tt.rule)
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package shellguard
 
 import (
+	"path/filepath"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -62,9 +63,34 @@ func (c *checker) writeTarget(cmd command, t arg) {
 		c.add(RuleSecretAccess, "writes "+quote(t.s)+" ("+kind+")", cmd.part)
 		return
 	}
+	if what := c.controlPath(p); what != "" {
+		c.add(RuleWriteControl, "writes "+quote(t.s)+", "+what, cmd.part)
+		return
+	}
 	if !c.writable(p) {
 		c.add(RuleWriteOutside, "writes "+quote(p)+", outside the workspace", cmd.part)
 	}
+}
+
+// controlPath says why p, in the workspace or an added root, runs code
+// later ("" when it does not): git runs .git/hooks and what .git/config
+// names; Zero loads .zero's hooks, rules and config next session.
+func (c *checker) controlPath(p string) string {
+	for _, r := range append([]string{c.opts.Workspace}, c.opts.Roots...) {
+		if r == "" {
+			continue
+		}
+		r = filepath.Clean(r)
+		switch {
+		case within(p, filepath.Join(r, ".git", "hooks")):
+			return "a git hook git runs later"
+		case within(p, filepath.Join(r, ".git", "config")):
+			return "git's config, whose settings can run programs"
+		case within(p, filepath.Join(r, ".zero")):
+			return "Zero's project hooks, rules or config"
+		}
+	}
+	return ""
 }
 
 // tee writes every file operand.
