@@ -196,6 +196,9 @@ type (
 		id    int
 		lines []string
 		info  bool // refresh the footer's Info
+		// reset: the session changed; take Backend.Info as is (no usage
+		// carried over).
+		reset bool
 	}
 )
 
@@ -239,7 +242,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.askPermission(msg)
 	case outputMsg:
 		m.commit(msg.lines...)
-		if msg.info {
+		switch {
+		case msg.reset:
+			m.info = m.backend.Info()
+		case msg.info:
 			m.info = mergeInfo(m.backend.Info(), m.info)
 		}
 		if msg.id == m.turn.id && m.turn.busy != "" {

@@ -68,7 +68,7 @@ func (m *Model) key(k tea.Key) tea.Cmd {
 	case "ctrl+q":
 		m.editQueue()
 	case "ctrl+l":
-		return tea.ClearScreen
+		m.clearScreen()
 	case "ctrl+o":
 		m.expandReasoning = !m.expandReasoning
 	default:

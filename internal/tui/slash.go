@@ -28,8 +28,8 @@ var commands = []command{
 	{"model", "[name]", "show or switch the model"},
 	{"config", "", "show the active configuration"},
 	{"context", "", "show what fills the context window"},
-	{"clear", "", "clear the screen and start a new session"},
-	{"new", "", "start a new session"},
+	{"clear", "", "new session; old conversation scrolled off the screen"},
+	{"new", "", "new session; the screen stays as it is"},
 	{"sessions", "", "list this project's sessions"},
 	{"resume", "<id|prefix>", "resume a session"},
 	{"logs", "", "show where the session log and spilled outputs live"},
@@ -48,7 +48,8 @@ const keyHelp = `keys
   ↑/↓  lines, then history             ctrl+r  reverse history search
   tab  complete a /command             shift+tab  cycle mode (normal/auto-accept/plan)
   ctrl+q  edit the queue               esc esc, ctrl+c  interrupt / clear the line
-  ctrl+o  expand reasoning             ctrl+l  clear screen   ctrl+d  exit (empty line)
+  ctrl+o  expand reasoning             ctrl+d  exit (empty line)
+  ctrl+l  scroll the screen clear (the terminal's scrollback keeps it)
   !cmd  run a shell command`
 
 func commandNames() []string {
@@ -95,14 +96,13 @@ func (m *Model) slash(line string) tea.Cmd {
 			return b.Report(ctx, kind)
 		})
 	case "clear", "new":
-		var clear tea.Cmd
 		if name == "clear" {
-			clear = tea.ClearScreen
+			m.clearScreen()
 		}
-		return tea.Batch(clear, m.background("", func(ctx context.Context, b Backend) (string, error) {
+		return m.sessionChange("", func(ctx context.Context, b Backend) (string, error) {
 			id, err := b.NewSession(ctx)
 			return "new session " + id, err
-		}))
+		})
 	case "sessions":
 		return m.background("", func(ctx context.Context, b Backend) (string, error) {
 			list, err := b.Sessions(ctx)
@@ -113,12 +113,12 @@ func (m *Model) slash(line string) tea.Cmd {
 			m.commit(render.Notice(event.Warning, "usage: /resume <id|prefix> (see /sessions)", w)...)
 			return nil
 		}
-		return m.background("resuming", func(ctx context.Context, b Backend) (string, error) {
+		return m.sessionChange("resuming", func(ctx context.Context, b Backend) (string, error) {
 			r, err := b.Resume(ctx, arg)
 			return formatResumed(r), err
 		})
 	case "compact":
-		return m.background("compacting", func(ctx context.Context, b Backend) (string, error) {
+		return m.sessionChange("compacting", func(ctx context.Context, b Backend) (string, error) {
 			return b.Compact(ctx)
 		})
 	case "clip":
@@ -152,6 +152,28 @@ func (m *Model) background(busy string, f func(context.Context, Backend) (string
 			lines = render.Block(text, w)
 		}
 		return outputMsg{id: id, lines: append(lines, ""), info: true}
+	}
+}
+
+// sessionChange is background for a command that replaces the session's
+// contents (/new, /clear, /resume, /compact): afterwards the footer shows
+// Backend.Info as it is, with no usage carried over from before.
+func (m *Model) sessionChange(busy string, f func(context.Context, Backend) (string, error)) tea.Cmd {
+	run := m.background(busy, f)
+	return func() tea.Msg {
+		msg := run().(outputMsg)
+		msg.reset = true
+		return msg
+	}
+}
+
+// clearScreen scrolls everything on the screen into the terminal's
+// scrollback by printing a screenful of empty lines. tea.ClearScreen cannot
+// do it: in an inline program (Bubble Tea v2) it only erases and redraws
+// the live region.
+func (m *Model) clearScreen() {
+	for range m.height {
+		m.commit("")
 	}
 }
 

@@ -16,7 +16,7 @@ func TestSlashCommands(t *testing.T) {
 		call  string   // backend call expected, "" none
 		shows []string // scrollback must show
 	}{
-		{"/help", "", []string{"/resume <id|prefix>", "ctrl+r  reverse history search"}},
+		{"/help", "", []string{"/resume <id|prefix>", "ctrl+r  reverse history search", "/clear", "new session; old conversation scrolled off the screen", "ctrl+l  scroll the screen clear"}},
 		{"/model", "", []string{"model: qwen3-coder"}},
 		{"/model llama3", "model llama3", []string{"model: llama3"}},
 		{"/config", "report config", []string{"report of config"}},
