@@ -137,7 +137,7 @@ func secretAssignment(line string) (int, int, bool) {
 		}
 	}
 	if m := yamlLine.FindStringSubmatchIndex(line); m != nil && yamlSecretName(line[m[4]:m[5]]) {
-		if v := line[m[6]:m[7]]; secretValue(v) {
+		if v := line[m[6]:m[7]]; secretValue(v) && !codeValue(line[m[4]:m[5]], v) {
 			return m[6], m[7], true
 		}
 	}
@@ -176,4 +176,29 @@ func secretKeyFirst(line string) bool {
 		return false
 	}
 	return envSecretName(name) || yamlSecretName(name)
+}
+
+// codeValue reports a YAML-looking line that is more likely code: the
+// value names the key again (a JS property `token: token`, `apiToken:
+// token`) or is a member access (`secret: config.secret`).
+func codeValue(key, v string) bool {
+	lk, lv := strings.ToLower(key), strings.ToLower(v)
+	if strings.HasSuffix(lk, lv) {
+		return true
+	}
+	parts := strings.Split(v, ".")
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || !(p[0] >= 'a' && p[0] <= 'z' || p[0] >= 'A' && p[0] <= 'Z' || p[0] == '_') {
+			return false
+		}
+		for i := 0; i < len(p); i++ {
+			if !isWordByte(p[i]) && p[i] != '_' {
+				return false
+			}
+		}
+	}
+	return true
 }

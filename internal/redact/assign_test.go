@@ -50,6 +50,10 @@ func TestAssignments(t *testing.T) {
 		{"echo SMTP_PASS=hunter2 is set", "", 0},
 		{"passwordHash: bcrypt(p)", "", 0},
 		{"token: getToken();", "", 0},
+		{"  token: token", "", 0},
+		{"  apiToken: token", "", 0},
+		{"  secret: config.secret", "", 0},
+		{"  secret: s3cr3t.v4lue-9", "  secret: [REDACTED:password]", 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
