@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,6 +31,17 @@ func TestDecideControlWrites(t *testing.T) {
 				}
 			}
 		}
+	}
+	// A link inside the workspace that leads into .git is judged by
+	// where it leads.
+	if err := os.MkdirAll(filepath.Join(e.ws, ".git", "hooks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(e.ws, ".git", "hooks"), filepath.Join(e.ws, "hooklink")); err != nil {
+		t.Fatal(err)
+	}
+	if d := e.engine(t, ModeAutoAccept).Decide(context.Background(), call("write_file", map[string]any{"path": "hooklink/pre-commit"}), writeTool); d.Action != Ask || d.Rule != RuleControlWrite {
+		t.Errorf("write through a link into .git/hooks: %+v", d)
 	}
 	// Neighbours are ordinary files.
 	for _, p := range []string{".gitignore", ".github/workflows/ci.yml", "zero/x", ".zerox", "ZERO.md", "sub/.git-notes"} {

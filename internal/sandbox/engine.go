@@ -7,8 +7,12 @@
 //     (normal, auto-accept, plan) and the grants the user gave (once, for
 //     the session, or persisted in grants.json); shell commands go through
 //     internal/shellguard first, and its deny is final in every mode;
+//     writes into a root's .git or .zero always ask a person
+//     (RuleControlWrite);
 //   - the OS sandbox for shell commands (Wrap, Backend): bubblewrap on
-//     Linux when it is installed and namespaces work, Landlock otherwise.
+//     Linux when it is installed and namespaces work, Landlock otherwise;
+//   - folder trust (Trust, TrustState, IsTrusted): which workspaces may
+//     load their .zero hooks, rules and config, pinned to their content.
 //
 // It must not run tools, talk to a person or print: the agent loop asks
 // the user when Decide says ask and reports the answer back with Grant.
