@@ -173,6 +173,8 @@ func TestSecretsOnDisk(t *testing.T) {
 		{`cat docs/a.md`, Allow, RuleDefault},
 		{`ls *.nothing`, Allow, RuleDefault},
 		{`cat .e?v.example`, Allow, RuleDefault},
+		{`cat /*/*/*/*/*/.env`, Ask, RuleSecretAccess},
+		{`ls */*/*.go`, Allow, RuleDefault},
 	}
 	for _, tt := range tests {
 		t.Run(tt.cmd, func(t *testing.T) {

@@ -2,11 +2,28 @@ package shellguard
 
 import (
 	"path/filepath"
+	"strings"
 )
 
 // maxGlobMatches bounds how many paths one glob argument is checked
 // against the secret list; past it the glob asks (it may hide one).
 const maxGlobMatches = 512
+
+// maxGlobDepth bounds how many path components of one glob may hold
+// wildcards; a deeper glob (/*/*/*/*/*) could walk most of the disk, so
+// it asks instead of being expanded.
+const maxGlobDepth = 4
+
+// globDepth counts the components of p holding glob characters.
+func globDepth(p string) int {
+	n := 0
+	for _, part := range strings.Split(p, string(filepath.Separator)) {
+		if strings.ContainsAny(part, "*?[") {
+			n++
+		}
+	}
+	return n
+}
 
 // secretArg reports whether the known argument a names a secret: as
 // written; or, for a glob, any path it matches on disk now (cat .e?v,
@@ -24,6 +41,9 @@ func (c *checker) secretArg(a arg, part string) (what, kind string, ok bool) {
 		return "", "", false
 	}
 	if a.glob {
+		if globDepth(p) > maxGlobDepth {
+			return quote(a.s), "a glob too deep for the guard to check", true
+		}
 		matches, err := filepath.Glob(p)
 		if err != nil {
 			return "", "", false
