@@ -197,10 +197,9 @@ func (m *Model) permView() (lines []string, row, col int) {
 			body = append(body, "  "+l)
 		}
 	}
+	var summary []string
 	if p.req.Command == "" && p.req.Diff == "" && p.req.Summary != "" {
-		for _, l := range cells.Wrap(sanitize.Visible(p.req.Summary), w-2) {
-			body = append(body, "  "+l)
-		}
+		summary = cells.Wrap(sanitize.Visible(p.req.Summary), w-2)
 	}
 
 	var tail []string
@@ -241,6 +240,16 @@ func (m *Model) permView() (lines []string, row, col int) {
 				continue
 			}
 			cmd = append(cmd, "  "+style.Bold.Render(r))
+		}
+	}
+	if len(summary) > 0 {
+		room := max(m.height-3-len(head)-len(body)-len(tail), 3)
+		if len(summary) > room {
+			extra := len(summary) - room + 1
+			summary = append(summary[:room-1], style.Warn.Render("… "+strconv.Itoa(extra)+" more lines hidden"))
+		}
+		for _, l := range summary {
+			body = append(body, "  "+l)
 		}
 	}
 	lines = append(append(append(head, cmd...), body...), tail...)

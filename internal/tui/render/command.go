@@ -166,6 +166,10 @@ func CommandBlock(cmd string, width, room int) (rows []string, hidden int) {
 	bottom := keep - top
 	hidden = len(rows) - keep
 	out := append([]string(nil), rows[:top]...)
-	out = append(out, "… "+strconv.Itoa(hidden)+" more rows hidden — press v to view all")
+	mark := "… " + strconv.Itoa(hidden) + " more rows hidden — press v to view all"
+	if cells.Width(mark) > width {
+		mark = cells.Truncate("… "+strconv.Itoa(hidden)+" hidden (v: all)", width, "…")
+	}
+	out = append(out, mark)
 	return append(out, rows[len(rows)-bottom:]...), hidden
 }

@@ -90,7 +90,7 @@ func TestCommandBlock(t *testing.T) {
 			"   │ ⏎×79 empty lines",
 			"81 │ echo listing done",
 		}, 0},
-		{"tall", strings.Join(tall, "\n"), 40, 7, []string{
+		{"tall", strings.Join(tall, "\n"), 50, 7, []string{
 			"$ 30 lines, 644B:",
 			" 1 │ echo x",
 			" 2 │ echo xx",
@@ -111,4 +111,39 @@ func TestCommandBlock(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzCommandBlock: whatever the command, the block fits its room, no row
+// is wider than the width, and the hidden count accounts for every row.
+func FuzzCommandBlock(f *testing.F) {
+	f.Add(hidingCommand, 78, 10)
+	f.Add("make test", 40, 3)
+	f.Add("a\t\t\t\t\tb\n\n\n\nc\r\n\u202e", 20, 5)
+	f.Add(strings.Repeat("x\n", 100), 30, 7)
+	f.Fuzz(func(t *testing.T, cmd string, width, room int) {
+		width, room = 20+abs(width)%200, abs(room)%100
+		whole, _ := CommandBlock(cmd, width, 1<<30)
+		rows, hidden := CommandBlock(cmd, width, room)
+		if len(rows) > max(room, 3) {
+			t.Fatalf("%d rows for room %d", len(rows), room)
+		}
+		if hidden == 0 && !reflect.DeepEqual(rows, whole) || hidden > 0 && len(rows)-1+hidden != len(whole) {
+			t.Fatalf("hidden %d: %d rows shown of %d", hidden, len(rows), len(whole))
+		}
+		for _, r := range rows {
+			if ansi.StringWidth(r) > width {
+				t.Fatalf("row %q wider than %d", r, width)
+			}
+		}
+		if w := ansi.StringWidth(Middle(CommandOneLine(cmd), width)); w > width {
+			t.Fatalf("one-line form %d cells wide, want <= %d", w, width)
+		}
+	})
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
