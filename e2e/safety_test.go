@@ -95,6 +95,15 @@ func TestProjectRulesNeedTrustAndBlockInAutoAccept(t *testing.T) {
 	if st.code != 0 || !strings.Contains(st.stdout, "no-deploy") || !strings.Contains(st.stdout, "trusted: true") {
 		t.Fatalf("zero rules status: %q", st.stdout)
 	}
+
+	// Trust is pinned to content: a changed rules file (a git pull) is
+	// ignored until the user trusts the folder again.
+	os.WriteFile(filepath.Join(dir, ".zero", "rules.json"), []byte(`{"rules": []}`), 0o644)
+	srv.Script(llmtest.Reply(llmtest.Text("ok")))
+	r = e.run(dir, "", "exec", "--base-url", srv.URL(), "--model", "m", "hi")
+	if r.code != 0 || !strings.Contains(r.stderr, "changed since you trusted") {
+		t.Fatalf("changed rules not flagged: %d %s", r.code, r.stderr)
+	}
 }
 
 func TestGuardCommand(t *testing.T) {

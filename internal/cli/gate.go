@@ -87,6 +87,11 @@ func (g *permissionGate) Decide(ctx context.Context, call llm.ToolCall, t tools.
 		}
 		if ans.Scope == sandbox.ScopeSession || ans.Scope == sandbox.ScopePersistent {
 			gr := sandbox.Grant{Scope: ans.Scope, Tool: t.Name()}
+			if d.Rule == sandbox.RuleControlWrite || d.Rule == sandbox.RuleSecretWrite {
+				// a write into .git, .zero or a secret is granted for that
+				// path only, never tool-wide
+				gr.Path = g.absPath(call)
+			}
 			if t.SideEffect() == tools.SideShell {
 				gr.Command = commandOf(call)
 				if p := strings.TrimSpace(ans.Prefix); p != "" {
@@ -107,6 +112,19 @@ func (g *permissionGate) Decide(ctx context.Context, call llm.ToolCall, t tools.
 		return agent.Decision{Reason: "a beforeTool hook blocked this call: " + reason}
 	}
 	return out
+}
+
+// absPath returns the call's path argument made absolute against the
+// workspace root (symlinks are the engine's business).
+func (g *permissionGate) absPath(call llm.ToolCall) string {
+	var a struct {
+		Path string `json:"path"`
+	}
+	_ = json.Unmarshal([]byte(call.Arguments), &a)
+	if a.Path == "" || g.ws == nil || filepath.IsAbs(a.Path) {
+		return a.Path
+	}
+	return filepath.Join(g.ws.Root(), a.Path)
 }
 
 // openForRead makes an allowed read outside the workspace possible: the

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/zero-agent/zero/internal/hooks"
 	"github.com/zero-agent/zero/internal/rules"
@@ -30,11 +31,15 @@ type safety struct {
 func newSafety(rt *runtime, mode string, policy sandbox.Policy) (*safety, error) {
 	home, _ := os.UserHomeDir()
 	root := rt.ws.Root()
-	sf := &safety{trusted: sandbox.IsTrusted(sandbox.DefaultConfigDir(), root)}
+	state, changed := sandbox.TrustState(sandbox.DefaultConfigDir(), root)
+	sf := &safety{trusted: state == sandbox.TrustOK}
 	projectDir := ""
-	if sf.trusted {
+	switch {
+	case sf.trusted:
 		projectDir = root
-	} else if exists(filepath.Join(root, ".zero", "rules.json")) || exists(filepath.Join(root, ".zero", "hooks.json")) || len(rt.cfg.ProjectHooks) > 0 {
+	case state == sandbox.TrustChanged:
+		fmt.Fprintf(rt.s.err, "zero: %s changed since you trusted this folder; project rules, hooks and provider choices are ignored until you review them and run `zero trust` again\n", strings.Join(changed, ", "))
+	case exists(filepath.Join(root, ".zero", "rules.json")) || exists(filepath.Join(root, ".zero", "hooks.json")) || len(rt.cfg.ProjectHooks) > 0:
 		fmt.Fprintf(rt.s.err, "zero: this folder has project rules or hooks; they are ignored until you run `zero trust` here\n")
 	}
 	set, err := rules.Load(projectDir, home)
@@ -105,7 +110,7 @@ func runTrust(s stdio, args []string) error {
 	if err := sandbox.Trust(sandbox.DefaultConfigDir(), abs); err != nil {
 		return err
 	}
-	fmt.Fprintf(s.out, "trusted %s: its .zero/rules.json and .zero/hooks.json now load\n", abs)
+	fmt.Fprintf(s.out, "trusted %s: its .zero/rules.json, .zero/hooks.json and .zero/config.json load as they are now; if any of them changes, Zero ignores them until you run `zero trust` again\n", abs)
 	return nil
 }
 
@@ -133,10 +138,14 @@ func runRules(s stdio, args []string) error {
 		}
 		fmt.Fprintf(s.out, "added to %s\n", filepath.Join(wd, "ZERO.md"))
 	case "status":
-		trusted := sandbox.IsTrusted(sandbox.DefaultConfigDir(), wd)
+		state, changed := sandbox.TrustState(sandbox.DefaultConfigDir(), wd)
+		trusted := state == sandbox.TrustOK
 		dir := ""
 		if trusted {
 			dir = wd
+		}
+		if state == sandbox.TrustChanged {
+			fmt.Fprintf(s.out, "changed since trusted: %s (run zero trust again after reviewing them)\n", strings.Join(changed, ", "))
 		}
 		set, err := rules.Load(dir, home)
 		if err != nil {
