@@ -20,9 +20,11 @@ type permState struct {
 	opened time.Time
 	req    PermissionRequest
 	reply  chan Decision
-	choice int  // -1 none yet (no default), 0 allow once, 1 allow for session, 2 deny
-	typing bool // typing the deny reason
-	reason editor.Editor
+	choice int // -1 none yet (no default), 0 allow once, 1 allow for session, 2 deny
+	// arrowed: the previous key moved the choice; only then does Enter pick.
+	arrowed bool
+	typing  bool // typing the deny reason
+	reason  editor.Editor
 }
 
 var permChoices = []string{"allow once", "allow for this session", "deny"}
@@ -70,22 +72,37 @@ const permGrace = 400 * time.Millisecond
 // picks the choice they moved to, v prints the whole command to the
 // scrollback, Esc denies without a reason, ^C denies and interrupts.
 //
-// Enter alone never answers: there is no default choice. Keys that arrive
-// within permGrace of the prompt opening, or that belong to a typing burst
-// (keys or pastes less than typingBurstGap apart) that began before it
-// opened, are not answers: printable ones go to the (hidden) input box,
-// the rest are dropped. Someone typing ahead must not approve a command by
-// accident.
+// Enter answers only right after an arrow key: there is no default
+// choice. Keys that arrive within permGrace of the prompt opening, or that
+// belong to a typing burst (keys or pastes less than typingBurstGap apart)
+// that began before it opened, are not answers, and neither is a letter
+// that does not begin a burst of its own (a word typed at the prompt):
+// printable ones go to the (hidden) input box, the rest are dropped.
+// Someone typing ahead must not approve a command by accident.
 func (m *Model) permKey(k tea.Key) tea.Cmd {
 	p := m.perm
 	name := k.String()
-	now := m.opts.Now()
-	if name != "ctrl+c" && !p.typing && (!m.burstStart.After(p.opened) || now.Sub(p.opened) < permGrace) {
-		if k.Text != "" && k.Mod&(tea.ModCtrl|tea.ModAlt) == 0 || name == "backspace" {
-			m.ed.HandleKey(k)
+	now := m.lastKey // when this key arrived (noteInput)
+	printable := k.Text != "" && k.Mod&(tea.ModCtrl|tea.ModAlt) == 0
+	arrowed := p.arrowed
+	p.arrowed = false
+	if name != "ctrl+c" && !p.typing {
+		var why string
+		switch {
+		case !m.burstStart.After(p.opened) || now.Sub(p.opened) < permGrace:
+			why = "typed before the prompt"
+		case printable && !m.burstStart.Equal(now):
+			// A letter in the middle of a burst is a word being typed
+			// ("check all" must not answer "a").
+			why = "typing at the prompt"
 		}
-		m.hint = "typed before the prompt (kept in the input): pause, then answer y, a or n"
-		return nil
+		if why != "" {
+			if printable || name == "backspace" {
+				m.ed.HandleKey(k)
+			}
+			m.hint = why + " (kept in the input): pause, then answer y, a or n"
+			return nil
+		}
 	}
 	if p.typing {
 		switch name {
@@ -113,10 +130,12 @@ func (m *Model) permKey(k tea.Key) tea.Cmd {
 			p.choice = len(permChoices)
 		}
 		p.choice--
+		p.arrowed = true
 	case "down", "right", "tab":
 		p.choice = (p.choice + 1) % len(permChoices)
+		p.arrowed = true
 	case "enter":
-		if p.choice < 0 {
+		if p.choice < 0 || !arrowed {
 			m.hint = "press y to allow once, a for this session, n to deny"
 			return nil
 		}
@@ -135,6 +154,11 @@ func (m *Model) permKey(k tea.Key) tea.Cmd {
 	case "ctrl+c":
 		m.decide(Deny, "")
 		m.interrupt()
+	default:
+		if printable { // the start of a word typed at the prompt
+			m.ed.HandleKey(k)
+			m.hint = "typing at the prompt (kept in the input): pause, then answer y, a or n"
+		}
 	}
 	return nil
 }

@@ -37,6 +37,8 @@ func TestPromptIgnoresUnmeantAnswers(t *testing.T) {
 		{"enter long after opening", nil, 0, []step{{gap: 3 * time.Second, key: "enter"}}, "", ""},
 		{"enter twice long after opening", []step{{paste: typed}}, 2 * time.Second, []step{{gap: 3 * time.Second, key: "enter"}, {gap: time.Second, key: "enter"}}, "", typed},
 		{"deliberate y", []step{{paste: typed}}, time.Second, []step{{gap: time.Second, key: "y"}}, AllowOnce, typed},
+		{"word typed at the prompt", nil, 0, []step{{gap: 2 * time.Second, key: "c"}, {gap: 100 * time.Millisecond, key: "h"}, {gap: 100 * time.Millisecond, key: "a"}, {gap: 100 * time.Millisecond, key: "n"}}, "", "chan"},
+		{"arrow, pause, enter", nil, 0, []step{{gap: time.Second, key: "down"}, {gap: time.Second, key: "v"}, {gap: time.Second, key: "enter"}}, "", ""},
 		{"deliberate arrow then enter", nil, 0, []step{{gap: time.Second, key: "down"}, {gap: 100 * time.Millisecond, key: "enter"}}, AllowOnce, ""},
 	}
 	for _, tt := range tests {
