@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,7 +16,7 @@ import (
 // "zero" on a private socket, with the given HOME and work dir.
 func startZero(t *testing.T, bin, home, work, socket string, w, h int, args ...string) tmux {
 	x := tmux{t: t, socket: fmt.Sprintf("zero-e2e-%d-%s-%s", os.Getpid(), t.Name(), socket)}
-	t.Cleanup(func() { x.run("kill-server") })
+	t.Cleanup(func() { exec.Command("tmux", "-L", x.socket, "kill-server").Run() })
 	cmd := fmt.Sprintf("env -i HOME=%s PATH=%s TERM=tmux-256color LANG=C.UTF-8 ZERO_SESSION_DIR=%s %s %s; echo ZERO-EXITED-$?; sleep 60",
 		home, os.Getenv("PATH"), filepath.Join(home, "sessions"), bin, strings.Join(args, " "))
 	x.run("new-session", "-d", "-s", "zero", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "-c", work, cmd)

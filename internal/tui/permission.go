@@ -227,6 +227,9 @@ func (m *Model) permView() (lines []string, row, col int) {
 	}
 
 	var tail []string
+	if m.hint != "" { // in the prompt, where a tall command cannot push it off
+		tail = append(tail, cells.Truncate(style.Warn.Render(m.hint), w, "…"))
+	}
 	var opts []string
 	for i, c := range permChoices {
 		label := "[" + string("yan"[i]) + "] " + c

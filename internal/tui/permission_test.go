@@ -156,3 +156,27 @@ func TestPromptShowsWholeCommand(t *testing.T) {
 		})
 	}
 }
+
+// TestPromptHintFitsWithTallCommand: the hint saying why a key was not
+// taken stays on screen even when the command fills the prompt.
+func TestPromptHintFitsWithTallCommand(t *testing.T) {
+	f := newFake()
+	f.script["go"] = func(ctx context.Context, turn Turn, sink event.Sink) event.StopReason {
+		turn.Approve(ctx, PermissionRequest{Tool: "bash", Command: strings.Repeat("echo hi\n", 100), Why: "flagged"})
+		return event.StopCompleted
+	}
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	d := newDriver(t, f, Options{Width: 80, Height: 16, Now: func() time.Time { return now }})
+	d.typeText("go")
+	d.press("enter")
+	d.until(func() bool { return d.m.perm != nil })
+	now = now.Add(100 * time.Millisecond)
+	d.typeText("y")
+	live := d.live()
+	mustContain(t, "live", live, "typed before the prompt", "more rows hidden", "[y] allow once")
+	if len(live) > 14 {
+		t.Errorf("live region is %d rows on a 16-row screen", len(live))
+	}
+	d.press("ctrl+c")
+	d.until(func() bool { return !d.m.turn.running })
+}

@@ -28,7 +28,7 @@ func (m *Model) View() tea.View {
 		top = append(top, m.statusLine())
 	}
 	top = append(top, m.queueView()...)
-	if m.hint != "" {
+	if m.hint != "" && m.perm == nil { // permView shows it within the prompt
 		top = append(top, cells.Truncate(style.Warn.Render(m.hint), m.width-1, "…"))
 	}
 
