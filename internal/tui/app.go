@@ -16,8 +16,12 @@
 // Hard lessons encoded here: print finished lines in batches no taller than
 // the room above the live region (Bubble Tea scrolls by the batch height,
 // and a taller batch pushes the live frame into the scrollback); keep the
-// live region small for the same reason; sanitise every string that did not
-// come from this package before it is styled. Files here split the app by concern: app.go
+// live region small for the same reason; never print before the first frame
+// (the renderer misplaces such lines, so the opening lines are written
+// before the program starts); tea.ClearScreen only repaints an inline
+// program's own region; sanitise every string that did not come from this
+// package before it is styled; a permission prompt has no default answer
+// and ignores type-ahead. Files here split the app by concern: app.go
 // (model and message routing), keys.go (the key table), run.go (turns and
 // events), view.go (live region and footer), slash.go (slash commands),
 // permission.go (approval prompts), queue.go (type-ahead queue), program.go
