@@ -104,17 +104,8 @@ func (b *tuiBackend) switchTo(sess *sessions.Session, history []llm.Message) {
 	b.sess = sess
 	b.rt.safety.hooks.setAudit(sessionLog{sess}, sess.ID())
 	b.agent = b.rt.newAgent(sess, history, b.rt.maxTurns, nil, false)
-	used := 0
-	for _, m := range history {
-		used += len(m.Text()) + len(m.Reasoning())
-		for _, r := range m.ToolResults() {
-			used += len(r.Content)
-		}
-		for _, c := range m.ToolCalls() {
-			used += len(c.Arguments)
-		}
-	}
-	b.info = tui.Info{Model: b.rt.active.Model, Host: hostOf(b.rt.active.BaseURL), ContextWindow: b.rt.window, SessionID: sess.ID(), UsedTokens: used / 4, Estimated: true}
+	used := b.agent.ContextReport().UsedTokens
+	b.info = tui.Info{Model: b.rt.active.Model, Host: hostOf(b.rt.active.BaseURL), ContextWindow: b.rt.window, SessionID: sess.ID(), UsedTokens: used, Estimated: true}
 }
 
 func (b *tuiBackend) close() {
@@ -292,7 +283,12 @@ func (b *tuiBackend) Compact(ctx context.Context) (string, error) {
 	a, sess := b.agent, b.sess
 	b.mu.Unlock()
 	a.SetSink(sessionLog{sess})
-	return a.Compact(ctx)
+	desc, err := a.Compact(ctx)
+	rep := a.ContextReport()
+	b.mu.Lock()
+	b.info.UsedTokens, b.info.Estimated = rep.UsedTokens, true
+	b.mu.Unlock()
+	return desc, err
 }
 
 // SetModel implements tui.Backend.
