@@ -50,8 +50,18 @@ func (t *EditFile) Run(ctx context.Context, args json.RawMessage) (Result, error
 	if r, ok := decodeArgs(args, &a, `{"path": string, "old_string": string, "new_string": string, "replace_all"?: bool}`); !ok {
 		return r, nil
 	}
-	if a.Path == nil || *a.Path == "" || a.OldString == nil || a.NewString == nil {
-		return errorResult(`path, old_string and new_string are required`), nil
+	var missing []string
+	if a.Path == nil || *a.Path == "" {
+		missing = append(missing, "path")
+	}
+	if a.OldString == nil {
+		missing = append(missing, "old_string")
+	}
+	if a.NewString == nil {
+		missing = append(missing, "new_string")
+	}
+	if len(missing) > 0 {
+		return errorResult(`missing %s: edit_file takes {"path": string, "old_string": string, "new_string": string, "replace_all"?: bool} (exact key names)`, strings.Join(missing, ", ")), nil
 	}
 	path := *a.Path
 	abs, r, ok := resolve(t.ws, path, true)

@@ -87,7 +87,7 @@ func TestEditFile(t *testing.T) {
 		{name: "not found", file: "abc\n", args: map[string]any{"old_string": "xyz", "new_string": "q"}, want: "abc\n", msg: "f: old_string not found", isError: true},
 		{name: "ambiguous", file: "x\nx\n", args: map[string]any{"old_string": "x", "new_string": "y"}, want: "x\nx\n", msg: "f: old_string matches 2 places (lines 1, 2)", isError: true},
 		{name: "no change", file: "x\n", args: map[string]any{"old_string": "x", "new_string": "x"}, want: "x\n", msg: "f: old_string and new_string are identical", isError: true},
-		{name: "missing new_string", file: "x\n", args: map[string]any{"old_string": "x"}, want: "x\n", msg: "path, old_string and new_string are required", isError: true},
+		{name: "missing new_string", file: "x\n", args: map[string]any{"old_string": "x"}, want: "x\n", msg: "missing new_string", isError: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
