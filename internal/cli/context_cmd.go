@@ -4,45 +4,88 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
+	"time"
 
+	"github.com/zero-agent/zero/internal/agent"
+	"github.com/zero-agent/zero/internal/config"
+	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/providers/catalog"
 	"github.com/zero-agent/zero/internal/sessions"
+	"github.com/zero-agent/zero/internal/tools"
+	"github.com/zero-agent/zero/internal/workspace"
 )
 
 // runContext is `zero context [--session ID]`: what the latest session of
 // this workspace (or the one named) puts in the model's window, and the
-// bytes each context lever saved.
+// bytes each context lever saved. It reads the stored session only: no
+// model server is needed or contacted.
 func runContext(s stdio, args []string) error {
 	fs := flag.NewFlagSet("context", flag.ContinueOnError)
 	fs.SetOutput(s.err)
 	id := fs.String("session", "", "session id or prefix (default: the latest of this workspace)")
-	var o overrides
-	o.register(fs)
 	if _, err := parseInterspersed(fs, args); err != nil {
 		return usagef("%v", err)
 	}
-	rt, err := newRuntime(s, o, "")
+	wd, err := os.Getwd()
 	if err != nil {
 		return err
 	}
-	defer rt.Close()
+	wd = canonicalDir(wd)
+	st, err := openStore()
+	if err != nil {
+		return err
+	}
 	var sess *sessions.Session
 	if *id != "" {
-		sess, err = rt.store.Load(*id)
+		sess, err = st.Load(*id)
 	} else {
-		sess, err = rt.store.Latest(rt.ws.Root())
+		sess, err = st.Latest(wd)
 	}
 	if errors.Is(err, sessions.ErrNotFound) {
-		return usagef("no session for %s yet", rt.ws.Root())
+		return usagef("no session for %s yet (zero sessions --all lists them)", wd)
 	}
 	if err != nil {
 		return err
 	}
 	defer sess.Close()
-	history, _, err := sess.History()
+	evs, _, err := sess.Events()
 	if err != nil {
 		return err
 	}
-	a := rt.newAgent(sess, history, rt.maxTurns, nil, false)
-	fmt.Fprintf(s.out, "session %s\n%s\n", sess.ID(), a.ContextReport().String())
+	history, _ := sessions.RebuildHistory(evs)
+	meta := sess.Meta()
+	cfg, err := config.Load(config.Options{Workspace: wd, TrustedProject: trusted(wd)})
+	if err != nil {
+		return usagef("%v", err)
+	}
+	m, _ := catalog.Resolve(meta.Provider, meta.Model)
+	window, source := catalog.Window(m, 0, cfg.ContextWindow)
+	compactions, lastInput := 0, 0
+	for _, e := range evs {
+		switch {
+		case e.Type == event.Compaction:
+			compactions++
+		case e.Type == event.Usage && e.Usage != nil && !e.Usage.Estimated:
+			lastInput = e.Usage.InputTokens
+		}
+	}
+	ws, err := workspace.New(wd)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	a := agent.New(agent.Options{
+		Model:         meta.Model,
+		System:        agent.SystemPrompt(wd, time.Now(), ""),
+		Tools:         tools.NewRegistry(tools.Core(ws, tools.Options{})...),
+		History:       history,
+		ContextWindow: window,
+		MaxToolOutput: cfg.MaxToolOutput,
+		MaxTurnOutput: cfg.MaxTurnOutput,
+	})
+	fmt.Fprintf(s.out, "session %s · model %s · window %d tokens (%s)\n", sess.ID(), meta.Model, window, source)
+	fmt.Fprintf(s.out, "compactions logged: %d · last prompt size the server reported: %d tokens\n", compactions, lastInput)
+	fmt.Fprintln(s.out, a.ContextReport().String())
 	return nil
 }
