@@ -130,7 +130,14 @@ func (r *run) prepare(ctx context.Context, c llm.ToolCall) *pending {
 		return p
 	}
 	p.args = args
-	d := r.decide(ctx, c, t)
+	// The gate and the tool see the repaired arguments (a gate that
+	// parses them, like the sandbox engine, would otherwise deny a call
+	// the tool can run); the history and the log keep what the model sent.
+	gated := c
+	if repaired {
+		gated.Arguments = string(args)
+	}
+	d := r.decide(ctx, gated, t)
 	if !d.Allow {
 		reason := d.Reason
 		if reason == "" {
