@@ -13,6 +13,7 @@ import (
 	"github.com/zero-agent/zero/internal/providers/catalog"
 	"github.com/zero-agent/zero/internal/sessions"
 	"github.com/zero-agent/zero/internal/tools"
+	"github.com/zero-agent/zero/internal/tools/webfetch"
 	"github.com/zero-agent/zero/internal/workspace"
 )
 
@@ -78,7 +79,7 @@ func runContext(s stdio, args []string) error {
 	a := agent.New(agent.Options{
 		Model:         meta.Model,
 		System:        agent.SystemPrompt(wd, time.Now(), ""),
-		Tools:         tools.NewRegistry(tools.Core(ws, tools.Options{})...),
+		Tools:         tools.NewRegistry(append(tools.Core(ws, tools.Options{}), webfetch.New(webfetch.Options{}))...),
 		History:       history,
 		ContextWindow: window,
 		MaxToolOutput: cfg.MaxToolOutput,
