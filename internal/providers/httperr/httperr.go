@@ -170,6 +170,8 @@ func Classify(provider, model string, status int, header http.Header, body []byt
 		e.Hint = "the provider is overloaded: Zero retries with backoff; switch model if it persists"
 	case llm.ErrBadRequest:
 		e.Hint = badRequestHint(provider, status, d)
+	case llm.ErrMalformedToolCall:
+		e.Hint = "the server could not parse the tool call the model wrote; Zero asks the model to write it again"
 	case llm.ErrServer:
 		e.RetryAfter = retryAfter(header, d)
 		e.Hint = "the server failed: Zero retries; check the server's log if it persists"
@@ -195,6 +197,9 @@ func kindOf(status int, d details) llm.ErrorKind {
 	case t == "rate_limit_error" || code == "rate_limit_exceeded" || d.Status == "RESOURCE_EXHAUSTED" || quota(d):
 		return llm.ErrRateLimit
 	}
+	if status >= 500 && serverToolParseFailure(d.Message) {
+		return llm.ErrMalformedToolCall
+	}
 	switch {
 	case status == 401 || status == 403:
 		return llm.ErrAuth
@@ -212,6 +217,18 @@ func kindOf(status int, d details) llm.ErrorKind {
 		return llm.ErrBadRequest
 	}
 	return llm.ErrUnknown
+}
+
+// serverToolParseFailure reports a local server (llama.cpp, vLLM) that
+// failed to parse the tool call the model wrote ("Failed to parse input at
+// pos 12: <tool_call>…"): retrying the same request repeats the failure, a
+// nudge to the model fixes it.
+func serverToolParseFailure(msg string) bool {
+	m := strings.ToLower(msg)
+	if !strings.Contains(m, "failed to parse") && !strings.Contains(m, "could not parse") {
+		return false
+	}
+	return strings.Contains(m, "tool") || strings.Contains(m, "function")
 }
 
 // quota reports an exhausted account (OpenAI insufficient_quota), which
