@@ -35,6 +35,19 @@ func malformedNudge(err error) string {
 	return "Your last tool call was malformed: " + detail + ". Call the tool again with a valid JSON object of arguments."
 }
 
+// maxCutNudges is how many replies cut off by the output-token limit
+// (llm.FinishLength) without a tool call one run answers with cutNudge;
+// the next one stops the run with StopError.
+const maxCutNudges = 2
+
+// cutNudge answers a reply without tool calls that the output-token limit
+// cut off.
+const cutNudge = "Your reply was cut off by the output limit; continue where you stopped, more briefly."
+
+// cutCallNote is added to the error result of a tool call whose arguments
+// are invalid because the output-token limit cut the reply off.
+const cutCallNote = " Your reply was cut off by the output token limit before these arguments were complete: shorten the call, e.g. write the file in parts."
+
 // run holds the state of one Run.
 type run struct {
 	a      *Agent
@@ -47,6 +60,10 @@ type run struct {
 	malformed int
 	// shown is the answer text shown for the current turn.
 	shown string
+	// finish is the finish reason of the current turn's reply.
+	finish llm.FinishReason
+	// cut counts the cut-off replies answered with cutNudge.
+	cut int
 	// stuck watches for repeated calls; completion for unfinished answers.
 	stuck      stuckDetector
 	completion completionState
@@ -149,6 +166,17 @@ func (r *run) loop(ctx context.Context) Result {
 			msg, invalid = r.recoverTextCalls(msg, req.Tools)
 			calls = msg.ToolCalls()
 		}
+		if len(calls) == 0 && r.finish == llm.FinishLength {
+			if r.cut >= maxCutNudges {
+				r.keepPartial(msg)
+				return Result{StopReason: event.StopError, Err: errors.New("the model's replies keep hitting the output limit")}
+			}
+			r.cut++
+			r.emit(event.Event{Type: event.Warning, Text: fmt.Sprintf("the reply was cut off by the output token limit; asking the model to continue (%d of %d)", r.cut, maxCutNudges)})
+			r.keepPartial(msg)
+			r.appendMessage(llm.TextMessage(llm.RoleUser, cutNudge))
+			continue
+		}
 		if len(calls) == 0 {
 			text := strings.TrimSpace(msg.Text())
 			if text == "" {
@@ -200,7 +228,8 @@ func (r *run) visibleSpecs() []llm.ToolSpec {
 func (r *run) requestWithRetry(ctx context.Context, req llm.Request) (llm.Message, error) {
 	var printedText string
 	for attempt := 0; ; attempt++ {
-		msg, shown, err := r.streamOnce(ctx, req, printedText)
+		msg, shown, finish, err := r.streamOnce(ctx, req, printedText)
+		r.finish = finish
 		printedText = shown
 		r.shown = shown
 		if err == nil || ctx.Err() != nil || !llm.IsRetryable(err) || attempt >= r.a.opts.Retries || r.a.opts.Retries < 0 {
@@ -222,14 +251,15 @@ func (r *run) requestWithRetry(ctx context.Context, req llm.Request) (llm.Messag
 }
 
 // streamOnce runs one request. already is the text shown by earlier
-// attempts of this turn; it returns the text shown after this attempt.
+// attempts of this turn; it returns the text shown after this attempt and
+// the reply's finish reason ("" when the stream sent none).
 // With text tool calls on, text deltas pass through a textcalls
 // StreamFilter so call markup never reaches a surface.
-func (r *run) streamOnce(ctx context.Context, req llm.Request, already string) (llm.Message, string, error) {
+func (r *run) streamOnce(ctx context.Context, req llm.Request, already string) (llm.Message, string, llm.FinishReason, error) {
 	started := time.Now()
 	ch, err := r.a.opts.Provider.Stream(ctx, req)
 	if err != nil {
-		return llm.Message{}, already, err
+		return llm.Message{}, already, "", err
 	}
 	var filter *textcalls.StreamFilter
 	if r.a.textCallsOn() && len(req.Tools) > 0 {
@@ -294,29 +324,32 @@ func (r *run) streamOnce(ctx context.Context, req llm.Request, already string) (
 		r.emit(event.Event{Type: event.Usage, Usage: &u, ElapsedMs: time.Since(started).Milliseconds()})
 	}
 	if asm.Err != nil {
-		return asm.Message(), shown, asm.Err
+		return asm.Message(), shown, asm.Finish, asm.Err
 	}
 	if err := ctx.Err(); err != nil {
-		return asm.Message(), shown, err
+		return asm.Message(), shown, asm.Finish, err
 	}
-	return asm.Message(), shown, nil
+	return asm.Message(), shown, asm.Finish, nil
 }
 
 // validArgs returns a call's arguments as a JSON object, or an error
 // message the model can act on. Arguments that are not valid JSON get the
 // same meaning-preserving repair as calls written as text
 // (textcalls.RepairArguments: trailing commas, single quotes, unquoted
-// keys, a JSON-encoded string); repaired is then true and the call's own
-// Arguments (kept in the history and the log) are left as they came.
-func validArgs(c llm.ToolCall, t tools.Tool) (args json.RawMessage, msg string, repaired bool) {
+// keys, a JSON-encoded string) when repair is true; repaired is then true
+// and the call's own Arguments (kept in the history and the log) are left
+// as they came.
+func validArgs(c llm.ToolCall, t tools.Tool, repair bool) (args json.RawMessage, msg string, repaired bool) {
 	raw, err := c.ArgumentsJSON()
 	if err == nil {
 		return raw, "", false
 	}
-	if fixed, rerr := textcalls.RepairArguments(c.Arguments); rerr == nil {
-		var v map[string]any
-		if json.Unmarshal([]byte(fixed), &v) == nil {
-			return json.RawMessage(fixed), "", true
+	if repair {
+		if fixed, rerr := textcalls.RepairArguments(c.Arguments); rerr == nil {
+			var v map[string]any
+			if json.Unmarshal([]byte(fixed), &v) == nil {
+				return json.RawMessage(fixed), "", true
+			}
 		}
 	}
 	return nil, fmt.Sprintf("error: the arguments of %s are not a valid JSON object (%v). Call it again with a JSON object matching its schema: %s", c.Name, err, compactJSON(t.Schema())), false

@@ -40,11 +40,15 @@ func (r *run) runTools(ctx context.Context, calls []llm.ToolCall, invalid map[st
 		r.totals.ToolCalls++
 		cc := c
 		r.emit(event.Event{Type: event.ToolCall, ToolCall: &cc})
+		cut := r.finish == llm.FinishLength && i == len(calls)-1
 		if msg, bad := invalid[c.ID]; bad {
+			if cut {
+				msg += cutCallNote
+			}
 			ps[i] = &pending{call: c, res: tools.Result{IsError: true, Content: msg}, done: true}
 			continue
 		}
-		ps[i] = r.prepare(ctx, c)
+		ps[i] = r.prepare(ctx, c, cut)
 	}
 	for i := 0; i < len(ps); {
 		if ctx.Err() != nil {
@@ -104,7 +108,10 @@ func (r *run) runTools(ctx context.Context, calls []llm.ToolCall, invalid map[st
 
 // prepare looks up the tool, validates arguments and asks the gate. A call
 // that cannot run is marked done with an error result the model can act on.
-func (r *run) prepare(ctx context.Context, c llm.ToolCall) *pending {
+// cut marks the last call of a reply the output-token limit cut off: its
+// arguments are incomplete, so they are not repaired (a closed-up
+// truncated file must not be written) and an invalid one says why.
+func (r *run) prepare(ctx context.Context, c llm.ToolCall, cut bool) *pending {
 	p := &pending{call: c}
 	t, ok := r.a.opts.Tools.Get(c.Name)
 	if ok && r.a.opts.Visible != nil && !r.a.opts.Visible(t) {
@@ -120,11 +127,14 @@ func (r *run) prepare(ctx context.Context, c llm.ToolCall) *pending {
 		return p
 	}
 	p.tool = t
-	args, msg, repaired := validArgs(c, t)
+	args, msg, repaired := validArgs(c, t, !cut)
 	if repaired {
 		r.emit(event.Event{Type: event.Warning, Text: fmt.Sprintf("repaired the invalid JSON arguments of tool call %s (%s): %.200s -> %.200s", c.ID, c.Name, c.Arguments, args)})
 	}
 	if msg != "" {
+		if cut {
+			msg += cutCallNote
+		}
 		p.res = tools.Result{IsError: true, Content: msg}
 		p.done = true
 		return p
