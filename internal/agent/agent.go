@@ -132,8 +132,9 @@ type Options struct {
 	// rest of the session.
 	ContextWindow int
 	// CompletionCheck (on for exec) nudges the model once when its final
-	// answer says work remains or claims tests pass while no shell
-	// command exited 0 in this run. Off, the same finding is only a
+	// answer says work remains or claims tests pass while no test or
+	// build command (go test, pytest, npm test, cargo build, make test,
+	// ...) exited 0 in this run. Off, the same finding is only a
 	// warning event (the TUI shows it).
 	CompletionCheck bool
 

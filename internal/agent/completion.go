@@ -8,7 +8,8 @@ import (
 )
 
 // Completion check (issue 6 item 7): a final answer that announces more
-// work, or claims tests pass when no shell command exited 0 in this run.
+// work, or claims tests pass when no test or build command (verify.go)
+// exited 0 in this run.
 var (
 	workRemainsRe = regexp.MustCompile(`(?i)\b(i will now|i'll now|i am going to now|next,? i('ll| will)|now i('ll| will)|let me now|remaining steps|still need(s)? to|todo\b)`)
 	testsPassRe   = regexp.MustCompile(`(?i)\b(all )?(the )?(tests?|test suite|build)( now)? (pass(es|ed)?|succeed(s|ed)?|(is|are) (green|passing))\b`)
@@ -16,14 +17,16 @@ var (
 
 // completionState is one run's completion-check memory.
 type completionState struct {
-	shellOK bool
-	checked bool
+	// verified is set when a bash call running a test or build command
+	// exited 0 in this run.
+	verified bool
+	checked  bool
 }
 
 // Nudges sent by the completion check.
 const (
 	remainsNudge    = "Your answer says work remains. Continue the task with tool calls until it is done, then give your final answer."
-	unverifiedNudge = "Your answer says the tests pass, but no command ran successfully in this run. Run the tests with bash and report the real result."
+	unverifiedNudge = "Your answer says the tests pass, but no test or build command succeeded in this run. Run the tests with bash and report the real result."
 )
 
 // checkCompletion returns the nudge to send for a final answer (once per
@@ -37,8 +40,8 @@ func (r *run) checkCompletion(text string) string {
 	switch {
 	case workRemainsRe.MatchString(lastLines(text, 6)):
 		nudge, warn = remainsNudge, "the final answer says work remains"
-	case !r.completion.shellOK && testsPassRe.MatchString(text):
-		nudge, warn = unverifiedNudge, "the final answer claims tests pass, but no command succeeded in this run"
+	case !r.completion.verified && testsPassRe.MatchString(text):
+		nudge, warn = unverifiedNudge, "the final answer claims tests pass, but no test or build command succeeded in this run"
 	default:
 		return ""
 	}

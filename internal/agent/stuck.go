@@ -68,12 +68,13 @@ func (d *stuckDetector) finding() (string, bool) {
 }
 
 // observe records one turn's outcomes for stuck detection and the
-// completion check (a shell command that exited 0).
+// completion check (a test or build command that exited 0).
 func (r *run) observe(outs []Outcome) {
 	for _, o := range outs {
 		r.stuck.add(o.Call.Name, o.Call.Arguments, o.Result.Content)
-		if o.SideEffect == tools.SideShell && !o.Result.IsError && (o.Result.ExitCode == nil || *o.Result.ExitCode == 0) {
-			r.completion.shellOK = true
+		if o.SideEffect == tools.SideShell && !o.Result.IsError && (o.Result.ExitCode == nil || *o.Result.ExitCode == 0) &&
+			isVerifyCommand(bashCommand(o.Call.Arguments)) {
+			r.completion.verified = true
 		}
 	}
 }
