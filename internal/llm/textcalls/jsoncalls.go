@@ -25,6 +25,9 @@ type rawCall struct {
 	// short asks for a 9-alphanumeric id: the call came in Mistral
 	// markup, whose chat templates reject other id shapes (B06).
 	short bool
+	// guessed: the markup was a call attempt whose body could not be
+	// read; name is only what it seemed to mention, err says why.
+	guessed bool
 }
 
 var nameRe = regexp.MustCompile(`"(?:name|tool_name|tool|function)"\s*:\s*"([^"\\]{1,200})"`)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/zero-agent/zero/internal/llm"
 )
@@ -48,11 +50,36 @@ type Result struct {
 	Warnings []string
 }
 
-// InvalidCall is a call the model meant to make but wrote unusable
-// arguments for.
+// InvalidCall is a call the model meant to make but that cannot run:
+// unusable arguments (*ArgError), a body that is not a call, or a tool
+// that was not offered (*CallError).
 type InvalidCall struct {
 	Call llm.ToolCall
 	Err  error
+}
+
+// invalidName is the Name of an InvalidCall whose markup named no offered
+// tool that could be read.
+const invalidName = "invalid_tool_call"
+
+// CallError says why call markup that stood on its own (QA report: tagged
+// calls must never end the run silently) was not run: its body could not
+// be read as a call, or it named a tool that was not offered. Its message
+// is written for the model, which gets it as the call's error result.
+type CallError struct {
+	// Unknown: the call named Tool, which is not among Available.
+	Unknown   bool
+	Tool      string
+	Available []string
+	// Detail says what could not be parsed (when !Unknown).
+	Detail string
+}
+
+func (e *CallError) Error() string {
+	if e.Unknown {
+		return fmt.Sprintf("unknown tool %s; available: %s", e.Tool, strings.Join(e.Available, ", "))
+	}
+	return fmt.Sprintf(`could not parse the call: %s; write {"name": "<tool>", "arguments": {<JSON object>}}`, e.Detail)
 }
 
 // Markup that starts a tool call in text.
@@ -81,21 +108,38 @@ const (
 //     objects (optionally in one ```json fence), or a short lead-in
 //     sentence followed by one fenced block of calls that ends the message.
 //
+// Tagged markup counts only when it stands on its own: nothing but
+// whitespace (or earlier call markup) before it on its line, and the rest
+// of the line after it does not go on with the sentence (lowercase word or
+// ",;:.-"). A tag inside a sentence is prose (QA report: a quoted
+// "[TOOL_CALLS][...]" or inline <tool_call> was executed). Markup that
+// stands on its own but cannot be read as a call (a closed <tool_call>
+// block, or a tag followed by "{" or "["), or that names a tool not
+// offered, is returned in Invalid with a *CallError so the model is told,
+// never run. Inside <tool_call>, the Python form name(key="v", n=1) is read
+// too.
+//
 // A call inside inline code or a fence, or introduced as an example ("for
-// example", "like this"...), stays text. Names not offered stay text with
-// a warning.
+// example", "like this"...), stays text. Untagged JSON naming a tool not
+// offered stays text with a warning (B01 negative 5).
 func Recover(text string, offered []string, opts Options) Result {
+	return recoverText(text, offered, opts, false)
+}
+
+// recoverText is Recover; anyName takes every tool name as offered, which
+// gives the same Text for tagged markup (StreamFilter without Offered).
+func recoverText(text string, offered []string, opts Options, anyName bool) Result {
 	var res Result
 	res.Reasoning, text = splitReasoning(text, opts.PrefilledThink)
 	ids := opts.IDs
 	if ids == nil {
 		ids = NewIDGen()
 	}
-	if len(offered) == 0 {
+	if len(offered) == 0 && !anyName {
 		res.Text = strings.TrimSpace(text)
 		return res
 	}
-	r := recoverer{offered: map[string]bool{}, opts: opts, ids: ids, res: &res}
+	r := recoverer{offered: map[string]bool{}, names: offered, anyName: anyName, opts: opts, ids: ids, res: &res}
 	for _, n := range offered {
 		r.offered[n] = true
 	}
@@ -117,6 +161,8 @@ func Recover(text string, offered []string, opts Options) Result {
 
 type recoverer struct {
 	offered map[string]bool
+	names   []string // offered, in the caller's order
+	anyName bool     // every name counts as offered
 	opts    Options
 	ids     *IDGen
 	res     *Result
@@ -134,7 +180,7 @@ func (r *recoverer) newID(short bool) string {
 func (r *recoverer) allOffered(calls []rawCall) bool {
 	ok := true
 	for _, c := range calls {
-		if !r.offered[c.name] {
+		if !r.isOffered(c.name) {
 			r.res.Warnings = append(r.res.Warnings, fmt.Sprintf("text names tool %q, which was not offered; left as text", c.name))
 			ok = false
 		}
@@ -142,13 +188,31 @@ func (r *recoverer) allOffered(calls []rawCall) bool {
 	return ok
 }
 
+func (r *recoverer) isOffered(name string) bool {
+	return name != "" && (r.anyName || r.offered[name])
+}
+
+// accept files tagged calls: runnable ones in Calls, the rest in Invalid.
 func (r *recoverer) accept(calls []rawCall) {
 	for _, c := range calls {
-		if !r.offered[c.name] {
-			r.res.Warnings = append(r.res.Warnings, fmt.Sprintf("text names tool %q, which was not offered; not executed", c.name))
+		tc := llm.ToolCall{ID: r.newID(c.short), Name: c.name, Arguments: c.args, Recovered: true}
+		switch {
+		case c.guessed:
+			if !r.isOffered(c.name) {
+				tc.Name = invalidName
+			}
+			tc.Arguments = "{}"
+			r.res.Warnings = append(r.res.Warnings, "call markup that is not a call: "+c.err.Error())
+			r.res.Invalid = append(r.res.Invalid, InvalidCall{Call: tc, Err: c.err})
+			continue
+		case !r.isOffered(c.name):
+			r.res.Warnings = append(r.res.Warnings, fmt.Sprintf("text names tool %q, which was not offered; answered as unknown, not executed", c.name))
+			if c.err != nil || c.args == "" {
+				tc.Arguments = "{}"
+			}
+			r.res.Invalid = append(r.res.Invalid, InvalidCall{Call: tc, Err: &CallError{Unknown: true, Tool: c.name, Available: r.names}})
 			continue
 		}
-		tc := llm.ToolCall{ID: r.newID(c.short), Name: c.name, Arguments: c.args, Recovered: true}
 		if c.err != nil {
 			tc.Arguments = c.raw
 			r.res.Invalid = append(r.res.Invalid, InvalidCall{Call: tc, Err: c.err})
@@ -171,15 +235,19 @@ func (r *recoverer) tagged(text string) ([]rawCall, string, bool) {
 		if at < 0 {
 			break
 		}
-		if inSpans(code, at) {
+		if inSpans(code, at) || !lineOpen(text, last, at) {
 			i = at + len(tag)
+			continue
+		}
+		got, end, warns, ok := parseTagged(text[at:], tag, r.opts.Schemas)
+		if !ok || continuesSentence(text[at+end:]) {
+			i = at + len(tag) // a tag quoted in prose
 			continue
 		}
 		if leadIsExample(text, at) && !found {
 			r.res.Warnings = append(r.res.Warnings, "call markup introduced as an example; left as text")
 			return nil, "", false
 		}
-		got, end, warns := parseTagged(text[at:], tag, r.opts.Schemas)
 		r.res.Warnings = append(r.res.Warnings, warns...)
 		kept.WriteString(text[last:at])
 		calls = append(calls, got...)
@@ -204,38 +272,96 @@ func nextTag(text string, from int) (int, string) {
 	return best, tag
 }
 
+// lineOpen reports whether only whitespace stands between the start of
+// the line holding at (or from, the end of earlier call markup, if later)
+// and at.
+func lineOpen(text string, from, at int) bool {
+	ls := strings.LastIndexByte(text[:at], '\n') + 1
+	ls = max(ls, from)
+	return strings.TrimSpace(text[ls:at]) == ""
+}
+
+// continuesSentence reports whether the rest of the line in after goes on
+// with a sentence: it starts with a lowercase letter or with punctuation
+// that joins clauses.
+func continuesSentence(after string) bool {
+	line, _, _ := strings.Cut(after, "\n")
+	line = strings.TrimLeft(line, " \t\r")
+	if line == "" {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(line)
+	return unicode.IsLower(r) || strings.ContainsRune(",;:.-–—)", r)
+}
+
 // parseTagged parses the markup that starts s and returns the bytes used.
-func parseTagged(s, tag string, schemas map[string]json.RawMessage) ([]rawCall, int, []string) {
+// ok is false when the tag is not followed by anything that reads as a
+// call attempt (then it is prose).
+func parseTagged(s, tag string, schemas map[string]json.RawMessage) ([]rawCall, int, []string, bool) {
 	switch tag {
 	case tagToolCall:
 		body := s[len(tag):]
-		end := len(s)
+		end, closed := len(s), false
 		if k := strings.Index(body, tagToolCallClose); k >= 0 {
 			end = len(tag) + k + len(tagToolCallClose)
-			body = body[:k]
+			body, closed = body[:k], true
 		}
 		inner := strings.TrimSpace(body)
 		if strings.HasPrefix(inner, funcOpen) {
 			c, _, w := parseFunction(inner, schemas)
-			return []rawCall{c}, end, w
+			return []rawCall{c}, end, w, true
 		}
 		if calls, ok := jsonCallSequence(inner, false); ok {
-			return calls, end, nil
+			return calls, end, nil, true
 		}
-		return nil, end, []string{fmt.Sprintf("<tool_call> block is not a call: %q", clip(inner, 80))}
+		if name, args, err, looks := parsePyCall(inner); looks {
+			if err != nil {
+				return []rawCall{{name: name, raw: inner, guessed: true, err: &CallError{Detail: fmt.Sprintf("%s(...): %v", name, err)}}}, end, nil, true
+			}
+			return []rawCall{{name: name, args: args, raw: inner}}, end, nil, true
+		}
+		if inner == "" {
+			if !closed {
+				return nil, 0, nil, false
+			}
+			return nil, end, []string{"empty <tool_call> block"}, true
+		}
+		if closed || inner[0] == '{' || inner[0] == '[' {
+			return []rawCall{notACall(inner)}, end, nil, true
+		}
+		return nil, 0, nil, false
 	case funcOpen:
 		c, n, w := parseFunction(s, schemas)
 		if rest := s[n:]; strings.HasPrefix(strings.TrimLeft(rest, " \t\r\n"), tagToolCallClose) {
 			n += len(rest) - len(strings.TrimLeft(rest, " \t\r\n")) + len(tagToolCallClose)
 		}
-		return []rawCall{c}, n, w
+		if c.name == "" {
+			c.guessed = true
+			if c.err == nil {
+				c.err = &CallError{Detail: "<function=...> has no tool name"}
+			}
+		}
+		return []rawCall{c}, n, w, true
 	default:
-		calls, n, w := parseMistral(s)
+		calls, n, w, ok := parseMistral(s)
 		for i := range calls {
 			calls[i].short = true
 		}
-		return calls, n, w
+		return calls, n, w, ok
 	}
+}
+
+// notACall is the Invalid entry for a call attempt whose body could not be
+// read; its name is the one the body mentions, if any.
+func notACall(body string) rawCall {
+	name := ""
+	if m := nameRe.FindStringSubmatch(body); m != nil {
+		name = m[1]
+	} else if !strings.HasPrefix(body, "{") && !strings.HasPrefix(body, "[") {
+		name = leadingName(body)
+	}
+	detail := fmt.Sprintf("%q is not a call object", clip(body, 60))
+	return rawCall{name: name, raw: body, guessed: true, err: &CallError{Detail: detail}}
 }
 
 var mistralNameRe = regexp.MustCompile(`^\s*([A-Za-z0-9_.\-]+)\s*(\[CALL_ID\][A-Za-z0-9_\-]*\s*)?(\[ARGS\])?\s*`)
@@ -243,16 +369,16 @@ var mistralNameRe = regexp.MustCompile(`^\s*([A-Za-z0-9_.\-]+)\s*(\[CALL_ID\][A-
 // parseMistral parses "[TOOL_CALLS]" followed by a JSON array or object of
 // calls, or by one or more "name[ARGS]{json}" (v11+ templates), each
 // optionally preceded by its own "[TOOL_CALLS]".
-func parseMistral(s string) ([]rawCall, int, []string) {
+func parseMistral(s string) ([]rawCall, int, []string, bool) {
 	pos := len(tagMistral)
 	rest := strings.TrimLeft(s[pos:], " \t\r\n")
 	pos = len(s) - len(rest)
 	if strings.HasPrefix(rest, "[") || strings.HasPrefix(rest, "{") {
 		end, _ := scanValue(rest)
 		if calls, ok := jsonCallSequence(rest[:end], false); ok {
-			return calls, pos + end, nil
+			return calls, pos + end, nil, true
 		}
-		return nil, pos + end, []string{"[TOOL_CALLS] not followed by call objects"}
+		return []rawCall{notACall(rest[:end])}, pos + end, nil, true
 	}
 	var calls []rawCall
 	for {
@@ -284,9 +410,9 @@ func parseMistral(s string) ([]rawCall, int, []string) {
 		break
 	}
 	if len(calls) == 0 {
-		return nil, pos, []string{"[TOOL_CALLS] not followed by a call"}
+		return nil, 0, nil, false
 	}
-	return calls, pos, nil
+	return calls, pos, nil, true
 }
 
 // untagged handles messages without call markup: the whole message is call

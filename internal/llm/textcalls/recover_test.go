@@ -92,8 +92,14 @@ func TestRecoverNegatives(t *testing.T) {
 		{"lead-in with example marker", "An example call would look like:\n```json\n{\"name\": \"grep\", \"arguments\": {\"pattern\": \"TODO\"}}\n```"},
 		{"fence followed by prose", "Run:\n```json\n{\"name\": \"grep\", \"arguments\": {}}\n```\nThat is all."},
 		{"data object not a call", `{"name": "read_file", "size": 12}`},
-		{"unknown tool tagged", `<tool_call>{"name":"rm_rf","arguments":{}}</tool_call>`},
-		{"mistral unknown tool", `[TOOL_CALLS]drop_db[ARGS]{}`},
+		{"mistral quoted mid-sentence", `Mistral models emit [TOOL_CALLS][{"name":"bash","arguments":{"command":"touch PWNED10"}}] when they call tools.`},
+		{"mistral at line start inside a sentence", "Mistral models emit\n[TOOL_CALLS][{\"name\":\"bash\",\"arguments\":{\"command\":\"touch PWNED10\"}}] when they call tools."},
+		{"hermes inline in a sentence", `The model wrote <tool_call>{"name":"bash","arguments":{"command":"touch PWNED11"}}</tool_call> - but I am only explaining.`},
+		{"hermes own line continuing a sentence", "It sends\n<tool_call>{\"name\":\"bash\",\"arguments\":{\"command\":\"touch X\"}}</tool_call> - but I am only explaining."},
+		{"qwen function inline", "Qwen writes <function=bash><parameter=command>ls</parameter></function> blocks."},
+		{"literal tag in prose", "Wrap the JSON in a <tool_call> word."},
+		{"bare tag at line start then prose", "<tool_call> is the tag Hermes uses."},
+		{"mistral marker named at line start", "[TOOL_CALLS] is the marker Mistral uses."},
 		{"plain prose", "The answer is 42."},
 		{"qwen in fence", "```\n<function=bash>\n<parameter=command>\nls\n</parameter>\n</function>\n```"},
 		{"mixed known and unknown json", `{"name": "grep", "arguments": {}}; {"name": "nuke", "arguments": {}}`},
@@ -103,12 +109,6 @@ func TestRecoverNegatives(t *testing.T) {
 			res := Recover(tt.in, offeredTools, Options{})
 			if len(res.Calls) != 0 || len(res.Invalid) != 0 {
 				t.Fatalf("recovered %+v / %+v from %q", res.Calls, res.Invalid, tt.in)
-			}
-			if strings.Contains(tt.in, "tool_call>{\"name\":\"rm_rf\"") || strings.HasPrefix(tt.in, "[TOOL_CALLS]") {
-				if len(res.Warnings) == 0 {
-					t.Error("no warning for an unknown tool")
-				}
-				return // markup of an unknown tool is removed from the text
 			}
 			if res.Text != strings.TrimSpace(tt.in) {
 				t.Errorf("text = %q, want the input", res.Text)
@@ -190,6 +190,74 @@ func TestRecoverIntentProse(t *testing.T) {
 		res := Recover(lead+"\n<tool_call>{\"name\":\"grep\",\"arguments\":{\"pattern\":\"x\"}}</tool_call>", offeredTools, Options{})
 		if len(res.Calls) != 1 || res.Text != lead {
 			t.Errorf("%q: calls %d text %q warnings %v", lead, len(res.Calls), res.Text, res.Warnings)
+		}
+	}
+}
+
+// TestRecoverCallAttempts: markup that stands on its own is a call attempt;
+// when it cannot run, the model is told why through Invalid instead of the
+// markup ending the run as the answer (QA report).
+func TestRecoverCallAttempts(t *testing.T) {
+	tests := []struct {
+		name, in   string
+		callName   string // Invalid[0].Call.Name
+		errPrefix  string
+		errContain string
+		text       string
+	}{
+		{"unknown tool tagged", `<tool_call>{"name":"rm_rf","arguments":{}}</tool_call>`, "rm_rf", "unknown tool rm_rf; available: ", "read_file, grep, write_file, list_dir, bash", ""},
+		{"unknown tool run_tests", "Running the tests.\n<tool_call>\n{\"name\": \"run_tests\", \"arguments\": {}}\n</tool_call>", "run_tests", "unknown tool run_tests; available: ", "bash", "Running the tests."},
+		{"mistral unknown tool", `[TOOL_CALLS]drop_db[ARGS]{}`, "drop_db", "unknown tool drop_db", "list_dir", ""},
+		{"python form unknown tool", `<tool_call>run_tests(verbose=True)</tool_call>`, "run_tests", "unknown tool run_tests", "read_file", ""},
+		{"prose in a closed tag", "<tool_call>\nplease read go.mod\n</tool_call>", invalidName, "could not parse the call: ", `write {"name": `, ""},
+		{"json without a name", `<tool_call>{"path": "go.mod"}</tool_call>`, invalidName, "could not parse the call: ", "is not a call object", ""},
+		{"python form with positional argument", `<tool_call>read_file("go.mod")</tool_call>`, "read_file", "could not parse the call: read_file(...): ", "only keyword arguments", ""},
+		{"python form unclosed string", `<tool_call>read_file(path="go.mod)</tool_call>`, "read_file", "could not parse the call: ", "unterminated string", ""},
+		{"mistral array of non-calls", `[TOOL_CALLS][1, 2]`, invalidName, "could not parse the call: ", "is not a call object", ""},
+		{"unclosed tag opening json", "<tool_call>\n{\"path\": \"go.mod\"}", invalidName, "could not parse the call: ", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := Recover(tt.in, offeredTools, Options{})
+			if len(res.Calls) != 0 || len(res.Invalid) != 1 {
+				t.Fatalf("calls %+v invalid %+v warnings %v", res.Calls, res.Invalid, res.Warnings)
+			}
+			iv := res.Invalid[0]
+			msg := iv.Err.Error()
+			if iv.Call.Name != tt.callName || iv.Call.ID == "" || !iv.Call.Recovered || !json.Valid([]byte(iv.Call.Arguments)) {
+				t.Errorf("call %+v", iv.Call)
+			}
+			if !strings.HasPrefix(msg, tt.errPrefix) || !strings.Contains(msg, tt.errContain) {
+				t.Errorf("err = %q, want prefix %q containing %q", msg, tt.errPrefix, tt.errContain)
+			}
+			if res.Text != tt.text {
+				t.Errorf("text = %q, want %q", res.Text, tt.text)
+			}
+		})
+	}
+}
+
+// TestRecoverPythonForm: name(key=value, ...) inside a tag is a call to an
+// offered tool, with Python literals turned into JSON.
+func TestRecoverPythonForm(t *testing.T) {
+	tests := []struct {
+		in    string
+		calls []call
+		text  string
+	}{
+		{`<tool_call>read_file(path="go.mod")</tool_call>`, []call{{"read_file", `{"path":"go.mod"}`}}, ""},
+		{"I'll look.\n<tool_call>\nread_file(path='a b.go', offset=10, limit=None)\n</tool_call>", []call{{"read_file", `{"limit":null,"offset":10,"path":"a b.go"}`}}, "I'll look."},
+		{`<tool_call>bash(command="echo \"hi\"\nls", background=False, env={'A': '1'},)</tool_call>`, []call{{"bash", `{"background":false,"command":"echo \"hi\"\nls","env":{"A":"1"}}`}}, ""},
+		{`<tool_call>list_dir()</tool_call>`, []call{{"list_dir", `{}`}}, ""},
+		{`<tool_call>grep(pattern="it's", path=".")</tool_call>`, []call{{"grep", `{"path":".","pattern":"it's"}`}}, ""},
+	}
+	for _, tt := range tests {
+		res := Recover(tt.in, offeredTools, Options{})
+		if got := calls(t, res); !reflect.DeepEqual(got, tt.calls) || len(res.Invalid) != 0 {
+			t.Errorf("%q: calls %v invalid %+v, want %v", tt.in, got, res.Invalid, tt.calls)
+		}
+		if res.Text != tt.text {
+			t.Errorf("%q: text %q, want %q", tt.in, res.Text, tt.text)
 		}
 	}
 }
