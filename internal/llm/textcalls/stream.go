@@ -16,6 +16,11 @@ type StreamOptions struct {
 	// PrefilledThink: the template opened <think>, so text is reasoning
 	// until the first "</think>" (B05).
 	PrefilledThink bool
+	// Offered are the names of the tools the request offered, used by
+	// Flush to judge held text exactly as Recover(text, Offered) does.
+	// Nil judges as if every name were offered: same result for tagged
+	// markup; untagged JSON naming an unknown tool then stays hidden.
+	Offered []string
 }
 
 type streamState int
@@ -37,11 +42,19 @@ const jsonHoldLimit = 256
 // ("<tool_call>", "<function=", "[TOOL_CALLS]", "<|python_tag|>", "<think>",
 // "</think>"), so
 // a chunk boundary such as "</thi" + "nk>" never flashes raw tags (B02, B05
-// expected.txt). Once call markup starts, the rest of the message is held:
-// the caller runs Recover on the full text at the end and shows its Text.
-// Markup inside inline code or fences is ordinary text. Not safe for
-// concurrent use; one filter per assistant message.
+// expected.txt). Call markup is only held when it opens its line (only
+// whitespace before it), the rule Recover uses; a tag inside a sentence is
+// shown as text. Once call markup starts, the rest of the message is held
+// until Flush, which releases whatever Recover judges to be prose, so the
+// text shown over the whole message equals Recover's Text (up to leading
+// and trailing whitespace and folded blank lines). Markup inside inline
+// code or fences is ordinary text. Not safe for concurrent use; one filter
+// per assistant message.
 type StreamFilter struct {
+	opts    StreamOptions
+	all     strings.Builder // every byte fed
+	out     strings.Builder // every text byte shown
+	lineTxt bool            // the current line already shows non-space text
 	state   streamState
 	buf     string // received, not yet decided
 	held    strings.Builder
@@ -53,7 +66,7 @@ type StreamFilter struct {
 
 // NewStreamFilter returns a filter for one assistant message.
 func NewStreamFilter(opts StreamOptions) *StreamFilter {
-	f := &StreamFilter{lineBeg: true}
+	f := &StreamFilter{lineBeg: true, opts: opts}
 	if opts.PrefilledThink {
 		f.state = stReason
 	}
@@ -65,16 +78,46 @@ var streamTags = []string{tagToolCall, funcOpen, tagMistral, tagPythonTag, tagTh
 // Feed takes the next text delta and returns what may be shown now.
 func (f *StreamFilter) Feed(delta string) Delta {
 	f.buf += delta
+	f.all.WriteString(delta)
 	return f.run(false)
 }
 
 // Flush ends the message: held-back partial tags are released as text
-// (they turned out not to be markup); held call markup and a held
-// JSON-looking message are not emitted. After Flush the caller renders
-// Recover(fullText).Text as the final answer, which holds all prose that
-// was not a call.
+// (they turned out not to be markup). When call markup or a JSON-looking
+// message was held, Flush runs Recover's judgment on the whole message and
+// releases the part of its Text not shown yet (prose after or around the
+// markup, a tag that was not a call); call markup itself is never
+// emitted. A caller that prints Delta.Text shows Recover's Text.
 func (f *StreamFilter) Flush() Delta {
-	return f.run(true)
+	held := f.state == stHeld || f.state == stJSON
+	d := f.run(true)
+	if !held {
+		return d
+	}
+	res := recoverText(f.all.String(), f.opts.Offered, Options{PrefilledThink: f.opts.PrefilledThink}, f.opts.Offered == nil)
+	rest := unshown(f.out.String(), res.Text)
+	f.out.WriteString(rest)
+	d.Text += rest
+	return d
+}
+
+// unshown returns the part of visible, Recover's Text, that follows what
+// shown already holds, with shown's trailing whitespace not repeated; ""
+// when shown is not a prefix of visible (then nothing is safe to add).
+func unshown(shown, visible string) string {
+	done := tidy(shown)
+	if !strings.HasPrefix(visible, done) {
+		return ""
+	}
+	rest := visible[len(done):]
+	if tail := shown[len(strings.TrimRight(shown, " \t\r\n")):]; tail != "" {
+		if strings.HasPrefix(rest, tail) {
+			rest = rest[len(tail):]
+		} else {
+			rest = strings.TrimLeft(rest, " \t\r\n")
+		}
+	}
+	return rest
 }
 
 func (f *StreamFilter) run(final bool) Delta {
@@ -103,6 +146,7 @@ func (f *StreamFilter) run(final bool) Delta {
 				reason.WriteString(f.buf[:k])
 				f.buf = f.buf[k+len(tagThinkClose):]
 				f.state = stText
+				f.lineTxt = false
 				continue
 			}
 			keep := partialSuffix(f.buf, tagThinkClose)
@@ -171,7 +215,7 @@ func (f *StreamFilter) stepText(text *strings.Builder, final bool) bool {
 		f.state = stJSON
 		return true
 	}
-	if c == '<' || c == '[' {
+	if (c == '<' || c == '[') && !f.lineTxt {
 		for _, t := range streamTags {
 			if strings.HasPrefix(s, t) {
 				f.buf = s[len(t):]
@@ -203,10 +247,15 @@ func (f *StreamFilter) stepText(text *strings.Builder, final bool) bool {
 
 func (f *StreamFilter) emit(text *strings.Builder, s string) {
 	text.WriteString(s)
+	f.out.WriteString(s)
 	f.buf = f.buf[len(s):]
 	for i := 0; i < len(s); i++ {
-		if s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r' {
-			f.shown = true
+		switch s[i] {
+		case '\n':
+			f.lineTxt = false
+		case ' ', '\t', '\r':
+		default:
+			f.shown, f.lineTxt = true, true
 		}
 	}
 	f.lineBeg = s[len(s)-1] == '\n'
