@@ -167,6 +167,11 @@ type Agent struct {
 	lastInput, lastBytes int
 	// compactions counts compactions this session.
 	compactions int
+	// runPrompt is the prompt of the current (or last) Run; nudges the
+	// texts of the user messages the agent wrote itself. Compaction pins
+	// the user's words (pinnedMessages).
+	runPrompt string
+	nudges    map[string]bool
 }
 
 // New returns an agent over opts.

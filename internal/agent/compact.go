@@ -105,6 +105,7 @@ func (a *Agent) compact(ctx context.Context, emit func(event.Event), budget int,
 	if err != nil {
 		return err
 	}
+	plan.PinMessages(a.history, a.pinnedMessages()...)
 	if len(plan.Prune) == 0 && !plan.Summarize() && len(plan.Recap) == 0 {
 		return nil
 	}
@@ -161,6 +162,50 @@ func (a *Agent) compact(ctx context.Context, emit func(event.Event), budget int,
 	emit(event.Event{Type: event.Warning, Text: fmt.Sprintf("context compacted (%s): %s, %s -> %s", why, note, contextmgr.HumanBytes(plan.Bytes), contextmgr.HumanBytes(after))})
 	return nil
 }
+
+// pinnedMessages returns the indices of the user's words a summary must
+// not replace (contextmgr.Plan.PinMessages keeps those inside the
+// summarised range verbatim): the first message of the current or last
+// run (its prompt; the first user message of the history when no run
+// started yet) and the most recent user message that is not a nudge the
+// agent wrote. The search stops at the last summary: what is before it is
+// never summarised again.
+func (a *Agent) pinnedMessages() []int {
+	prompt, recent := -1, -1
+	for i := len(a.history) - 1; i >= 0; i-- {
+		m := a.history[i]
+		if m.Role != llm.RoleUser {
+			continue
+		}
+		text := m.Text()
+		if strings.HasPrefix(text, contextmgr.SummaryPrefix) {
+			break
+		}
+		if text == "" {
+			continue
+		}
+		if recent < 0 && !a.nudges[text] {
+			recent = i
+		}
+		if a.runPrompt == "" && !a.nudges[text] {
+			prompt = i // keeps moving back to the first one
+		} else if prompt < 0 && a.runPrompt != "" && strings.Contains(text, a.runPrompt) {
+			prompt = i
+		}
+	}
+	var out []int
+	for _, i := range []int{prompt, recent} {
+		if i >= 0 && contextmgr.MessageBytes(a.history[i]) <= pinMaxBytes {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// pinMaxBytes is the largest user message compaction pins verbatim; a
+// bigger one (a pasted log) is left to the summary, or compaction could
+// not shrink the history at all.
+const pinMaxBytes = 16 * 1024
 
 // summarize asks the model, in a separate request without tools, for a
 // summary of msgs. When that fails (the summary request itself may not

@@ -75,6 +75,7 @@ type run struct {
 func (a *Agent) Run(ctx context.Context, prompt string) Result {
 	r := &run{a: a, id: NewRunID(), start: time.Now()}
 	r.emit(event.Event{Type: event.RunStart, Provider: a.opts.Provider.Name(), Model: a.opts.Model, Prompt: prompt})
+	a.runPrompt = prompt
 	r.appendMessage(llm.TextMessage(llm.RoleUser, prompt))
 	res := r.loop(ctx)
 	res.Totals = r.totals
@@ -152,7 +153,7 @@ func (r *run) loop(ctx context.Context) Result {
 				r.malformed++
 				r.emit(event.Event{Type: event.Warning, Text: fmt.Sprintf("%v; asking the model to call the tool again (%d of %d)", err, r.malformed, maxMalformedNudges)})
 				r.keepPartial(msg)
-				r.appendMessage(llm.TextMessage(llm.RoleUser, malformedNudge(err)))
+				r.nudge(malformedNudge(err))
 				continue
 			}
 			return Result{StopReason: event.StopProviderError, Err: err}
@@ -174,7 +175,7 @@ func (r *run) loop(ctx context.Context) Result {
 			r.cut++
 			r.emit(event.Event{Type: event.Warning, Text: fmt.Sprintf("the reply was cut off by the output token limit; asking the model to continue (%d of %d)", r.cut, maxCutNudges)})
 			r.keepPartial(msg)
-			r.appendMessage(llm.TextMessage(llm.RoleUser, cutNudge))
+			r.nudge(cutNudge)
 			continue
 		}
 		if len(calls) == 0 {
@@ -188,12 +189,12 @@ func (r *run) loop(ctx context.Context) Result {
 				if len(msg.Parts) > 0 {
 					r.appendMessage(msg)
 				}
-				r.appendMessage(llm.TextMessage(llm.RoleUser, emptyTurnNudge))
+				r.nudge(emptyTurnNudge)
 				continue
 			}
 			r.appendMessage(msg)
 			if nudge := r.checkCompletion(text); nudge != "" {
-				r.appendMessage(llm.TextMessage(llm.RoleUser, nudge))
+				r.nudge(nudge)
 				continue
 			}
 			return Result{StopReason: event.StopCompleted, Final: msg.Text()}
@@ -206,6 +207,16 @@ func (r *run) loop(ctx context.Context) Result {
 			return res
 		}
 	}
+}
+
+// nudge appends a user message the agent wrote (not the user), and
+// remembers its text so compaction does not pin it as the user's words.
+func (r *run) nudge(text string) {
+	if r.a.nudges == nil {
+		r.a.nudges = map[string]bool{}
+	}
+	r.a.nudges[text] = true
+	r.appendMessage(llm.TextMessage(llm.RoleUser, text))
 }
 
 // keepPartial appends the partial assistant text of an interrupted turn,

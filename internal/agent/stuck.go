@@ -7,7 +7,6 @@ import (
 	"fmt"
 
 	"github.com/zero-agent/zero/internal/event"
-	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/tools"
 )
 
@@ -91,7 +90,7 @@ func (r *run) checkStuck() (Result, bool) {
 	}
 	r.stuck.nudged = true
 	r.emit(event.Event{Type: event.Warning, Text: "the model is repeating itself; nudging once"})
-	r.appendMessage(llm.TextMessage(llm.RoleUser, fmt.Sprintf(stuckNudge, what)))
+	r.nudge(fmt.Sprintf(stuckNudge, what))
 	// A fresh start: only a repetition after the nudge counts.
 	r.stuck.seq, r.stuck.names = r.stuck.seq[len(r.stuck.seq)-1:], r.stuck.names[len(r.stuck.names)-1:]
 	return Result{}, false

@@ -20,7 +20,8 @@
 //   - PlanCompaction / ApplyCompaction: prune stale large results, then
 //     summarise the oldest middle, cutting only at tool-call boundaries,
 //     then cut the recent results harder (RecapResult) when one huge
-//     result is what keeps the history over budget;
+//     result is what keeps the history over budget; Plan.PinMessages
+//     keeps chosen user messages (the task) verbatim inside the summary;
 //   - Repair: the invariant check run before every request, so that each
 //     tool call has exactly one result and each result its call (cases B25,
 //     B26), and user and assistant turns alternate (consecutive user

@@ -42,10 +42,33 @@ type Plan struct {
 	// huge result is the usual cause. ApplyCompaction does it with
 	// RecapResult.
 	Recap []RecapRef
+	// Pin lists messages of Start..End (indices into the planned
+	// history, ascending) that ApplyCompaction keeps verbatim inside the
+	// summary message, after the summary: the user's task must survive a
+	// summary that left it out. Set it with PinMessages.
+	Pin []int
 	// Bytes is the history's size now; AfterPrune after the pruning;
 	// After the estimate once summarised (with SummaryReserve) and
 	// recapped.
 	Bytes, AfterPrune, After int
+}
+
+// PinnedLabel introduces a pinned message inside the summary message.
+const PinnedLabel = "The user's message, kept verbatim:"
+
+// PinMessages pins the messages of msgs at idx that ApplyCompaction would
+// otherwise summarise away: user messages of text and images inside
+// Start..End. Other indices (outside the range, not such a user message,
+// already pinned) are ignored. After grows by the pinned bytes.
+func (p *Plan) PinMessages(msgs []llm.Message, idx ...int) {
+	for _, i := range idx {
+		if !p.Summarize() || i < p.Start || i >= p.End || i >= len(msgs) || !mergeable(msgs[i]) || isSummary(msgs[i]) || slices.Contains(p.Pin, i) {
+			continue
+		}
+		p.Pin = append(p.Pin, i)
+		p.After += MessageBytes(msgs[i]) + len(PinnedLabel) + 4
+	}
+	slices.Sort(p.Pin)
 }
 
 // RecapRef is one result to cut again: where it is, its new cap in bytes,
@@ -262,7 +285,9 @@ func isPruned(s string) bool { return strings.HasPrefix(s, "[old tool output pru
 // (RecapResult), replaces pruned results with a stub
 // and, when p.Summarize(), replaces the non-system messages of Start..End
 // with one user message SummaryPrefix + summary + "]", placed after the
-// system messages of that range. The result passes through Repair
+// system messages of that range; each message of p.Pin follows the
+// summary inside that message, introduced by PinnedLabel, its parts
+// unchanged. The result passes through Repair
 // as a safety net; its log is returned. msgs is not modified.
 func ApplyCompaction(msgs []llm.Message, p Plan, summary string) ([]llm.Message, []string) {
 	out := make([]llm.Message, len(msgs))
@@ -285,6 +310,9 @@ func ApplyCompaction(msgs []llm.Message, p Plan, summary string) ([]llm.Message,
 	}
 	if p.Summarize() {
 		s := llm.TextMessage(llm.RoleUser, SummaryPrefix+strings.TrimSpace(summary)+"]")
+		for _, i := range p.Pin {
+			s = mergeUser(mergeUser(s, llm.TextMessage(llm.RoleUser, PinnedLabel)), out[i])
+		}
 		head := append([]llm.Message(nil), out[:p.Start]...)
 		for _, m := range out[p.Start:p.End] {
 			if m.Role == llm.RoleSystem { // the plan, loaded skills: pinned

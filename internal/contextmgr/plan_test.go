@@ -151,3 +151,52 @@ func TestPlanCompactionCannotShrink(t *testing.T) {
 		t.Fatalf("err = %v, want ErrCannotShrink", err)
 	}
 }
+
+// QA 4: pinned user messages survive a summary verbatim, right after the
+// summary text, inside the summary message; indices outside the range or
+// not a user text message are ignored.
+func TestApplyCompactionKeepsPinnedUserMessages(t *testing.T) {
+	base := session(12, 200)
+	p0, err := PlanCompaction(base, HistoryBytes(base)/3, 5)
+	if err != nil || !p0.Summarize() {
+		t.Fatalf("plan %+v err %v", p0, err)
+	}
+	tests := []struct {
+		name string
+		pin  []int
+		want []string // texts that must follow the summary, in order
+	}{
+		{"none", nil, nil},
+		{"the task", []int{1}, []string{"Fix the parser."}},
+		{"out of range and non-user ignored", []int{0, 2, p0.End, len(base) + 3}, nil},
+		{"duplicates once", []int{1, 1}, []string{"Fix the parser."}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := p0
+			p.Pin = nil
+			p.PinMessages(base, tc.pin...)
+			if len(p.Pin) != len(tc.want) {
+				t.Fatalf("pinned %v, want %d", p.Pin, len(tc.want))
+			}
+			out, log := ApplyCompaction(base, p, "Read some files.")
+			if len(log) != 0 {
+				t.Errorf("repairs %v", log)
+			}
+			got := out[1].Text()
+			wantText := SummaryPrefix + "Read some files.]"
+			for _, w := range tc.want {
+				wantText += "\n\n" + PinnedLabel + "\n\n" + w
+			}
+			if got != wantText {
+				t.Fatalf("summary message\n got %q\nwant %q", got, wantText)
+			}
+			if HistoryBytes(out) > p.After {
+				t.Errorf("size %d over the plan's estimate %d", HistoryBytes(out), p.After)
+			}
+			if !reflect.DeepEqual(out[2:], base[p.End:]) {
+				t.Error("suffix changed")
+			}
+		})
+	}
+}
