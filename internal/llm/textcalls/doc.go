@@ -13,7 +13,12 @@
 //     start of call or reasoning markup so a terminal never flashes it.
 //
 // Hard lessons it encodes: prose that shows an example call is not a call
-// (B01 negative, B05 negative); a blind ' -> " replacement corrupts valid
+// (B01 negative, B05 negative), nor is a tag quoted inside a sentence: a
+// tag counts only when it opens its line and the line does not go on with
+// the sentence (QA report: a quoted [TOOL_CALLS] was executed); a tag that
+// stands on its own but cannot run (unreadable body, unknown tool) is
+// reported in Result.Invalid for the model to fix, never dropped as the
+// answer; StreamFilter and Recover agree on all of this; a blind ' -> " replacement corrupts valid
 // JSON that contains an apostrophe (B04 case 3); truncated or ambiguous
 // arguments are refused, never run with {} or partial values (B04 cases 4
 // and 5); only offered tools are ever recovered.
