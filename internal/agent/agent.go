@@ -82,8 +82,9 @@ type Options struct {
 	// rate limit, broken or stalled stream) repeats the whole request;
 	// 0 means 3. Negative disables.
 	Retries int
-	// RetryBase is the first backoff delay (doubled each time, jittered);
-	// 0 means 1 s.
+	// RetryBase is the first backoff delay (doubled each time, jittered,
+	// each wait at most 60 s); 0 means 1 s. A server's Retry-After is
+	// waited exactly; one over 60 s stops the run (StopProviderError).
 	RetryBase time.Duration
 	// DisableTextToolCalls turns off the recovery of tool calls written
 	// as text (Hermes/Qwen <tool_call>, Qwen3-Coder <function=...>,

@@ -246,12 +246,15 @@ func (r *run) requestWithRetry(ctx context.Context, req llm.Request) (llm.Messag
 		if err == nil || ctx.Err() != nil || !llm.IsRetryable(err) || attempt >= r.a.opts.Retries || r.a.opts.Retries < 0 {
 			return msg, err
 		}
-		delay := r.a.opts.RetryBase << attempt
+		var asked time.Duration
 		var pe *llm.ProviderError
-		if errors.As(err, &pe) && pe.RetryAfter > delay {
-			delay = pe.RetryAfter
+		if errors.As(err, &pe) {
+			asked = pe.RetryAfter
 		}
-		delay += time.Duration(rand.Int64N(int64(delay)/4 + 1))
+		if asked > maxRetryWait {
+			return msg, fmt.Errorf("%w (the server asked to wait %s before retrying, more than the %s a run waits; try again later)", err, asked, maxRetryWait)
+		}
+		delay := retryDelay(r.a.opts.RetryBase, attempt, asked)
 		r.emit(event.Event{Type: event.Warning, Text: fmt.Sprintf("%v; retrying in %s (attempt %d of %d)", err, delay.Round(time.Millisecond), attempt+1, r.a.opts.Retries)})
 		select {
 		case <-ctx.Done():
@@ -259,6 +262,25 @@ func (r *run) requestWithRetry(ctx context.Context, req llm.Request) (llm.Messag
 		case <-time.After(delay):
 		}
 	}
+}
+
+// maxRetryWait caps any single wait between retries of a request. A
+// server that asks for longer (Retry-After: 3600 on a spent quota) stops
+// the run with StopProviderError and an error naming the wait, instead of
+// a run that hangs for an hour.
+const maxRetryWait = 60 * time.Second
+
+// retryDelay is the wait before retry attempt+1: our own backoff
+// base<<attempt (at most maxRetryWait) plus up to a quarter of it in
+// jitter, or the server's Retry-After (asked) when that is longer, exactly
+// as asked: jitter is never added on top of the server's value.
+func retryDelay(base time.Duration, attempt int, asked time.Duration) time.Duration {
+	own := maxRetryWait
+	if attempt < 30 && base<<attempt > 0 && base<<attempt < maxRetryWait {
+		own = base << attempt
+	}
+	own = min(own+time.Duration(rand.Int64N(int64(own)/4+1)), maxRetryWait)
+	return max(own, asked)
 }
 
 // streamOnce runs one request. already is the text shown by earlier
