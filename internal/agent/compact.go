@@ -92,7 +92,7 @@ func (a *Agent) overflowCompact(ctx context.Context, emit func(event.Event), cau
 		budget = min(budget, a.targetBytes())
 	}
 	if err := a.compact(ctx, emit, max(budget, 1), "the server reported a context overflow"); err != nil {
-		return llm.Request{}, fmt.Errorf("%w: %v (server said: %v)", ErrCompactionFailed, err, cause)
+		return llm.Request{}, fmt.Errorf("%w: %w (server said: %w)", ErrCompactionFailed, err, cause)
 	}
 	return a.buildRequest(ctx, emit), nil
 }

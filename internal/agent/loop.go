@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zero-agent/zero/internal/contextmgr"
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/llm/textcalls"
@@ -84,7 +85,7 @@ func (a *Agent) Run(ctx context.Context, prompt string) Result {
 	a.totals.ToolCalls += res.Totals.ToolCalls
 	a.totals.Usage = a.totals.Usage.Add(res.Totals.Usage)
 	if res.Err != nil {
-		ev := event.Event{Type: event.Error, Text: res.Err.Error(), ErrorKind: llm.KindOf(res.Err)}
+		ev := event.Event{Type: event.Error, Text: res.Err.Error(), ErrorKind: stopErrorKind(res.Err)}
 		r.emit(ev)
 	}
 	if res.StopReason == event.StopCompleted {
@@ -93,6 +94,25 @@ func (a *Agent) Run(ctx context.Context, prompt string) Result {
 	t := res.Totals
 	r.emit(event.Event{Type: event.RunEnd, StopReason: res.StopReason, Totals: &t})
 	return res
+}
+
+// stopErrorKind is the ErrorKind of the error event that ends a run: the
+// kind of a provider error; context_overflow when the history could not be
+// compacted to fit the window (ErrCompactionFailed, contextmgr's
+// ErrCannotShrink); empty for the loop's own stops (max_turns, two empty
+// replies, stuck, replies cut by the output limit), which no ErrorKind
+// names.
+func stopErrorKind(err error) llm.ErrorKind {
+	var pe *llm.ProviderError
+	switch {
+	case errors.Is(err, ErrCompactionFailed) || errors.Is(err, contextmgr.ErrCannotShrink):
+		return llm.ErrContextOverflow
+	case errors.As(err, &pe):
+		return pe.Kind
+	case errors.Is(err, context.Canceled):
+		return llm.ErrCanceled
+	}
+	return ""
 }
 
 func (r *run) emit(e event.Event) {
@@ -174,7 +194,11 @@ func (r *run) loop(ctx context.Context) Result {
 			}
 			r.cut++
 			r.emit(event.Event{Type: event.Warning, Text: fmt.Sprintf("the reply was cut off by the output token limit; asking the model to continue (%d of %d)", r.cut, maxCutNudges)})
-			r.keepPartial(msg)
+			if strings.TrimSpace(msg.Text()) == "" {
+				r.recordEmpty(msg)
+			} else {
+				r.keepPartial(msg)
+			}
 			r.nudge(cutNudge)
 			continue
 		}
@@ -186,9 +210,7 @@ func (r *run) loop(ctx context.Context) Result {
 				}
 				r.nudged = true
 				r.emit(event.Event{Type: event.Warning, Text: "empty reply from the model; nudging once"})
-				if len(msg.Parts) > 0 {
-					r.appendMessage(msg)
-				}
+				r.recordEmpty(msg)
 				r.nudge(emptyTurnNudge)
 				continue
 			}
@@ -217,6 +239,21 @@ func (r *run) nudge(text string) {
 	}
 	r.a.nudges[text] = true
 	r.appendMessage(llm.TextMessage(llm.RoleUser, text))
+}
+
+// emptyReply stands in the history for a reply without text or tool
+// calls, so the nudge that follows does not sit right after another user
+// message (Repair would merge the two, with a warning) and the model sees
+// that its turn came back empty.
+const emptyReply = "(empty reply)"
+
+// recordEmpty records a reply without text or tool calls: msg itself when
+// it carries reasoning (replayed to providers that need it) plus the
+// emptyReply marker text, so no assistant message is empty on the wire.
+func (r *run) recordEmpty(msg llm.Message) {
+	parts := append([]llm.Part(nil), msg.Parts...)
+	parts = append(parts, llm.Part{Type: llm.PartText, Text: emptyReply})
+	r.appendMessage(llm.Message{Role: llm.RoleAssistant, Parts: parts})
 }
 
 // keepPartial appends the partial assistant text of an interrupted turn,
