@@ -16,7 +16,8 @@ import (
 //   - the latest call repeats the one before it with the same result, or
 //   - the latest four calls form a cycle A, B, A, B (A != B).
 //
-// Different calls in a row (five files read one after another) are
+// Identical calls within one reply count once (a duplicate request, not
+// a loop). Different calls in a row (five files read one after another) are
 // progress and never trip it, and there is no step cap besides the high
 // MaxTurns backstop. The first finding sends the model one nudge; a second
 // one ends the run with event.StopStuck.
@@ -44,9 +45,9 @@ func signature(name, args, result string) string {
 	return name + "\x00" + canon + "\x00" + hex.EncodeToString(h[:8])
 }
 
-// add records one finished call.
-func (d *stuckDetector) add(name, args, result string) {
-	d.seq = append(d.seq, signature(name, args, result))
+// add records one finished call by its signature.
+func (d *stuckDetector) add(sig, name string) {
+	d.seq = append(d.seq, sig)
 	d.names = append(d.names, name)
 	if len(d.seq) > 8 {
 		d.seq, d.names = d.seq[len(d.seq)-8:], d.names[len(d.names)-8:]
@@ -69,8 +70,14 @@ func (d *stuckDetector) finding() (string, bool) {
 // observe records one turn's outcomes for stuck detection and the
 // completion check (a test or build command that exited 0).
 func (r *run) observe(outs []Outcome) {
+	seen := map[string]bool{}
 	for _, o := range outs {
-		r.stuck.add(o.Call.Name, o.Call.Arguments, o.Result.Content)
+		// Identical calls in one reply are one duplicate request, not a
+		// loop across turns: they count once.
+		if sig := signature(o.Call.Name, o.Call.Arguments, o.Result.Content); !seen[sig] {
+			seen[sig] = true
+			r.stuck.add(sig, o.Call.Name)
+		}
 		if o.SideEffect == tools.SideShell && !o.Result.IsError && (o.Result.ExitCode == nil || *o.Result.ExitCode == 0) &&
 			isVerifyCommand(bashCommand(o.Call.Arguments)) {
 			r.completion.verified = true
