@@ -33,10 +33,14 @@ type Result struct {
 	// Calls are recovered calls to offered tools with repaired JSON-object
 	// arguments, in order; each has a fresh ID and Recovered set.
 	Calls []llm.ToolCall
-	// Invalid are calls to offered tools whose arguments could not be
-	// repaired (B04 cases 4 and 5). Each has an ID and its raw Arguments;
-	// the caller records the call and answers it with an is_error result
-	// carrying Err's message, never running it.
+	// Invalid are call attempts that must not run: calls to offered tools
+	// whose arguments could not be repaired (B04 cases 4 and 5; raw
+	// Arguments, Err an *ArgError), and tagged markup standing on its own
+	// that names a tool not offered or cannot be read as a call (Err a
+	// *CallError; Arguments "{}" unless they were readable; Name
+	// "invalid_tool_call" when no offered name could be read). Each has an
+	// ID; the caller records the call and answers it with an is_error
+	// result carrying Err's message, never running it.
 	Invalid []InvalidCall
 	// Text is the visible answer: the message without reasoning and call
 	// markup, trimmed. When nothing was recovered it is the input minus
