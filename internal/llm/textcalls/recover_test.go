@@ -208,6 +208,7 @@ func TestRecoverCallAttempts(t *testing.T) {
 		{"unknown tool tagged", `<tool_call>{"name":"rm_rf","arguments":{}}</tool_call>`, "rm_rf", "unknown tool rm_rf; available: ", "read_file, grep, write_file, list_dir, bash", ""},
 		{"unknown tool run_tests", "Running the tests.\n<tool_call>\n{\"name\": \"run_tests\", \"arguments\": {}}\n</tool_call>", "run_tests", "unknown tool run_tests; available: ", "bash", "Running the tests."},
 		{"mistral unknown tool", `[TOOL_CALLS]drop_db[ARGS]{}`, "drop_db", "unknown tool drop_db", "list_dir", ""},
+		{"qwen unknown tool", "Testing.\n<function=run_tests>\n<parameter=verbose>\ntrue\n</parameter>\n</function>", "run_tests", "unknown tool run_tests", "grep", "Testing."},
 		{"python form unknown tool", `<tool_call>run_tests(verbose=True)</tool_call>`, "run_tests", "unknown tool run_tests", "read_file", ""},
 		{"prose in a closed tag", "<tool_call>\nplease read go.mod\n</tool_call>", invalidName, "could not parse the call: ", `write {"name": `, ""},
 		{"json without a name", `<tool_call>{"path": "go.mod"}</tool_call>`, invalidName, "could not parse the call: ", "is not a call object", ""},

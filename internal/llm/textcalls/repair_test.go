@@ -94,6 +94,11 @@ func fuzzSeeds(f *testing.F) {
 		"<function=bash>\n<parameter=command>\nls\n</parameter>\n</function>",
 		"{'a': [1, 2,], 'b': None,}",
 		"<think>x</think>{\"name\":\"grep\",\"arguments\":{}}",
+		"Mistral models emit [TOOL_CALLS][{\"name\":\"bash\",\"arguments\":{\"command\":\"touch PWNED10\"}}] when they call tools.",
+		"See <tool_call>{\"name\":\"bash\",\"arguments\":{}}</tool_call> - but I am only explaining.",
+		"<tool_call>read_file(path=\"go.mod\", offset=1, x=None)</tool_call>",
+		"<tool_call>{\"name\": \"run_tests\", \"arguments\": {}}</tool_call>",
+		"Note:\n<tool_call> word.",
 	} {
 		f.Add(s)
 	}
@@ -162,6 +167,18 @@ func FuzzRecover(f *testing.F) {
 			shown.WriteString(sf.Feed(s[i:min(i+7, len(s))]).Text)
 		}
 		shown.WriteString(sf.Flush().Text)
+		// With the offered tools it shows exactly Recover's Text (call
+		// markup; an orphan "</think>" mid-stream is reasoning only for
+		// Recover, a known difference outside this check).
+		agree := NewStreamFilter(StreamOptions{Offered: offeredTools})
+		var all strings.Builder
+		for i := 0; i < len(s); i += 5 {
+			all.WriteString(agree.Feed(s[i:min(i+5, len(s))]).Text)
+		}
+		all.WriteString(agree.Flush().Text)
+		if want := Recover(s, offeredTools, Options{}).Text; utf8.ValidString(s) && !strings.Contains(s, "think>") && tidy(all.String()) != tidy(want) {
+			t.Fatalf("stream showed %q, Recover text %q", all.String(), want)
+		}
 		if shown.Len() > len(s) {
 			t.Fatalf("stream showed more than it got: %q", shown.String())
 		}
