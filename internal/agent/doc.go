@@ -3,10 +3,12 @@
 // appends their results, and repeats until a final answer or a stop reason.
 // It recovers from malformed arguments (repaired like text calls when the
 // repair keeps their meaning, a warning saying so; otherwise an error
-// result the model can act on), empty turns (one nudge), tool calls the provider could not parse
-// (llm.ErrMalformedToolCall: a nudge, at most twice per run), retryable
-// provider failures (the whole request again, never printing text twice)
-// and interruption (every tool call gets a result so the history stays
+// result the model can act on; the gate and the tool get the repaired
+// arguments), empty turns (recorded, one nudge), replies cut off by the
+// output-token limit (a continue nudge, at most twice per run), tool calls
+// the provider could not parse (llm.ErrMalformedToolCall: a nudge, at most
+// twice per run), retryable provider failures (the whole request again,
+// never printing text twice, each wait at most 60 s) and interruption (every tool call gets a result so the history stays
 // valid, case B26).
 //
 // It also keeps small local models working (issue 6), one concern per file:
@@ -17,8 +19,10 @@
 //     every request (cases B25, B26) and the token estimate;
 //   - compact.go: proactive (2/3 of the window) and reactive (one
 //     context-overflow error, one retry) compaction, and Compact for
-//     /compact;
-//   - stuck.go, completion.go: stuck detection and the completion check;
+//     /compact; the user's task is pinned verbatim after the summary;
+//   - stuck.go, completion.go, verify.go: stuck detection and the
+//     completion check (a "tests pass" claim needs a test or build
+//     command that exited 0);
 //   - report.go: ContextReport for /context and `zero context`.
 //
 // Everything the loop does is reported as internal/event.Event to one Sink;
