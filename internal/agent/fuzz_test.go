@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/zero-agent/zero/internal/contextmgr"
@@ -57,6 +58,24 @@ func FuzzTextTurn(f *testing.F) {
 				}
 				seen[c.ID] = true
 			}
+		}
+	})
+}
+
+// FuzzIsVerifyCommand: any command line classifies without panicking, the
+// same way twice, and quoting a verifying command as echo's data never
+// verifies.
+func FuzzIsVerifyCommand(f *testing.F) {
+	for _, s := range []string{"go test ./...", "cd x && npm run test:unit | tail", "bash -c 'pytest -q'", "make", "echo 'go test'", "CI=1 cargo +nightly test", "python3 -m pytest", "(", "a='"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, command string) {
+		got := isVerifyCommand(command)
+		if isVerifyCommand(command) != got {
+			t.Fatalf("%q: not deterministic", command)
+		}
+		if !strings.ContainsAny(command, "'\\\n\x00") && isVerifyCommand("echo '"+command+"'") {
+			t.Fatalf("echo of %q verifies", command)
 		}
 	})
 }

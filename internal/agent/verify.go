@@ -65,6 +65,10 @@ var pythonModules = map[string]bool{"pytest": true, "unittest": true, "tox": tru
 
 var pythonRe = regexp.MustCompile(`^python(\d+(\.\d+)?)?$`)
 
+// quotedRe matches quoted text (closed or running to the end) in a
+// command line that does not parse: it is data, never a command.
+var quotedRe = regexp.MustCompile(`'[^']*('|$)|"(\\.|[^"\\])*("|$)`)
+
 // shellOpRe splits a command line that does not parse at its operators.
 var shellOpRe = regexp.MustCompile(`&&|\|\||[;|&\n]`)
 
@@ -84,12 +88,12 @@ func bashCommand(args string) string {
 
 // isVerifyCommand reports whether command runs a test or build command.
 // A command that does not parse is split on whitespace and shell
-// operators instead.
+// operators instead, its quoted text dropped.
 func isVerifyCommand(command string) bool {
 	parts, ok := shellguard.Parts(command, shellguard.Options{})
 	if !ok || len(parts) == 0 {
 		parts = nil
-		for _, seg := range shellOpRe.Split(command, -1) {
+		for _, seg := range shellOpRe.Split(quotedRe.ReplaceAllString(command, "Q"), -1) {
 			if f := strings.Fields(seg); len(f) > 0 {
 				parts = append(parts, f)
 			}
