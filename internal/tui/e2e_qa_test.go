@@ -60,8 +60,8 @@ func TestEndToEndTypeAheadAndHiddenCommand(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(work, "EVIL_HIDDEN.txt")); err == nil {
 		t.Error("the hidden command ran")
 	}
-	x.run("send-keys", "-t", "zero", "C-u", "C-d")
-	x.waitFor("exit", func(l []string) bool { return contains(l, "ZERO-EXITED-0") })
+	x.run("send-keys", "-t", "zero", "C-u")
+	x.exit()
 }
 
 // TestEndToEndResumeShowsWholeConversation: `zero --resume` on a real
@@ -83,8 +83,7 @@ func TestEndToEndResumeShowsWholeConversation(t *testing.T) {
 		want := fmt.Sprintf("answer number %d", i)
 		x.waitFor(want, func(l []string) bool { return countExact(l, want) == 1 && contains(l, "ask anything") })
 	}
-	x.run("send-keys", "-t", "zero", "C-d")
-	x.waitFor("exit", func(l []string) bool { return contains(l, "ZERO-EXITED-0") })
+	x.exit()
 
 	y := startZero(t, bin, home, work, "second", 100, 30, "--resume", "--base-url", srv.URL(), "--model", "e2e-model")
 	y.waitFor("the footer", func(l []string) bool { return contains(l, "e2e-model") && contains(l, "ask anything") })
@@ -97,6 +96,5 @@ func TestEndToEndResumeShowsWholeConversation(t *testing.T) {
 			}
 		}
 	}
-	y.run("send-keys", "-t", "zero", "C-d")
-	y.waitFor("exit", func(l []string) bool { return contains(l, "ZERO-EXITED-0") })
+	y.exit()
 }
