@@ -25,7 +25,8 @@
 // (model and message routing), keys.go (the key table), run.go (turns and
 // events), view.go (live region and footer), slash.go (slash commands),
 // permission.go (approval prompts), queue.go (type-ahead queue), program.go
-// (starting Bubble Tea).
+// (starting Bubble Tea), reflow.go (undoing a terminal's rewrap of the live
+// region when it gets narrower).
 //
 // It must not import the agent loop, providers or stores: the CLI wires
 // those behind Backend.
@@ -79,6 +80,9 @@ type Model struct {
 	printing bool
 	// viewHeight is the height of the last frame drawn, for flush.
 	viewHeight int
+	// frame is what the terminal holds of the last frame drawn, for
+	// reflowShift (reflow.go).
+	frame frameShape
 
 	ticking bool // a refresh tick is pending
 

@@ -69,7 +69,15 @@ func newProgram(ctx context.Context, backend Backend, opts RunOptions) (*tea.Pro
 		// Wrapped so unbracketed pastes land whole (input package, B33).
 		popts = append(popts, tea.WithInput(input.NewReader(os.Stdin)))
 	}
-	if opts.Output != nil {
+	env := opts.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	if terminalReflows(env) {
+		// One writer for the renderer and the resize filter (reflow.go).
+		w, locked := lockOutput(out)
+		popts = append(popts, tea.WithOutput(w), tea.WithFilter(reflowFilter(m, locked)))
+	} else if opts.Output != nil {
 		popts = append(popts, tea.WithOutput(opts.Output))
 	}
 	if opts.Width > 0 && opts.Height > 0 {

@@ -69,6 +69,7 @@ func (m *Model) View() tea.View {
 	}
 	lines := append(top, bottom...)
 	m.viewHeight = len(lines)
+	m.noteFrame(lines, cursor)
 	v := tea.NewView(strings.Join(lines, "\n"))
 	v.Cursor = cursor
 	return v

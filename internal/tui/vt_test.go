@@ -150,6 +150,8 @@ func TestTerminalShowsWhatWeMean(t *testing.T) {
 
 // TestTerminalResizeWhileStreaming narrows the terminal in the middle of a
 // reply: the live region re-wraps and nothing reaches the scrollback twice.
+// x/vt truncates rows on a resize as xterm does (XTERM_VERSION says so);
+// TestTerminalReflowWhileStreaming covers terminals that rewrap them.
 func TestTerminalResizeWhileStreaming(t *testing.T) {
 	f := newFake()
 	g := newGate()
@@ -168,7 +170,7 @@ func TestTerminalResizeWhileStreaming(t *testing.T) {
 	}()
 	p, _ := newProgram(context.Background(), f, RunOptions{
 		Options: Options{Width: 60, Height: 16},
-		Input:   inR, Output: scr, Env: []string{"TERM=xterm-256color"},
+		Input:   inR, Output: scr, Env: []string{"TERM=xterm-256color", "XTERM_VERSION=XTerm(390)"},
 	})
 	errc := make(chan error, 1)
 	go func() { _, err := p.Run(); errc <- err }()

@@ -1,0 +1,183 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/zero-agent/zero/internal/event"
+)
+
+// reflow resizes the terminal the way tmux and most terminals do: a row
+// wider than the new width is rewrapped onto more rows, the cursor moves
+// with its cell and the bottom of the content stays at the bottom (x/vt's
+// own Resize truncates rows, like xterm). Only text is kept.
+func (t *vterm) reflow(w, h int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var old []string
+	if sb := t.emu.Scrollback(); sb != nil {
+		for _, l := range sb.Lines() {
+			old = append(old, strings.TrimRight(l.String(), " "))
+		}
+	}
+	pos := t.emu.CursorPosition()
+	cur := len(old) + pos.Y
+	for _, l := range strings.Split(t.emu.String(), "\n") {
+		old = append(old, strings.TrimRight(l, " "))
+	}
+	end := len(old) // empty rows below the cursor are not content
+	for end > cur+1 && old[end-1] == "" {
+		end--
+	}
+	var rows []string
+	curRow := 0
+	for i, l := range old[:end] {
+		if i == cur {
+			curRow = len(rows) + pos.X/w
+		}
+		r := []rune(l)
+		for len(r) > w {
+			rows = append(rows, string(r[:w]))
+			r = r[w:]
+		}
+		rows = append(rows, string(r))
+	}
+	t.emu.Resize(w, h)
+	t.emu.WriteString("\x1b[H\x1b[2J")
+	t.emu.ClearScrollback()
+	t.emu.WriteString(strings.Join(rows, "\r\n"))
+	top := max(len(rows)-h, 0)
+	t.emu.WriteString(ansi.CursorPosition(pos.X%w+1, curRow-top+1))
+}
+
+// TestTerminalReflowWhileStreaming narrows a terminal that rewraps its rows
+// (tmux) in the middle of a reply (issue 4: "resize while streaming
+// re-wraps without duplicating scrollback"): every transcript line shows
+// once and no row of the old live region (status line, rules, the
+// streaming tail) is left behind.
+func TestTerminalReflowWhileStreaming(t *testing.T) {
+	for _, size := range []struct{ from, to int }{{60, 30}, {80, 40}, {100, 60}} {
+		t.Run(fmt.Sprintf("%dto%d", size.from, size.to), func(t *testing.T) {
+			f := newFake()
+			g := newGate()
+			f.script["go"] = g.play
+			scr := newTerm(size.from, 16)
+			inR, inW := io.Pipe()
+			go func() {
+				buf := make([]byte, 256)
+				for {
+					n, err := scr.emu.Read(buf)
+					if err != nil {
+						return
+					}
+					inW.Write(buf[:n])
+				}
+			}()
+			p, _ := newProgram(context.Background(), f, RunOptions{
+				Options: Options{Width: size.from, Height: 16, Tick: -1},
+				Input:   inR, Output: scr, Env: []string{"TERM=xterm-256color", "TMUX=/tmp/tmux-0/t,1,0"},
+			})
+			errc := make(chan error, 1)
+			go func() { _, err := p.Run(); errc <- err }()
+			scr.waitFor(t, "the footer", func(l []string) bool { return contains(l, "qwen3-coder") })
+			io.WriteString(inW, "go\r")
+			scr.waitFor(t, "the turn", func(l []string) bool { return contains(l, "interrupt") })
+			var sent strings.Builder
+			for i := range 20 {
+				fmt.Fprintf(&sent, "row-%03d\n", i)
+			}
+			tail := "an unfinished line " + strings.Repeat("that keeps going ", size.from/17)
+			g.events <- text(sent.String() + tail)
+			<-g.ack
+			scr.waitFor(t, "the stream", func(l []string) bool { return contains(l, "row-019") && contains(l, "an unfinished line") })
+
+			scr.reflow(size.to, 16)
+			p.Send(tea.WindowSizeMsg{Width: size.to, Height: 16})
+			g.events <- text("\nlast line\n")
+			<-g.ack
+			g.done <- event.StopCompleted
+			scr.waitFor(t, "the end of the turn", func(l []string) bool {
+				return contains(l, "last line") && contains(l, "ask anything") && !contains(l, "interrupt")
+			})
+
+			lines := scr.lines()
+			t.Logf("terminal:\n%s", strings.Join(lines, "\n"))
+			for i := range 20 {
+				if n := count(lines, fmt.Sprintf("row-%03d", i)); n != 1 {
+					t.Errorf("row-%03d shown %d times", i, n)
+				}
+			}
+			for _, want := range []string{"› go", "an unfinished line", "last line", "ask anything"} {
+				if n := count(lines, want); n != 1 {
+					t.Errorf("%q shown %d times", want, n)
+				}
+			}
+			rules := 0
+			for _, l := range lines {
+				if l != "" && strings.Trim(l, "─") == "" {
+					rules++
+				}
+			}
+			if rules != 2 {
+				t.Errorf("%d rule rows, want the input box's 2", rules)
+			}
+			io.WriteString(inW, "\x04")
+			if err := <-errc; err != nil {
+				t.Fatal(err)
+			}
+			inW.Close()
+		})
+	}
+}
+
+// TestTerminalReflows: which terminals get the cursor moved on a resize.
+func TestTerminalReflows(t *testing.T) {
+	for _, c := range []struct {
+		env  []string
+		want bool
+	}{
+		{nil, true},
+		{[]string{"TERM=xterm-256color"}, true},
+		{[]string{"TERM=xterm-kitty"}, true},
+		{[]string{"TERM=xterm-256color", "XTERM_VERSION=XTerm(390)"}, false},
+		{[]string{"XTERM_VERSION=XTerm(390)", "TMUX=/tmp/tmux-0/default,1,0", "TERM=tmux-256color"}, true},
+		{[]string{"TERM=linux"}, false},
+		{[]string{"TERM=rxvt-unicode-256color"}, false},
+	} {
+		if got := terminalReflows(c.env); got != c.want {
+			t.Errorf("terminalReflows(%q) = %v, want %v", c.env, got, c.want)
+		}
+	}
+}
+
+// TestReflowShift counts the rows a rewrap adds above the cursor.
+func TestReflowShift(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		widths   []int
+		width    int
+		row, col int
+		to       int
+		want     int
+	}{
+		{"wider terminal", []int{59, 59, 3, 59, 40}, 60, 2, 4, 80, 0},
+		{"same width", []int{59, 59, 3, 59, 40}, 60, 2, 4, 60, 0},
+		{"rows above wrap", []int{59, 59, 3, 59, 40}, 60, 2, 4, 30, 2},
+		{"three rows each", []int{59, 59, 3, 59, 40}, 60, 2, 4, 20, 4},
+		{"exact fit does not wrap", []int{30, 31, 3}, 60, 2, 0, 30, 1},
+		{"cursor line wraps before it", []int{10, 50}, 60, 1, 45, 30, 1},
+		{"no cursor: last row", []int{50, 50, 50}, 60, -1, 0, 30, 2},
+		{"empty frame", nil, 60, -1, 0, 30, 0},
+	} {
+		m := &Model{frame: frameShape{widths: c.widths, width: c.width, row: c.row, col: c.col}}
+		if got := m.reflowShift(c.to); got != c.want {
+			t.Errorf("%s: reflowShift(%d) = %d, want %d", c.name, c.to, got, c.want)
+		}
+	}
+}
