@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/tailscale/hujson"
+
+	"github.com/zero-agent/zero/internal/atomicfile"
 )
 
 // MaskKey returns a printable form of a secret: "sk-…abcd" (first three
@@ -208,21 +210,8 @@ func writeAtomic(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".config.json.tmp-*")
-	if err != nil {
+	if err := atomicfile.Write(path, data, 0o600); err != nil {
 		return fmt.Errorf("config: %w", err)
-	}
-	name := tmp.Name()
-	_, werr := tmp.Write(data)
-	serr := tmp.Sync()
-	cerr := tmp.Close()
-	if err := errors.Join(werr, serr, cerr); err != nil {
-		os.Remove(name)
-		return fmt.Errorf("config: write %s: %w", path, err)
-	}
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
-		return fmt.Errorf("config: write %s: %w", path, err)
 	}
 	return nil
 }

@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/zero-agent/zero/internal/atomicfile"
 )
 
 // File names inside a session directory.
@@ -290,28 +292,11 @@ func mustJSON(v any) []byte {
 	return append(b, '\n')
 }
 
-// writeFileAtomic writes data to a temporary file beside path, fsyncs it
-// and renames it over path, so readers see the old or the new file whole.
+// writeFileAtomic writes metadata so readers see the old or the new file
+// whole (private to the user).
 func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
+	if err := atomicfile.Write(path, data, 0o600); err != nil {
 		return fmt.Errorf("sessions: %w", err)
-	}
-	name := tmp.Name()
-	_, werr := tmp.Write(data)
-	serr := tmp.Sync()
-	cerr := tmp.Close()
-	if err := errors.Join(werr, serr, cerr); err != nil {
-		os.Remove(name)
-		return fmt.Errorf("sessions: write %s: %w", path, err)
-	}
-	if err := os.Chmod(name, 0o600); err != nil {
-		os.Remove(name)
-		return fmt.Errorf("sessions: %w", err)
-	}
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
-		return fmt.Errorf("sessions: write %s: %w", path, err)
 	}
 	return nil
 }
