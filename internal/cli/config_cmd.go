@@ -4,9 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
 
-	"github.com/zero-agent/zero/internal/config"
 	"github.com/zero-agent/zero/internal/shellguard"
 )
 
@@ -19,15 +17,9 @@ func runConfig(s stdio, args []string) error {
 	if _, err := parseInterspersed(fs, args); err != nil {
 		return usagef("%v", err)
 	}
-	dir := o.workdir
-	if dir == "" {
-		dir, _ = os.Getwd()
-	}
-	cfg, err := config.Load(config.Options{Workspace: dir, TrustedProject: trusted(dir), Overrides: config.Overrides{
-		BaseURL: o.baseURL, Model: o.model, APIKey: o.apiKey, Provider: o.provider,
-	}})
+	cfg, err := loadConfig(o.workdir, o.config())
 	if err != nil {
-		return usagef("%v", err)
+		return err
 	}
 	b, err := json.MarshalIndent(cfg.Masked(), "", "  ")
 	if err != nil {

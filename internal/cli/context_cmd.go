@@ -56,9 +56,9 @@ func runContext(s stdio, args []string) error {
 	}
 	history, _ := sessions.RebuildHistory(evs)
 	meta := sess.Meta()
-	cfg, err := config.Load(config.Options{Workspace: wd, TrustedProject: trusted(wd)})
+	cfg, err := loadConfig(wd, config.Overrides{})
 	if err != nil {
-		return usagef("%v", err)
+		return err
 	}
 	m, _ := catalog.Resolve(meta.Provider, meta.Model)
 	window, source := catalog.Window(m, 0, cfg.ContextWindow)

@@ -25,7 +25,7 @@ func runDoctor(s stdio, args []string) error {
 		}
 		return "✗"
 	}
-	cfg, err := loadConfig(config.Overrides{})
+	cfg, err := loadConfig("", config.Overrides{})
 	if err != nil {
 		fmt.Fprintf(s.out, "✗ config: %v\n", err)
 	} else {

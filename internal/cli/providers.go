@@ -16,9 +16,13 @@ import (
 	"github.com/zero-agent/zero/internal/providers/openai"
 )
 
-// loadConfig resolves configuration for commands that do not run a model.
-func loadConfig(over config.Overrides) (*config.Config, error) {
-	dir, _ := os.Getwd()
+// loadConfig resolves configuration for the workspace dir ("" is the
+// current directory); a project file counts only once the folder is
+// trusted. Bad files are usage errors.
+func loadConfig(dir string, over config.Overrides) (*config.Config, error) {
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
 	cfg, err := config.Load(config.Options{Workspace: dir, TrustedProject: trusted(dir), Overrides: over})
 	if err != nil {
 		return nil, usagef("%v", err)
@@ -56,7 +60,7 @@ func runProviders(s stdio, args []string) error {
 		if len(args) != 2 {
 			return usagef("usage: zero providers use NAME")
 		}
-		cfg, err := loadConfig(config.Overrides{})
+		cfg, err := loadConfig("", config.Overrides{})
 		if err != nil {
 			return err
 		}
@@ -89,7 +93,7 @@ func editProviders(s stdio, name string, fn func(*config.File) error, done strin
 }
 
 func providersList(s stdio) error {
-	cfg, err := loadConfig(config.Overrides{})
+	cfg, err := loadConfig("", config.Overrides{})
 	if err != nil {
 		return err
 	}
@@ -162,7 +166,7 @@ func providersAdd(s stdio, args []string) error {
 // namedProvider resolves the profile called name, or the active one when
 // name is empty.
 func namedProvider(name string) (*config.Resolved, error) {
-	cfg, err := loadConfig(config.Overrides{Provider: name})
+	cfg, err := loadConfig("", config.Overrides{Provider: name})
 	if err != nil {
 		return nil, err
 	}

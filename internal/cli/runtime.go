@@ -41,6 +41,11 @@ type multiFlag []string
 func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
+// config returns the flags as configuration overrides.
+func (o *overrides) config() config.Overrides {
+	return config.Overrides{BaseURL: o.baseURL, Model: o.model, APIKey: o.apiKey, Provider: o.provider}
+}
+
 func (o *overrides) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.baseURL, "base-url", "", "API root of an OpenAI-compatible server (with or without /v1)")
 	fs.StringVar(&o.model, "model", "", "model id, or provider/model")
@@ -86,11 +91,9 @@ func newRuntime(s stdio, o overrides, mode string) (*runtime, error) {
 	if err := checkWorkspace(s, dir); err != nil {
 		return nil, err
 	}
-	cfg, err := config.Load(config.Options{Workspace: dir, TrustedProject: trusted(dir), Overrides: config.Overrides{
-		BaseURL: o.baseURL, Model: o.model, APIKey: o.apiKey, Provider: o.provider,
-	}})
+	cfg, err := loadConfig(dir, o.config())
 	if err != nil {
-		return nil, usagef("%v", err)
+		return nil, err
 	}
 	for _, w := range cfg.Warnings {
 		fmt.Fprintln(s.err, "zero: warning:", w)
