@@ -17,7 +17,6 @@ import (
 	"github.com/zero-agent/zero/internal/agent"
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/hooks"
-	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/streamjson"
 	"github.com/zero-agent/zero/internal/tui/sanitize"
 )
@@ -346,4 +345,3 @@ func sizeText(n int) string {
 	return fmt.Sprintf("%.1f KB", float64(n)/1024)
 }
 
-var _ = llm.RoleUser

@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"net"
+	"net/url"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -313,13 +315,29 @@ func discover(s stdio, model string) (*config.Resolved, *discovery.Server, error
 	return &config.Resolved{Name: string(srv.Kind), Kind: config.KindOpenAICompatible, BaseURL: srv.BaseURL, Model: model, TextToolCalls: true}, srv, nil
 }
 
+// localHost reports whether base names a server on this machine or the
+// local network, where llama.cpp, Ollama and LM Studio report their window;
+// a remote API is not probed at start-up (it would only add round trips).
+func localHost(base string) bool {
+	u, err := url.Parse(base)
+	if err != nil {
+		return false
+	}
+	h := u.Hostname()
+	if h == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && (ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast())
+}
+
 // contextWindow resolves the model's window in tokens: config, then what a
 // local server reports, then the catalog, then a conservative default
 // (with a warning, never a silent large guess).
 func contextWindow(s stdio, cfg *config.Config, r *config.Resolved, srv *discovery.Server) int {
 	m, warn := catalog.Resolve(string(r.Kind), r.Model)
 	discovered := 0
-	if !m.Known && cfg.ContextWindow == 0 && r.Kind == config.KindOpenAICompatible {
+	if !m.Known && cfg.ContextWindow == 0 && r.Kind == config.KindOpenAICompatible && (srv != nil || localHost(r.BaseURL)) {
 		if srv == nil {
 			srv = &discovery.Server{BaseURL: r.BaseURL}
 		}
