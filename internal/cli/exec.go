@@ -344,4 +344,3 @@ func sizeText(n int) string {
 	}
 	return fmt.Sprintf("%.1f KB", float64(n)/1024)
 }
-
