@@ -83,6 +83,9 @@ type Model struct {
 	// frame is what the terminal holds of the last frame drawn, for
 	// reflowShift (reflow.go).
 	frame frameShape
+	// output is the program's output when newProgram built it: View
+	// tells it each frame, for the prints it rewrites (reflow.go).
+	output *lockedWriter
 
 	ticking bool // a refresh tick is pending
 

@@ -73,13 +73,11 @@ func newProgram(ctx context.Context, backend Backend, opts RunOptions) (*tea.Pro
 	if env == nil {
 		env = os.Environ()
 	}
-	if terminalReflows(env) {
-		// One writer for the renderer and the resize filter (reflow.go).
-		w, locked := lockOutput(out)
-		popts = append(popts, tea.WithOutput(w), tea.WithFilter(reflowFilter(m, locked)))
-	} else if opts.Output != nil {
-		popts = append(popts, tea.WithOutput(opts.Output))
-	}
+	// One writer for the renderer and the resize filter, which keeps
+	// prints and resizes from misplacing lines (reflow.go).
+	w, locked := lockOutput(out)
+	popts = append(popts, tea.WithOutput(w), tea.WithFilter(reflowFilter(m, locked, terminalReflows(env))))
+	m.output = locked
 	if opts.Width > 0 && opts.Height > 0 {
 		popts = append(popts, tea.WithWindowSize(opts.Width, opts.Height))
 	}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -13,10 +14,13 @@ import (
 	"github.com/zero-agent/zero/internal/event"
 )
 
-// reflow resizes the terminal the way tmux and most terminals do: a row
-// wider than the new width is rewrapped onto more rows, the cursor moves
-// with its cell and the bottom of the content stays at the bottom (x/vt's
-// own Resize truncates rows, like xterm). Only text is kept.
+// reflow resizes the terminal the way tmux does (screen_resize_y, then
+// screen_reflow in tmux's screen.c): a shorter screen first deletes the
+// rows below the cursor, whatever they hold, and pushes the rest into the
+// scrollback; a row wider than the new width is rewrapped onto more rows,
+// the cursor moves with its cell and the bottom of the content stays at
+// the bottom (x/vt's own Resize truncates rows, like xterm). Only text is
+// kept.
 func (t *vterm) reflow(w, h int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -28,7 +32,12 @@ func (t *vterm) reflow(w, h int) {
 	}
 	pos := t.emu.CursorPosition()
 	cur := len(old) + pos.Y
-	for _, l := range strings.Split(t.emu.String(), "\n") {
+	screen := strings.Split(t.emu.String(), "\n")
+	if needed := len(screen) - h; needed > 0 {
+		below := len(screen) - 1 - pos.Y
+		screen = screen[:len(screen)-min(needed, below)]
+	}
+	for _, l := range screen {
 		old = append(old, strings.TrimRight(l, " "))
 	}
 	end := len(old) // empty rows below the cursor are not content
@@ -136,6 +145,84 @@ func TestTerminalReflowWhileStreaming(t *testing.T) {
 	}
 }
 
+// TestTerminalShrinkRaceWhileStreaming is the height half of issue 4's
+// "resize while streaming": the terminal gets shorter and deletes the rows
+// below the cursor (the live region's lower rows), lines are printed
+// before the program hears of the resize (tmux tells it up to 250 ms
+// late), then the resize arrives. Every line shows once and nothing of the
+// old live region is left behind.
+func TestTerminalShrinkRaceWhileStreaming(t *testing.T) {
+	for _, to := range []int{20, 12} {
+		t.Run(fmt.Sprintf("30to%d", to), func(t *testing.T) {
+			f := newFake()
+			g := newGate()
+			f.script["go"] = g.play
+			scr := newTerm(80, 30)
+			inR, inW := io.Pipe()
+			go func() {
+				buf := make([]byte, 256)
+				for {
+					n, err := scr.emu.Read(buf)
+					if err != nil {
+						return
+					}
+					inW.Write(buf[:n])
+				}
+			}()
+			p, _ := newProgram(context.Background(), f, RunOptions{
+				Options: Options{Width: 80, Height: 30, Tick: -1},
+				Input:   inR, Output: scr, Env: []string{"TERM=xterm-256color", "TMUX=/tmp/tmux-0/t,1,0"},
+			})
+			errc := make(chan error, 1)
+			go func() { _, err := p.Run(); errc <- err }()
+			scr.waitFor(t, "the footer", func(l []string) bool { return contains(l, "qwen3-coder") })
+			io.WriteString(inW, "go\r")
+			scr.waitFor(t, "the turn", func(l []string) bool { return contains(l, "interrupt") })
+			send := func(from, to int) {
+				for i := from; i < to; i++ {
+					g.events <- text(fmt.Sprintf("row-%03d\n", i))
+					<-g.ack
+				}
+				last := fmt.Sprintf("row-%03d", to-1)
+				scr.waitFor(t, last, func(l []string) bool { return contains(l, last) })
+			}
+			send(0, 20)
+			scr.reflow(80, to)
+			send(20, 26) // printed before the program knows
+			p.Send(tea.WindowSizeMsg{Width: 80, Height: to})
+			send(26, 40)
+			g.done <- event.StopCompleted
+			scr.waitFor(t, "the end of the turn", func(l []string) bool {
+				return contains(l, "ask anything") && !contains(l, "interrupt")
+			})
+
+			lines := scr.lines()
+			for i := range 40 {
+				if n := count(lines, fmt.Sprintf("row-%03d", i)); n != 1 {
+					t.Errorf("row-%03d shown %d times", i, n)
+				}
+			}
+			rules := 0
+			for _, l := range lines {
+				if l != "" && strings.Trim(l, "─") == "" {
+					rules++
+				}
+			}
+			if rules != 2 || count(lines, "esc esc") != 0 {
+				t.Errorf("%d rule rows (want the input box's 2), %d status lines (want 0)", rules, count(lines, "esc esc"))
+			}
+			if t.Failed() {
+				t.Logf("terminal:\n%s", strings.Join(lines, "\n"))
+			}
+			io.WriteString(inW, "\x04")
+			if err := <-errc; err != nil {
+				t.Fatal(err)
+			}
+			inW.Close()
+		})
+	}
+}
+
 // TestTerminalReflows: which terminals get the cursor moved on a resize.
 func TestTerminalReflows(t *testing.T) {
 	for _, c := range []struct {
@@ -180,4 +267,42 @@ func TestReflowShift(t *testing.T) {
 			t.Errorf("%s: reflowShift(%d) = %d, want %d", c.name, c.to, got, c.want)
 		}
 	}
+}
+
+// TestSteadyInsert rewrites Bubble Tea's print above a 5-row frame with
+// the cursor on its third row (bubbletea v2.1 cursedRenderer.insertAbove).
+func TestSteadyInsert(t *testing.T) {
+	frame := []string{"status", "rule", "› input", "rule", "footer"}
+	in := "\r\x1b[2B\n\n\x1b[6A\x1b[2Lone\x1b[K\r\ntwo\x1b[K\r\n"
+	got, ok := steadyInsert([]byte(in), 0, frame)
+	want := "\r\x1b[2Aone\x1b[K\r\ntwo\x1b[K\r\n\x1b[?7lstatus\x1b[K\r\nrule\x1b[K\r\n› input\x1b[K\r\nrule\x1b[K\r\nfooter\x1b[K\x1b[J\x1b[?7h\r\x1b[4A"
+	if !ok || string(got) != want {
+		t.Errorf("steadyInsert = %q, %v\nwant %q", got, ok, want)
+	}
+	// A narrowing the renderer has not heard of yet added a row above the
+	// cursor; the cursor already on the frame's first row needs no move.
+	if got, _ := steadyInsert([]byte(in), 1, frame); !bytes.HasPrefix(got, []byte("\r\x1b[3Aone")) {
+		t.Errorf("with one reflowed row: %q", got)
+	}
+	if got, _ := steadyInsert([]byte("\r\x1b[4B\n\x1b[5A\x1b[Lx\x1b[K\r\n"), 0, frame); !bytes.HasPrefix(got, []byte("\rx\x1b[K")) {
+		t.Errorf("cursor on the first row: %q", got)
+	}
+	for _, bad := range []string{"", "x", "\r\x1b[2B\n\x1b[6A\x1b[2Lone\x1b[K\r\n", "\r\x1b[2Bone\x1b[K\r\n", "\r\n\x1b[3A\x1b[1Mx\x1b[K\r\n"} {
+		if _, ok := steadyInsert([]byte(bad), 0, frame); ok {
+			t.Errorf("steadyInsert(%q) accepted", bad)
+		}
+	}
+}
+
+// FuzzSteadyInsert: any input is rewritten or refused without a panic; a
+// rewrite starts at the frame's first row and ends back on it.
+func FuzzSteadyInsert(f *testing.F) {
+	f.Add([]byte("\r\x1b[2B\n\n\x1b[6A\x1b[2Lone\x1b[K\r\ntwo\x1b[K\r\n"), 1)
+	f.Add([]byte("\r\n\x1b[A\x1b[L\x1b[K\r\n"), 0)
+	f.Fuzz(func(t *testing.T, p []byte, extra int) {
+		out, ok := steadyInsert(p, extra&7, []string{"a", "b"})
+		if ok && (!bytes.HasPrefix(out, []byte("\r")) || !bytes.HasSuffix(out, []byte("b\x1b[K\x1b[J\x1b[?7h\r\x1b[A"))) {
+			t.Fatalf("rewrite %q of %q", out, p)
+		}
+	})
 }
