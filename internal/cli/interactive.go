@@ -304,6 +304,16 @@ func (b *tuiBackend) SetModel(ctx context.Context, name string) error {
 	return nil
 }
 
+// Models implements tui.Backend.
+func (b *tuiBackend) Models(ctx context.Context) ([]string, error) {
+	b.mu.Lock()
+	r := *b.rt.active
+	b.mu.Unlock()
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	return modelIDs(ctx, &r)
+}
+
 // hostOf returns the host:port of a base URL for display.
 func hostOf(base string) string {
 	u, err := url.Parse(base)

@@ -233,7 +233,7 @@ func runModels(s stdio, args []string) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	ids, err := openai.ListModels(ctx, r.BaseURL, r.APIKey)
+	ids, err := modelIDs(ctx, r)
 	if err != nil {
 		var pe *llm.ProviderError
 		if errors.As(err, &pe) {
@@ -245,4 +245,18 @@ func runModels(s stdio, args []string) error {
 		fmt.Fprintln(s.out, id)
 	}
 	return nil
+}
+
+// modelIDs lists the model ids provider r offers: the catalog for vendor
+// APIs, the server's live GET /models list for OpenAI-compatible ones.
+func modelIDs(ctx context.Context, r *config.Resolved) ([]string, error) {
+	switch r.Kind {
+	case config.KindAnthropic, config.KindGemini:
+		var ids []string
+		for _, m := range catalog.Models(string(r.Kind)) {
+			ids = append(ids, m.ID)
+		}
+		return ids, nil
+	}
+	return openai.ListModels(ctx, r.BaseURL, r.APIKey)
 }

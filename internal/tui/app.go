@@ -241,6 +241,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.ticking = false // Update re-arms it while a turn runs
 	case printedMsg:
 		m.printing = false // flush (in Update) sends the next batch
+	case argsMsg:
+		m.completeArgs(msg)
 	case eventMsg:
 		if msg.id == m.turn.id {
 			m.event(msg.ev)

@@ -50,6 +50,10 @@ type Backend interface {
 	// SetModel switches the model for later turns (name as the provider
 	// or catalog spells it).
 	SetModel(ctx context.Context, name string) error
+	// Models lists the model names the active provider offers (a live
+	// list from an OpenAI-compatible server, the catalog for vendor
+	// APIs), for /model and its Tab completion.
+	Models(ctx context.Context) ([]string, error)
 	// Rules lists the project and user rules in force (arg "") or says
 	// why one exists (arg "why <id>"), for /rules.
 	Rules(ctx context.Context, arg string) (string, error)

@@ -103,6 +103,11 @@ func (f *fakeBackend) SetModel(ctx context.Context, name string) error {
 	return nil
 }
 
+func (f *fakeBackend) Models(ctx context.Context) ([]string, error) {
+	f.record("models")
+	return []string{"qwen3-coder", "qwen3-coder-30b", "llama-3.3-70b"}, nil
+}
+
 func (f *fakeBackend) lastTurn() Turn {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -50,7 +50,7 @@ func (m *Model) key(k tea.Key) tea.Cmd {
 	case "shift+tab":
 		m.mode = m.mode.Next()
 	case "tab":
-		m.complete()
+		return m.complete()
 	case "up":
 		if !m.ed.Up() {
 			if h, ok := m.hist.Prev(m.ed.Value()); ok {

@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -46,7 +45,7 @@ const keyHelp = `keys
   ctrl+a/e  start/end of line          alt+←/→, ctrl+←/→    word back/forward
   ctrl+w  delete word back             ctrl+u/k  kill to start/end   ctrl+y  yank
   ↑/↓  lines, then history             ctrl+r  reverse history search
-  tab  complete a /command             shift+tab  cycle mode (normal/auto-accept/plan)
+  tab  complete /command, id, model    shift+tab  cycle mode (normal/auto-accept/plan)
   ctrl+q  edit the queue               esc esc, ctrl+c  interrupt / clear the line
   ctrl+o  expand reasoning             ctrl+d  exit (empty line)
   ctrl+l  scroll the screen clear (the terminal's scrollback keeps it)
@@ -80,8 +79,10 @@ func (m *Model) slash(line string) tea.Cmd {
 		return m.quit()
 	case "model":
 		if arg == "" {
-			m.commit(render.Block("model: "+m.info.Model, w)...)
-			return nil
+			current := m.info.Model
+			return m.background("", func(ctx context.Context, b Backend) (string, error) {
+				return formatModels(ctx, b, current), nil
+			})
 		}
 		return m.background("switching model", func(ctx context.Context, b Backend) (string, error) {
 			return "model: " + arg, b.SetModel(ctx, arg)
@@ -216,6 +217,25 @@ func shellLines(r ShellResult, width int) []string {
 	return append(out, style.Dim.Render("↳ ")+st.Render("exit "+strconv.Itoa(r.ExitCode))+style.Dim.Render(" · "+render.Duration(r.ElapsedMs)))
 }
 
+// formatModels lists the models the backend offers, marking the current
+// one; a failed listing still says which model is in use.
+func formatModels(ctx context.Context, b Backend, current string) string {
+	names, err := b.Models(ctx)
+	if err != nil {
+		return "model: " + current + "\n(could not list models: " + err.Error() + ")"
+	}
+	var sb strings.Builder
+	sb.WriteString("model: " + current + "\n")
+	for _, n := range names {
+		mark := "  "
+		if n == current {
+			mark = "● "
+		}
+		sb.WriteString(mark + n + "\n")
+	}
+	return sb.String() + "switch with /model <name> (tab completes)"
+}
+
 func formatSessions(list []Session) string {
 	if len(list) == 0 {
 		return "no sessions yet"
@@ -248,99 +268,3 @@ func formatResumed(r Resumed) string {
 	return b.String()
 }
 
-// complete handles Tab: complete the slash command being typed to the
-// longest common prefix of the commands it could be.
-func (m *Model) complete() {
-	v := m.ed.Value()
-	if !strings.HasPrefix(v, "/") || strings.ContainsAny(v, " \n") {
-		return
-	}
-	var matches []string
-	for _, n := range commandNames() {
-		if strings.HasPrefix(n, v) {
-			matches = append(matches, n)
-		}
-	}
-	switch len(matches) {
-	case 0:
-		return
-	case 1:
-		m.ed.SetValue(matches[0] + " ")
-	default:
-		m.ed.SetValue(commonPrefix(matches))
-		m.hint = strings.Join(matches, " ")
-	}
-}
-
-// completeOnEnter completes a partial command that matches exactly one
-// command (/he → /help) instead of submitting it; it reports whether it did.
-func (m *Model) completeOnEnter() bool {
-	v := strings.TrimSpace(m.ed.Value())
-	if !strings.HasPrefix(v, "/") || strings.ContainsAny(v, " \n") {
-		return false
-	}
-	var matches []string
-	for _, n := range commandNames() {
-		if n == v {
-			return false
-		}
-		if strings.HasPrefix(n, v) {
-			matches = append(matches, n)
-		}
-	}
-	if len(matches) != 1 {
-		return false
-	}
-	m.ed.SetValue(matches[0])
-	return true
-}
-
-func commonPrefix(s []string) string {
-	p := s[0]
-	for _, x := range s[1:] {
-		for !strings.HasPrefix(x, p) {
-			p = p[:len(p)-1]
-		}
-	}
-	return p
-}
-
-// suggest returns the candidate closest to word by edit distance, or ""
-// when none is within half the word's length.
-func suggest(word string, candidates []string) string {
-	type scored struct {
-		s string
-		d int
-	}
-	var all []scored
-	for _, c := range candidates {
-		all = append(all, scored{c, editDistance(word, c)})
-	}
-	sort.SliceStable(all, func(i, j int) bool { return all[i].d < all[j].d })
-	if len(all) == 0 || all[0].d > max(2, len([]rune(word))/2) {
-		return ""
-	}
-	return all[0].s
-}
-
-// editDistance is the Levenshtein distance in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
-}

@@ -17,7 +17,7 @@ func TestSlashCommands(t *testing.T) {
 		shows []string // scrollback must show
 	}{
 		{"/help", "", []string{"/resume <id|prefix>", "ctrl+r  reverse history search", "/clear", "new session; old conversation scrolled off the screen", "ctrl+l  scroll the screen clear"}},
-		{"/model", "", []string{"model: qwen3-coder"}},
+		{"/model", "models", []string{"model: qwen3-coder", "● qwen3-coder", "  qwen3-coder-30b", "  llama-3.3-70b", "switch with /model <name>"}},
 		{"/model llama3", "model llama3", []string{"model: llama3"}},
 		{"/config", "report config", []string{"report of config"}},
 		{"/context", "report context", []string{"report of context"}},
@@ -97,6 +97,32 @@ func TestSlashCompletion(t *testing.T) {
 	d.press("tab")
 	if d.m.Value() != "/compact " {
 		t.Fatalf("tab on /com = %q", d.m.Value())
+	}
+}
+
+// TestArgumentCompletion: Tab completes /resume's session id and /model's
+// name from the backend's lists.
+func TestArgumentCompletion(t *testing.T) {
+	for _, tt := range []struct{ typed, want, hint string }{
+		{"/resume 2026", "/resume 20261130-abc ", ""},
+		{"/resume ", "/resume 20261130-abc ", ""},
+		{"/model qwen3-coder-", "/model qwen3-coder-30b ", ""},
+		{"/model q", "/model qwen3-coder", "qwen3-coder qwen3-coder-30b"},
+		{"/model gpt", "/model gpt", "no match for gpt"},
+		{"/config x", "/config x", ""},
+	} {
+		t.Run(tt.typed, func(t *testing.T) {
+			d := newDriver(t, newFake(), Options{})
+			d.typeText(tt.typed)
+			d.press("tab")
+			d.settle()
+			if got := d.m.Value(); got != tt.want {
+				t.Errorf("tab on %q = %q, want %q", tt.typed, got, tt.want)
+			}
+			if tt.hint != "" {
+				mustContain(t, "live", d.live(), tt.hint)
+			}
+		})
 	}
 }
 
