@@ -267,4 +267,3 @@ func formatResumed(r Resumed) string {
 	}
 	return b.String()
 }
-
