@@ -17,6 +17,7 @@ import (
 	"github.com/zero-agent/zero/internal/agent"
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/hooks"
+	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/streamjson"
 	"github.com/zero-agent/zero/internal/tui/sanitize"
 )
@@ -234,13 +235,28 @@ func signalContext() (context.Context, func()) {
 // progress writes a human-readable run log (text mode's stderr). Every
 // untrusted string (model text, tool output, arguments) is sanitised:
 // nothing the model prints can move the cursor, clear the screen or
-// change the terminal title. Assistant text is held per turn and shown
-// when a tool call follows it; the last turn's text is the final answer,
-// which goes to stdout only (so it is not shown twice).
+// change the terminal title.
+//
+// Assistant text is held per turn: it is shown when a tool call follows
+// it, or when the loop answers it with a nudge of its own (a reply cut off
+// by the output limit, one that claims tests pass without running any, an
+// empty or malformed one): the reply, the loop's warning about it and a
+// "↻" line with the nudge appear in that order. The last turn's text is
+// the final answer, which goes to stdout only (so it is shown once).
 type progress struct {
 	mu      sync.Mutex
 	w       io.Writer
 	pending strings.Builder
+	// held are warning lines that arrived while a reply was pending: a
+	// warning about that reply (the loop's reason for a nudge) comes before
+	// the reply's message events, so it waits for them to be shown after
+	// the reply. Any later event, or warnHold without one (a retry's
+	// backoff), lets them out without the reply.
+	held   []string
+	heldAt time.Time
+	// prompted is set once the run's own prompt has passed as a user
+	// message; every later user message in the run is a nudge.
+	prompted bool
 	// last is when the last event arrived; a silent model gets a
 	// "still waiting" line every waitEvery so a hung server is visible.
 	last      time.Time
@@ -248,6 +264,10 @@ type progress struct {
 	done      chan struct{}
 	stop      sync.Once
 }
+
+// warnHold is how long a warning may wait behind a pending reply before
+// it is shown on its own.
+const warnHold = 500 * time.Millisecond
 
 func newProgress(w io.Writer) *progress { return newProgressEvery(w, 20*time.Second) }
 
@@ -257,9 +277,10 @@ func newProgressEvery(w io.Writer, every time.Duration) *progress {
 	return p
 }
 
-// heartbeat notes long silences until the run ends.
+// heartbeat notes long silences until the run ends, and lets out
+// warnings held longer than warnHold.
 func (p *progress) heartbeat() {
-	t := time.NewTicker(min(time.Second, p.waitEvery/4))
+	t := time.NewTicker(min(time.Second, p.waitEvery/4, warnHold))
 	defer t.Stop()
 	for {
 		select {
@@ -267,6 +288,7 @@ func (p *progress) heartbeat() {
 			return
 		case now := <-t.C:
 			p.mu.Lock()
+			p.releaseStale(now)
 			if silent := now.Sub(p.last); silent >= p.waitEvery {
 				fmt.Fprintf(p.w, "… no answer from the model for %s (still waiting; Ctrl-C stops, ZERO_FIRST_BYTE_TIMEOUT / ZERO_IDLE_TIMEOUT bound the wait)\n", silent.Round(time.Second))
 				p.last = now
@@ -282,12 +304,33 @@ func (p *progress) Emit(e event.Event) {
 	defer p.mu.Unlock()
 	p.last = time.Now()
 	switch e.Type {
-	case event.Text:
-		p.pending.WriteString(e.Text)
+	case event.RunStart:
+		p.prompted = false
+	case event.Text, event.Reasoning:
+		// The turn goes on (after a retry): held warnings were not about
+		// a finished reply.
+		p.release()
+		if e.Type == event.Text {
+			p.pending.WriteString(e.Text)
+		}
+	case event.Message:
+		nudge, ok := userText(e.Message)
+		if !ok {
+			break
+		}
+		if !p.prompted {
+			p.prompted = true // the run's prompt
+			break
+		}
+		p.flushText()
+		p.release()
+		fmt.Fprintln(p.w, "↻ "+oneLine(nudge, 200))
 	case event.ToolCall:
 		p.flushText()
+		p.release()
 		fmt.Fprintf(p.w, "⚙ %s(%s)\n", sanitize.Line(e.ToolCall.Name), oneLine(e.ToolCall.Arguments, 160))
 	case event.ToolResult:
+		p.release()
 		r := e.Result
 		status := "ok"
 		if r.IsError {
@@ -298,15 +341,26 @@ func (p *progress) Emit(e event.Event) {
 		}
 		fmt.Fprintf(p.w, "↳ %s · %s · %d ms · %s\n", status, sizeText(r.RawBytes), r.ElapsedMs, oneLine(r.Content, 120))
 	case event.Warning:
-		fmt.Fprintln(p.w, "! "+sanitize.Text(e.Text))
+		line := "! " + sanitize.Text(e.Text)
+		if strings.TrimSpace(p.pending.String()) == "" {
+			p.release()
+			fmt.Fprintln(p.w, line)
+			break
+		}
+		if len(p.held) == 0 {
+			p.heldAt = p.last
+		}
+		p.held = append(p.held, line)
 	case event.Error:
 		p.flushText()
+		p.release()
 		fmt.Fprintln(p.w, "✗ "+sanitize.Text(e.Text))
 	case event.RunEnd:
 		p.stop.Do(func() { close(p.done) })
 		if e.StopReason != event.StopCompleted {
 			p.flushText() // no final answer on stdout: keep the partial text
 		}
+		p.release()
 		if e.Totals != nil {
 			u := e.Totals.Usage
 			est := ""
@@ -322,12 +376,44 @@ func (p *progress) Emit(e event.Event) {
 	}
 }
 
-// flushText shows held assistant text (dim) on its own lines.
+// userText returns the text of a user message (a prompt or a nudge);
+// ok is false for any other message.
+func userText(m *llm.Message) (text string, ok bool) {
+	if m == nil || m.Role != llm.RoleUser {
+		return "", false
+	}
+	for _, part := range m.Parts {
+		switch part.Type {
+		case llm.PartText:
+			text += part.Text
+		case llm.PartToolResult:
+			return "", false
+		}
+	}
+	return text, strings.TrimSpace(text) != ""
+}
+
+// flushText shows held assistant text on its own lines.
 func (p *progress) flushText() {
 	if t := strings.TrimSpace(p.pending.String()); t != "" {
 		fmt.Fprintln(p.w, sanitize.Text(t))
 	}
 	p.pending.Reset()
+}
+
+// release shows held warnings.
+func (p *progress) release() {
+	for _, l := range p.held {
+		fmt.Fprintln(p.w, l)
+	}
+	p.held = nil
+}
+
+// releaseStale shows held warnings once they have waited warnHold at now.
+func (p *progress) releaseStale(now time.Time) {
+	if len(p.held) > 0 && now.Sub(p.heldAt) >= warnHold {
+		p.release()
+	}
 }
 
 func oneLine(s string, max int) string {
