@@ -77,17 +77,7 @@ func TestTerminalReflowWhileStreaming(t *testing.T) {
 			g := newGate()
 			f.script["go"] = g.play
 			scr := newTerm(size.from, 16)
-			inR, inW := io.Pipe()
-			go func() {
-				buf := make([]byte, 256)
-				for {
-					n, err := scr.emu.Read(buf)
-					if err != nil {
-						return
-					}
-					inW.Write(buf[:n])
-				}
-			}()
+			inR, inW := keyboard(scr)
 			p, _ := newProgram(context.Background(), f, RunOptions{
 				Options: Options{Width: size.from, Height: 16, Tick: -1},
 				Input:   inR, Output: scr, Env: []string{"TERM=xterm-256color", "TMUX=/tmp/tmux-0/t,1,0"},
@@ -158,17 +148,7 @@ func TestTerminalShrinkRaceWhileStreaming(t *testing.T) {
 			g := newGate()
 			f.script["go"] = g.play
 			scr := newTerm(80, 30)
-			inR, inW := io.Pipe()
-			go func() {
-				buf := make([]byte, 256)
-				for {
-					n, err := scr.emu.Read(buf)
-					if err != nil {
-						return
-					}
-					inW.Write(buf[:n])
-				}
-			}()
+			inR, inW := keyboard(scr)
 			p, _ := newProgram(context.Background(), f, RunOptions{
 				Options: Options{Width: 80, Height: 30, Tick: -1},
 				Input:   inR, Output: scr, Env: []string{"TERM=xterm-256color", "TMUX=/tmp/tmux-0/t,1,0"},

@@ -17,17 +17,7 @@ import (
 func runInTerm(t *testing.T, f *fakeBackend, opts Options, w, h int) (*vterm, io.Writer, func()) {
 	t.Helper()
 	scr := newTerm(w, h)
-	inR, inW := io.Pipe()
-	go func() {
-		buf := make([]byte, 256)
-		for {
-			n, err := scr.emu.Read(buf)
-			if err != nil {
-				return
-			}
-			inW.Write(buf[:n])
-		}
-	}()
+	inR, inW := keyboard(scr)
 	opts.Width, opts.Height = w, h
 	errc := make(chan error, 1)
 	go func() {

@@ -46,6 +46,23 @@ func (t *vterm) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// keyboard returns the program's input: what the test writes to the
+// returned writer, and the emulator's replies to the program's queries.
+func keyboard(scr *vterm) (*io.PipeReader, *io.PipeWriter) {
+	inR, inW := io.Pipe()
+	go func() {
+		buf := make([]byte, 256)
+		for {
+			n, err := scr.emu.Read(buf)
+			if err != nil {
+				return
+			}
+			inW.Write(buf[:n])
+		}
+	}()
+	return inR, inW
+}
+
 // lines returns the scrollback followed by the screen, trailing spaces
 // trimmed.
 func (t *vterm) lines() []string {
@@ -157,17 +174,7 @@ func TestTerminalResizeWhileStreaming(t *testing.T) {
 	g := newGate()
 	f.script["go"] = g.play
 	scr := newTerm(60, 16)
-	inR, inW := io.Pipe()
-	go func() {
-		buf := make([]byte, 256)
-		for {
-			n, err := scr.emu.Read(buf)
-			if err != nil {
-				return
-			}
-			inW.Write(buf[:n])
-		}
-	}()
+	inR, inW := keyboard(scr)
 	p, _ := newProgram(context.Background(), f, RunOptions{
 		Options: Options{Width: 60, Height: 16},
 		Input:   inR, Output: scr, Env: []string{"TERM=xterm-256color", "XTERM_VERSION=XTerm(390)"},
