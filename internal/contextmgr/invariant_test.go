@@ -179,3 +179,82 @@ func TestRepairTable(t *testing.T) {
 		})
 	}
 }
+
+// TestRepairFixes checks the repairs as values, results in a user message
+// (the Anthropic shape) and KeepUserRuns, the form the session log's
+// resume uses.
+func TestRepairFixes(t *testing.T) {
+	call := func(id string) llm.Part {
+		return llm.Part{Type: llm.PartToolCall, ToolCall: &llm.ToolCall{ID: id, Name: "grep", Arguments: "{}"}}
+	}
+	resPart := func(id, content string, isErr bool) llm.Part {
+		return llm.Part{Type: llm.PartToolResult, ToolResult: &llm.ToolResult{CallID: id, Name: "grep", Content: content, IsError: isErr}}
+	}
+	text := llm.Part{Type: llm.PartText, Text: "go on"}
+	asst := llm.Message{Role: llm.RoleAssistant, Parts: []llm.Part{call("a"), call("b"), call("b")}}
+	asstAB := llm.Message{Role: llm.RoleAssistant, Parts: []llm.Part{call("a"), call("b")}}
+	u1, u2 := llm.TextMessage(llm.RoleUser, "one"), llm.TextMessage(llm.RoleUser, "two")
+	tests := []struct {
+		name  string
+		opts  RepairOptions
+		in    []llm.Message
+		out   []llm.Message
+		fixes []Fix
+	}{
+		{"mixed user message: missing result before the text", RepairOptions{},
+			[]llm.Message{asst, {Role: llm.RoleUser, Parts: []llm.Part{resPart("a", "ra", false), resPart("zz", "stray", false), text}}},
+			[]llm.Message{asstAB, {Role: llm.RoleUser, Parts: []llm.Part{resPart("a", "ra", false), resPart("b", MissingResultContent, true), text}}},
+			[]Fix{{FixRepeatedCall, "b", "grep"}, {FixOrphanResult, "zz", "grep"}, {FixMissingResult, "b", "grep"}}},
+		{"mixed message closes the calls: a later result is an orphan", RepairOptions{},
+			[]llm.Message{asstAB, {Role: llm.RoleUser, Parts: []llm.Part{resPart("a", "ra", false), resPart("b", "rb", false), text}}, llm.ToolResultMessage(llm.ToolResult{CallID: "b"})},
+			[]llm.Message{asstAB, {Role: llm.RoleUser, Parts: []llm.Part{resPart("a", "ra", false), resPart("b", "rb", false), text}}},
+			[]Fix{{FixOrphanResult, "b", ""}}},
+		{"result part without a result", RepairOptions{},
+			[]llm.Message{{Role: llm.RoleTool, Parts: []llm.Part{{Type: llm.PartToolResult}}}, u1},
+			[]llm.Message{u1},
+			[]Fix{{Kind: FixOrphanResult}}},
+		{"user runs merged", RepairOptions{},
+			[]llm.Message{u1, u2},
+			[]llm.Message{llm.TextMessage(llm.RoleUser, "one\n\ntwo")},
+			[]Fix{{Kind: FixMergedUsers}}},
+		{"user runs kept", RepairOptions{KeepUserRuns: true},
+			[]llm.Message{u1, u2}, []llm.Message{u1, u2}, nil},
+		{"caller's missing text", RepairOptions{KeepUserRuns: true, MissingContent: "lost"},
+			[]llm.Message{asstAB, llm.ToolResultMessage(llm.ToolResult{CallID: "b", Name: "grep", Content: "rb"})},
+			[]llm.Message{asstAB, llm.ToolResultMessage(llm.ToolResult{CallID: "b", Name: "grep", Content: "rb"}), llm.ToolResultMessage(llm.ToolResult{CallID: "a", Name: "grep", Content: "lost", IsError: true})},
+			[]Fix{{FixMissingResult, "a", "grep"}}},
+		{"second result", RepairOptions{KeepUserRuns: true},
+			[]llm.Message{asstAB, {Role: llm.RoleTool, Parts: []llm.Part{resPart("b", "rb", false), resPart("a", "ra", false), resPart("b", "again", false)}}},
+			[]llm.Message{asstAB, {Role: llm.RoleTool, Parts: []llm.Part{resPart("b", "rb", false), resPart("a", "ra", false)}}},
+			[]Fix{{FixSecondResult, "b", "grep"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := jsonOf(tt.in)
+			got, fixes := RepairFixes(tt.in, tt.opts)
+			if !reflect.DeepEqual(got, tt.out) {
+				t.Errorf("got\n%s\nwant\n%s", jsonOf(got), jsonOf(tt.out))
+			}
+			if !reflect.DeepEqual(fixes, tt.fixes) {
+				t.Errorf("fixes %v, want %v", fixes, tt.fixes)
+			}
+			if jsonOf(tt.in) != before {
+				t.Error("input modified")
+			}
+			// Repair logs the same repairs, one line each.
+			if !tt.opts.KeepUserRuns {
+				_, log := Repair(tt.in)
+				var want []string
+				for _, f := range tt.fixes {
+					want = append(want, f.String())
+				}
+				if !reflect.DeepEqual(log, want) {
+					t.Errorf("log %q, want %q", log, want)
+				}
+			}
+			if again, more := RepairFixes(got, tt.opts); more != nil || !reflect.DeepEqual(again, got) {
+				t.Errorf("repaired history is not stable: %v", more)
+			}
+		})
+	}
+}

@@ -17,7 +17,9 @@
 // their records.
 //
 // It knows the event vocabulary (internal/event) and messages
-// (internal/llm) only; it must not import the agent loop, a provider or a
+// (internal/llm), and borrows the tool-call invariant repair from
+// internal/contextmgr (pure, imports only llm) so resume and the request
+// path repair one way; it must not import the agent loop, a provider or a
 // surface, and it never decides what a run does with the history it
 // rebuilds.
 package sessions

@@ -1,13 +1,16 @@
 package sessions
 
 import (
+	"github.com/zero-agent/zero/internal/contextmgr"
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/llm"
 )
 
-// InterruptedResult is the content of a tool result synthesized for a call
-// whose result never reached the log (the process died while the tool ran,
-// case B27/B26). It is marked IsError so the model knows to retry or check.
+// InterruptedResult is the content of a tool result synthesized on resume
+// for a call whose result never reached the log (the process died while
+// the tool ran, cases B27/B26). It is marked IsError so the model knows to
+// retry or check. The wording is case B27's; RepairToolPairs passes it to
+// contextmgr's repair, which otherwise writes its own request-time text.
 const InterruptedResult = "interrupted (session ended unexpectedly)"
 
 // RebuildHistory returns the conversation recorded by events, for resume:
@@ -42,78 +45,34 @@ func RebuildHistory(events []event.Event) ([]llm.Message, []Warning) {
 }
 
 // RepairToolPairs makes a history valid for every provider after a crash
-// or a damaged log:
+// or a damaged log. It is contextmgr.RepairFixes (the one implementation
+// of the tool-call invariant, also run before every request) with two
+// options: consecutive user messages stay apart, so a resumed
+// conversation reads as it was recorded, and synthetic results say
+// InterruptedResult:
 //   - a tool call with no result before the next user or assistant message
 //     (or the end) gets a synthesized error result with InterruptedResult,
-//     placed after the results that did arrive;
-//   - a tool result that answers no earlier unanswered call is dropped.
+//     placed after the results that did arrive (WarnSynthesized);
+//   - a tool result that answers no call of the assistant message right
+//     before, or answers one a second time, is dropped (WarnOrphanResult);
+//   - a call id repeated within one assistant message is dropped
+//     (WarnRepeatedCall).
 //
-// Messages that need no change are returned as they were; msgs itself is
-// not modified.
+// Warning.Detail is the tool call id. Messages that need no change are
+// returned as they were; msgs itself is not modified.
 func RepairToolPairs(msgs []llm.Message) ([]llm.Message, []Warning) {
-	var (
-		out     []llm.Message
-		warns   []Warning
-		pending []*llm.ToolCall // calls of the last assistant message without a result yet
-	)
-	flush := func() {
-		for _, c := range pending {
-			if c == nil {
-				continue
-			}
-			out = append(out, llm.Message{Role: llm.RoleTool, Parts: []llm.Part{{
-				Type:       llm.PartToolResult,
-				ToolResult: &llm.ToolResult{CallID: c.ID, Name: c.Name, Content: InterruptedResult, IsError: true},
-			}}})
-			warns = append(warns, Warning{Kind: WarnSynthesized, Detail: c.ID})
+	out, fixes := contextmgr.RepairFixes(msgs, contextmgr.RepairOptions{KeepUserRuns: true, MissingContent: InterruptedResult})
+	var warns []Warning
+	for _, f := range fixes {
+		kind := WarnOrphanResult
+		switch f.Kind {
+		case contextmgr.FixMissingResult:
+			kind = WarnSynthesized
+		case contextmgr.FixRepeatedCall:
+			kind = WarnRepeatedCall
 		}
-		pending = nil
+		warns = append(warns, Warning{Kind: kind, Detail: f.CallID})
 	}
-	answer := func(id string) bool {
-		for i, c := range pending {
-			if c != nil && c.ID == id {
-				pending[i] = nil
-				return true
-			}
-		}
-		return false
-	}
-	for _, m := range msgs {
-		if !hasResults(m) {
-			flush()
-			out = append(out, m)
-			for _, p := range m.Parts {
-				if p.Type == llm.PartToolCall && p.ToolCall != nil {
-					pending = append(pending, p.ToolCall)
-				}
-			}
-			continue
-		}
-		kept := m
-		kept.Parts = nil
-		changed := false
-		for _, p := range m.Parts {
-			if p.Type == llm.PartToolResult {
-				if p.ToolResult == nil || !answer(p.ToolResult.CallID) {
-					id := ""
-					if p.ToolResult != nil {
-						id = p.ToolResult.CallID
-					}
-					warns = append(warns, Warning{Kind: WarnOrphanResult, Detail: id})
-					changed = true
-					continue
-				}
-			}
-			kept.Parts = append(kept.Parts, p)
-		}
-		if !changed {
-			kept = m
-		}
-		if len(kept.Parts) > 0 {
-			out = append(out, kept)
-		}
-	}
-	flush()
 	return out, warns
 }
 

@@ -26,6 +26,25 @@ func interrupted(id string) llm.Message {
 	return llm.Message{Role: llm.RoleTool, Parts: []llm.Part{{Type: llm.PartToolResult, ToolResult: &llm.ToolResult{CallID: id, Name: "bash", Content: InterruptedResult, IsError: true}}}}
 }
 
+// interruptedAll is one tool message answering ids with InterruptedResult.
+func interruptedAll(ids ...string) llm.Message {
+	m := llm.Message{Role: llm.RoleTool}
+	for _, id := range ids {
+		m.Parts = append(m.Parts, interrupted(id).Parts...)
+	}
+	return m
+}
+
+// userResults is an Anthropic-shaped user message: a result for id, then
+// text when text is not "".
+func userResults(id, text string) llm.Message {
+	m := llm.Message{Role: llm.RoleUser, Parts: result(id).Parts}
+	if text != "" {
+		m.Parts = append(m.Parts, llm.Part{Type: llm.PartText, Text: text})
+	}
+	return m
+}
+
 func TestRepairToolPairs(t *testing.T) {
 	anthropicStyle := llm.Message{Role: llm.RoleUser, Parts: []llm.Part{
 		{Type: llm.PartToolResult, ToolResult: &llm.ToolResult{CallID: "a", Name: "bash", Content: "ok"}},
@@ -46,6 +65,17 @@ func TestRepairToolPairs(t *testing.T) {
 			[]llm.Message{user("x"), calls("a"), result("a")}, []WarningKind{WarnOrphanResult, WarnOrphanResult}},
 		{"results inside a user message", []llm.Message{calls("a"), anthropicStyle}, []llm.Message{calls("a"), anthropicKept}, []WarningKind{WarnOrphanResult}},
 		{"empty", nil, nil, nil},
+		{"two calls lost: one synthetic message, call order", []llm.Message{user("x"), calls("a", "b")},
+			[]llm.Message{user("x"), calls("a", "b"), interruptedAll("a", "b")}, []WarningKind{WarnSynthesized, WarnSynthesized}},
+		{"repeated call id", []llm.Message{calls("a", "a"), result("a")}, []llm.Message{calls("a"), result("a")}, []WarningKind{WarnRepeatedCall}},
+		{"result part without a result", []llm.Message{calls("a"), result("a"), {Role: llm.RoleTool, Parts: []llm.Part{{Type: llm.PartToolResult}}}},
+			[]llm.Message{calls("a"), result("a")}, []WarningKind{WarnOrphanResult}},
+		{"missing result inside a mixed user message goes before its text", []llm.Message{calls("a", "b"), userResults("a", "go on")},
+			[]llm.Message{calls("a", "b"), {Role: llm.RoleUser, Parts: []llm.Part{userResults("a", "").Parts[0], interrupted("b").Parts[0], {Type: llm.PartText, Text: "go on"}}}},
+			[]WarningKind{WarnSynthesized}},
+		{"consecutive prompts stay apart", []llm.Message{user("x"), user("y")}, []llm.Message{user("x"), user("y")}, nil},
+		{"orphan after a summary is folded into it", []llm.Message{user("[Summary: fixed the parser]"), result("q")},
+			[]llm.Message{user("[Summary: fixed the parser] [Last tool output before the summary: ok]")}, []WarningKind{WarnOrphanResult}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -45,6 +45,9 @@ const (
 	// WarnOrphanResult: a tool result answered no known call and was
 	// dropped from the rebuilt history.
 	WarnOrphanResult WarningKind = "orphan_result"
+	// WarnRepeatedCall: a tool call id appeared twice in one assistant
+	// message; the repeat was dropped from the rebuilt history.
+	WarnRepeatedCall WarningKind = "repeated_call"
 )
 
 // Warning is one thing the reader skipped, dropped, recovered or
@@ -76,6 +79,8 @@ func (w Warning) String() string {
 		return fmt.Sprintf("tool_result for %s: %s", w.Detail, InterruptedResult)
 	case WarnOrphanResult:
 		return fmt.Sprintf("tool_result for %s answers no tool call: dropped", w.Detail)
+	case WarnRepeatedCall:
+		return fmt.Sprintf("tool call %s repeated in one message: dropped", w.Detail)
 	}
 	return fmt.Sprintf("line %d: %s %s", w.Line, w.Kind, w.Detail)
 }
@@ -106,6 +111,7 @@ func Summarize(ws []Warning) []string {
 	add(WarnUndecodable, "non-event record", "non-event records", "skipped")
 	add(WarnSynthesized, "unanswered tool call", "unanswered tool calls", "given an interrupted result")
 	add(WarnOrphanResult, "orphan tool result", "orphan tool results", "dropped")
+	add(WarnRepeatedCall, "repeated tool call", "repeated tool calls", "dropped")
 	return out
 }
 
