@@ -24,7 +24,7 @@ type Type string
 
 // Event types.
 const (
-	RunStart   Type = "run_start"   // a run began: Model, Provider, Prompt
+	RunStart   Type = "run_start"   // a run began: Model, Provider, Prompt, Workspace
 	Text       Type = "text"        // assistant text delta: Text
 	Reasoning  Type = "reasoning"   // reasoning delta: Text
 	ToolCall   Type = "tool_call"   // a complete tool call about to be gated/run: ToolCall
@@ -80,6 +80,10 @@ type Event struct {
 	Provider string `json:"provider,omitempty"`
 	Model    string `json:"model,omitempty"`
 	Prompt   string `json:"prompt,omitempty"`
+	// Workspace is the run's workspace root (absolute). The session log
+	// fills it in the run_start lines it writes, so a lost metadata.json
+	// can be rebuilt from the log; other consumers may leave it empty.
+	Workspace string `json:"workspace,omitempty"`
 
 	ToolCall *llm.ToolCall `json:"toolCall,omitempty"`
 	Result   *ToolOutcome  `json:"result,omitempty"`

@@ -96,6 +96,9 @@ func (s *Session) Append(ev event.Event) error {
 	if ev.Time.IsZero() {
 		ev.Time = s.st.now() // under the lock: times follow log order
 	}
+	if ev.Type == event.RunStart && ev.Workspace == "" {
+		ev.Workspace = s.meta.Workspace // so a lost metadata.json can be rebuilt
+	}
 	s.enc.Reset()
 	enc := json.NewEncoder(&s.enc)
 	enc.SetEscapeHTML(false) // keeps tool output readable; \n, U+2028/9 are still escaped
@@ -184,9 +187,18 @@ func (s *Session) writeLocked(b []byte) error {
 
 // note folds ev into the metadata.
 func (s *Session) note(ev event.Event) {
-	m := &s.meta
-	m.Updated = ev.Time
+	noteMeta(&s.meta, ev)
 	s.dirty = true
+}
+
+// noteMeta folds ev into m: Updated, Model, Provider and Workspace from
+// run_start (the first workspace wins), FirstPrompt and Turns from user
+// prompts. Append and the rebuild of a lost metadata.json share it, so a
+// rebuilt file says what the lost one said.
+func noteMeta(m *Metadata, ev event.Event) {
+	if !ev.Time.IsZero() {
+		m.Updated = ev.Time
+	}
 	switch ev.Type {
 	case event.RunStart:
 		if ev.Model != "" {
@@ -194,6 +206,9 @@ func (s *Session) note(ev event.Event) {
 		}
 		if ev.Provider != "" {
 			m.Provider = ev.Provider
+		}
+		if m.Workspace == "" {
+			m.Workspace = ev.Workspace
 		}
 		if m.FirstPrompt == "" {
 			m.FirstPrompt = cut(ev.Prompt)

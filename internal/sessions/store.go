@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/zero-agent/zero/internal/atomicfile"
+	"github.com/zero-agent/zero/internal/event"
 )
 
 // File names inside a session directory.
@@ -255,14 +256,22 @@ func (st *Store) ids() ([]string, error) {
 	return ids, nil
 }
 
-// readMeta reads a session's metadata, falling back to what the directory
-// itself tells (id, log modification time) when the file is unreadable.
+// readMeta reads a session's metadata. When metadata.json is missing or
+// damaged it is rebuilt from the log (see metaFromLog), falling back to
+// what the directory itself tells (id, log modification time); the error
+// still says the file was unreadable.
 func (st *Store) readMeta(id string) (Metadata, error) {
 	dir := filepath.Join(st.dir, id)
 	data, err := os.ReadFile(filepath.Join(dir, MetadataFile))
 	var m Metadata
 	if err == nil {
 		err = json.Unmarshal(data, &m)
+	}
+	if err != nil {
+		m = metaFromLog(filepath.Join(dir, EventsFile))
+		if t, ok := idTime(id); ok {
+			m.Created = t // the id names the creation; the first event came later
+		}
 	}
 	m.ID = id
 	if m.Updated.IsZero() {
@@ -275,13 +284,46 @@ func (st *Store) readMeta(id string) (Metadata, error) {
 	}
 	if m.Created.IsZero() {
 		m.Created = m.Updated
-		if len(id) >= 15 {
-			if t, perr := time.Parse("20060102-150405", id[:15]); perr == nil {
-				m.Created = t
-			}
+		if t, ok := idTime(id); ok {
+			m.Created = t
 		}
 	}
 	return m, err
+}
+
+// idTime returns the creation time a NewID id starts with.
+func idTime(id string) (time.Time, bool) {
+	if len(id) < 15 {
+		return time.Time{}, false
+	}
+	t, err := time.Parse("20060102-150405", id[:15])
+	return t, err == nil
+}
+
+// metaFromLog rebuilds what metadata.json held from the events at path,
+// replaying them through noteMeta as Append did: Workspace, Provider and
+// Model from run_start events, FirstPrompt and Turns from user prompts,
+// Created and Updated from the first and last event times (readMeta
+// prefers the id's time for Created). Fields the log
+// does not record (Title, ForkedFrom, ParentID) stay empty, and so does
+// Workspace for logs written before run_start carried it. An unreadable
+// log yields the zero Metadata.
+func metaFromLog(path string) Metadata {
+	var m Metadata
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return m
+	}
+	evs, _ := decodeEvents(data, func(t event.Type) bool {
+		return t == event.RunStart || t == event.Message || t == event.RunEnd
+	})
+	for _, ev := range evs {
+		if m.Created.IsZero() {
+			m.Created = ev.Time
+		}
+		noteMeta(&m, ev)
+	}
+	return m
 }
 
 func mustJSON(v any) []byte {
