@@ -107,6 +107,27 @@ func (c ToolCall) ArgumentsJSON() (json.RawMessage, error) {
 	return json.RawMessage(s), nil
 }
 
+// InvalidArgumentsKey is the one member of the object ArgumentsObject
+// returns for arguments that are not a JSON object; its value is the raw
+// text the model wrote.
+const InvalidArgumentsKey = "_invalid_arguments"
+
+// ArgumentsObject returns the call's arguments as a JSON object, for wires
+// that require one: Anthropic's tool_use.input and Gemini's
+// functionCall.args must be objects, so a call whose arguments were
+// broken JSON (or an array, a string, null) cannot be replayed verbatim as
+// the OpenAI wire does with its arguments string. Such arguments become
+// {"_invalid_arguments": "<raw text>"} so the model still sees what it
+// wrote next to the error result that answered it, instead of "{}".
+// Empty arguments become "{}"; a valid object comes back as written.
+func (c ToolCall) ArgumentsObject() json.RawMessage {
+	if args, err := c.ArgumentsJSON(); err == nil && len(args) > 0 && args[0] == '{' {
+		return args
+	}
+	b, _ := json.Marshal(map[string]string{InvalidArgumentsKey: c.Arguments})
+	return b
+}
+
 // TextMessage returns a message with a single text part.
 func TextMessage(role Role, text string) Message {
 	return Message{Role: role, Parts: []Part{{Type: PartText, Text: text}}}

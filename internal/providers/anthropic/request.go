@@ -274,13 +274,12 @@ func assistantBlocks(m llm.Message, names *schema.NameMap) ([]sdk.ContentBlockPa
 			if c == nil {
 				continue
 			}
-			args, err := c.ArgumentsJSON()
-			if err != nil {
-				// History must stay sendable: the loop already answered
-				// this call with an error result.
-				args = json.RawMessage("{}")
-			}
-			out = append(out, sdk.NewToolUseBlock(c.ID, args, names.Add("", c.Name)))
+			// tool_use.input must be a JSON object: arguments the model
+			// wrote as broken JSON go back wrapped under
+			// llm.InvalidArgumentsKey, so the history stays sendable and
+			// the model still sees its text beside the error result the
+			// loop answered the call with.
+			out = append(out, sdk.NewToolUseBlock(c.ID, c.ArgumentsObject(), names.Add("", c.Name)))
 		}
 	}
 	return out, nil

@@ -223,10 +223,11 @@ func modelParts(m llm.Message, names *schema.NameMap, callNames map[string]strin
 				continue
 			}
 			callNames[c.ID] = c.Name
-			args, err := c.ArgumentsJSON()
-			if err != nil {
-				args = json.RawMessage("{}")
-			}
+			// functionCall.args must be a JSON object (a Struct):
+			// arguments the model wrote as broken JSON go back wrapped
+			// under llm.InvalidArgumentsKey, so the model still sees its
+			// text beside the error result the loop answered it with.
+			args := c.ArgumentsObject()
 			out = append(out, wirePart{FunctionCall: &functionCall{Name: names.Add("", c.Name), Args: args},
 				ThoughtSignature: c.Signature})
 		}
