@@ -21,7 +21,10 @@
 // answer; StreamFilter and Recover agree on all of this; a blind ' -> " replacement corrupts valid
 // JSON that contains an apostrophe (B04 case 3); truncated or ambiguous
 // arguments are refused, never run with {} or partial values (B04 cases 4
-// and 5); only offered tools are ever recovered.
+// and 5); only offered tools are ever recovered, but a model that writes
+// the provider's wire name or a near miss ("functions.read_file",
+// "Read-File") of exactly one offered tool means that tool, and it is run
+// under its offered name.
 //
 // It must not do I/O, call providers or run tools; whether recovery runs at
 // all is the caller's decision (per provider profile), and only when the

@@ -28,7 +28,7 @@ const (
 
 // parseFunction parses a block starting at s[0] == "<function=". It returns
 // the call, the bytes consumed and warnings.
-func parseFunction(s string, schemas map[string]json.RawMessage) (rawCall, int, []string) {
+func parseFunction(s string, schemas func(string) json.RawMessage) (rawCall, int, []string) {
 	gt := strings.IndexByte(s, '>')
 	if gt < 0 {
 		return rawCall{err: &ArgError{Kind: ErrTruncated, Detail: "function tag not closed"}}, len(s), nil
@@ -67,7 +67,7 @@ func parseFunction(s string, schemas map[string]json.RawMessage) (rawCall, int, 
 		return rawCall{name: name, raw: s[:pos], err: &ArgError{Kind: ErrInvalid, Detail: "unexpected text inside <function> block"}}, pos, nil
 	}
 	// Build the arguments object in parameter order.
-	props := schemaProps(schemas[name])
+	props := schemaProps(schemas(name))
 	var warnings []string
 	var b strings.Builder
 	b.WriteByte('{')

@@ -31,7 +31,9 @@ type Options struct {
 // Result is what Recover found in one assistant message.
 type Result struct {
 	// Calls are recovered calls to offered tools with repaired JSON-object
-	// arguments, in order; each has a fresh ID and Recovered set.
+	// arguments, in order; each has a fresh ID and Recovered set. Name is
+	// the offered name, also when the text wrote its wire name or a near
+	// miss of it (see Recover).
 	Calls []llm.ToolCall
 	// Invalid are call attempts that must not run: calls to offered tools
 	// whose arguments could not be repaired (B04 cases 4 and 5; raw
@@ -71,16 +73,24 @@ const invalidName = "invalid_tool_call"
 // be read as a call, or it named a tool that was not offered. Its message
 // is written for the model, which gets it as the call's error result.
 type CallError struct {
-	// Unknown: the call named Tool, which is not among Available.
+	// Unknown: the call named Tool, which is not among Available (nor
+	// their wire names or an unambiguous near miss of one).
 	Unknown   bool
 	Tool      string
 	Available []string
+	// Ambiguous lists the offered tools an Unknown name could equally
+	// mean ("read-file" with both read_file and Read_File offered); the
+	// call is not guessed.
+	Ambiguous []string
 	// Detail says what could not be parsed (when !Unknown).
 	Detail string
 }
 
 func (e *CallError) Error() string {
 	if e.Unknown {
+		if len(e.Ambiguous) > 0 {
+			return fmt.Sprintf("unknown tool %s: it could mean %s; call one by its exact name; available: %s", e.Tool, strings.Join(e.Ambiguous, " or "), strings.Join(e.Available, ", "))
+		}
 		return fmt.Sprintf("unknown tool %s; available: %s", e.Tool, strings.Join(e.Available, ", "))
 	}
 	return fmt.Sprintf(`could not parse the call: %s; write {"name": "<tool>", "arguments": {<JSON object>}}`, e.Detail)
@@ -126,6 +136,15 @@ const (
 // A call inside inline code or a fence, or introduced as an example ("for
 // example", "like this"...), stays text. Untagged JSON naming a tool not
 // offered stays text with a warning (B01 negative 5).
+//
+// A call names an offered tool when it writes the name as offered, the
+// wire name providers send it under (schema.PrepareTools: "a.b" goes out
+// as "a_b", long names end in a hash), or a near miss that fits exactly
+// one offered tool: other case or separators ("Read-File" for read_file)
+// and a namespace in front ("functions.", "default_api.", "tools."). The
+// call then carries the offered name and a warning says it was read so. A
+// near miss that fits two tools is not guessed: it is unknown, and its
+// *CallError lists both.
 func Recover(text string, offered []string, opts Options) Result {
 	return recoverText(text, offered, opts, false)
 }
@@ -143,10 +162,7 @@ func recoverText(text string, offered []string, opts Options, anyName bool) Resu
 		res.Text = strings.TrimSpace(text)
 		return res
 	}
-	r := recoverer{offered: map[string]bool{}, names: offered, anyName: anyName, opts: opts, ids: ids, res: &res}
-	for _, n := range offered {
-		r.offered[n] = true
-	}
+	r := recoverer{tools: newToolNames(offered, anyName), names: offered, opts: opts, ids: ids, res: &res}
 	if calls, kept, ok := r.tagged(text); ok {
 		r.accept(calls)
 		res.Text = tidy(kept)
@@ -164,12 +180,11 @@ func recoverText(text string, offered []string, opts Options, anyName bool) Resu
 }
 
 type recoverer struct {
-	offered map[string]bool
-	names   []string // offered, in the caller's order
-	anyName bool     // every name counts as offered
-	opts    Options
-	ids     *IDGen
-	res     *Result
+	tools *toolNames
+	names []string // offered, in the caller's order
+	opts  Options
+	ids   *IDGen
+	res   *Result
 }
 
 func (r *recoverer) newID(short bool) string {
@@ -180,41 +195,72 @@ func (r *recoverer) newID(short bool) string {
 }
 
 // allOffered reports whether every call names an offered tool, warning
-// about those that do not (B01 negative 5: never execute them).
+// about those that do not (B01 negative 5: never execute them). Names are
+// resolved as by resolve and rewritten to the offered name.
 func (r *recoverer) allOffered(calls []rawCall) bool {
 	ok := true
-	for _, c := range calls {
-		if !r.isOffered(c.name) {
-			r.res.Warnings = append(r.res.Warnings, fmt.Sprintf("text names tool %q, which was not offered; left as text", c.name))
+	for i, c := range calls {
+		real, amb, found := r.resolve(c.name)
+		if !found {
+			r.res.Warnings = append(r.res.Warnings, fmt.Sprintf("text names tool %q, which was not offered%s; left as text", c.name, ambiguity(amb)))
 			ok = false
+			continue
 		}
+		calls[i].name = real
 	}
 	return ok
 }
 
-func (r *recoverer) isOffered(name string) bool {
-	return name != "" && (r.anyName || r.offered[name])
+// resolve maps a name written in text to the offered tool it stands for
+// (the name itself, its wire name, or an unambiguous near miss such as
+// "Read_File" or "functions.read_file"), warning when it was not exact.
+func (r *recoverer) resolve(name string) (string, []string, bool) {
+	real, amb, ok := r.tools.resolve(name)
+	if ok && real != name {
+		r.res.Warnings = append(r.res.Warnings, fmt.Sprintf("text names tool %q; read as offered tool %q", name, real))
+	}
+	return real, amb, ok
+}
+
+// schemaFor returns the argument schema of the offered tool name stands
+// for, nil when there is none.
+func (r *recoverer) schemaFor(name string) json.RawMessage {
+	if real, _, ok := r.tools.resolve(name); ok {
+		return r.opts.Schemas[real]
+	}
+	return nil
+}
+
+func ambiguity(tools []string) string {
+	if len(tools) == 0 {
+		return ""
+	}
+	return " (it could mean " + strings.Join(tools, " or ") + ")"
 }
 
 // accept files tagged calls: runnable ones in Calls, the rest in Invalid.
 func (r *recoverer) accept(calls []rawCall) {
 	for _, c := range calls {
 		tc := llm.ToolCall{ID: r.newID(c.short), Name: c.name, Arguments: c.args, Recovered: true}
+		real, amb, offered := r.resolve(c.name)
+		if offered {
+			tc.Name = real
+		}
 		switch {
 		case c.guessed:
-			if !r.isOffered(c.name) {
+			if !offered {
 				tc.Name = invalidName
 			}
 			tc.Arguments = "{}"
 			r.res.Warnings = append(r.res.Warnings, "call markup that is not a call: "+c.err.Error())
 			r.res.Invalid = append(r.res.Invalid, InvalidCall{Call: tc, Err: c.err})
 			continue
-		case !r.isOffered(c.name):
-			r.res.Warnings = append(r.res.Warnings, fmt.Sprintf("text names tool %q, which was not offered; answered as unknown, not executed", c.name))
+		case !offered:
+			r.res.Warnings = append(r.res.Warnings, fmt.Sprintf("text names tool %q, which was not offered%s; answered as unknown, not executed", c.name, ambiguity(amb)))
 			if c.err != nil || c.args == "" {
 				tc.Arguments = "{}"
 			}
-			r.res.Invalid = append(r.res.Invalid, InvalidCall{Call: tc, Err: &CallError{Unknown: true, Tool: c.name, Available: r.names}})
+			r.res.Invalid = append(r.res.Invalid, InvalidCall{Call: tc, Err: &CallError{Unknown: true, Tool: c.name, Available: r.names, Ambiguous: amb}})
 			continue
 		}
 		if c.err != nil {
@@ -243,7 +289,7 @@ func (r *recoverer) tagged(text string) ([]rawCall, string, bool) {
 			i = at + len(tag)
 			continue
 		}
-		got, end, warns, ok := parseTagged(text[at:], tag, r.opts.Schemas)
+		got, end, warns, ok := parseTagged(text[at:], tag, r.schemaFor)
 		if !ok || continuesSentence(text[at+end:]) {
 			i = at + len(tag) // a tag quoted in prose
 			continue
@@ -301,7 +347,7 @@ func continuesSentence(after string) bool {
 // parseTagged parses the markup that starts s and returns the bytes used.
 // ok is false when the tag is not followed by anything that reads as a
 // call attempt (then it is prose).
-func parseTagged(s, tag string, schemas map[string]json.RawMessage) ([]rawCall, int, []string, bool) {
+func parseTagged(s, tag string, schemas func(string) json.RawMessage) ([]rawCall, int, []string, bool) {
 	switch tag {
 	case tagToolCall:
 		body := s[len(tag):]

@@ -99,6 +99,14 @@ func fuzzSeeds(f *testing.F) {
 		"<tool_call>read_file(path=\"go.mod\", offset=1, x=None)</tool_call>",
 		"<tool_call>{\"name\": \"run_tests\", \"arguments\": {}}</tool_call>",
 		"Note:\n<tool_call> word.",
+		// Tool names as wire names or near misses.
+		"<tool_call>{\"name\": \"Read-File\", \"arguments\": {\"path\": \"a\"}}</tool_call>",
+		"<tool_call>{\"name\": \"functions.read_file:0\", \"arguments\": {}}</tool_call>",
+		"<tool_call>default_api.list_dir(path=\".\")</tool_call>",
+		"[TOOL_CALLS]BASH[ARGS]{\"command\": \"ls\"}",
+		"{\"name\": \"tools/grep\", \"arguments\": {\"pattern\": \"x\"}}",
+		"<function=Write-File>\n<parameter=path>\na\n</parameter>\n</function>",
+		"<tool_call>{\"name\": \"functions.\", \"arguments\": {}}</tool_call>",
 	} {
 		f.Add(s)
 	}
