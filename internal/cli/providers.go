@@ -20,14 +20,23 @@ import (
 // current directory); a project file counts only once the folder is
 // trusted. Bad files are usage errors.
 func loadConfig(dir string, over config.Overrides) (*config.Config, error) {
+	cfg, _, err := loadConfigTrust(dir, over)
+	return cfg, err
+}
+
+// loadConfigTrust is loadConfig that also returns the folder's trust
+// state, read once (the trust file and the hashes of the project files)
+// for both the config and the permission engine (newSafety).
+func loadConfigTrust(dir string, over config.Overrides) (*config.Config, folderTrust, error) {
 	if dir == "" {
 		dir, _ = os.Getwd()
 	}
-	cfg, err := config.Load(config.Options{Workspace: dir, TrustedProject: trusted(dir), Overrides: over})
+	trust := readFolderTrust(dir)
+	cfg, err := config.Load(config.Options{Workspace: dir, TrustedProject: trust.ok(), Overrides: over})
 	if err != nil {
-		return nil, usagef("%v", err)
+		return nil, trust, usagef("%v", err)
 	}
-	return cfg, nil
+	return cfg, trust, nil
 }
 
 // runProviders is `zero providers list|add|remove|use|check`.

@@ -93,7 +93,7 @@ func newRuntime(s stdio, o overrides, mode string) (*runtime, error) {
 	if err := checkWorkspace(s, dir); err != nil {
 		return nil, err
 	}
-	cfg, err := loadConfig(dir, o.config())
+	cfg, trust, err := loadConfigTrust(dir, o.config())
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +148,7 @@ func newRuntime(s stdio, o overrides, mode string) (*runtime, error) {
 	rt := &runtime{s: s, cfg: cfg, active: active, provider: prov, ws: ws, store: st, maxTurns: cfg.MaxTurns, mode: mode}
 	rt.window = contextWindow(s, cfg, active, srv)
 	policy := shellPolicy(ws)
-	if rt.safety, err = newSafety(rt, mode, policy); err != nil {
+	if rt.safety, err = newSafety(rt, trust, mode, policy); err != nil {
 		return nil, err
 	}
 	for _, t := range tools.Core(ws, tools.Options{}) {

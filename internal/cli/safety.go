@@ -27,18 +27,19 @@ type safety struct {
 
 // newSafety builds the engine and hooks for a runtime. Project rules and
 // hooks are untrusted code that arrived with the repository: they load only
-// after `zero trust`, and Zero says so when they are present but ignored.
-func newSafety(rt *runtime, mode string, policy sandbox.Policy) (*safety, error) {
+// after `zero trust` (trust is the state loadConfigTrust read for the
+// config, so both agree and the trust file is read once), and Zero says so
+// when they are present but ignored.
+func newSafety(rt *runtime, trust folderTrust, mode string, policy sandbox.Policy) (*safety, error) {
 	home, _ := os.UserHomeDir()
 	root := rt.ws.Root()
-	state, changed := sandbox.TrustState(sandbox.DefaultConfigDir(), root)
-	sf := &safety{trusted: state == sandbox.TrustOK}
+	sf := &safety{trusted: trust.ok()}
 	projectDir := ""
 	switch {
 	case sf.trusted:
 		projectDir = root
-	case state == sandbox.TrustChanged:
-		fmt.Fprintf(rt.s.err, "zero: %s changed since you trusted this folder; project rules, hooks and provider choices are ignored until you review them and run `zero trust` again\n", strings.Join(changed, ", "))
+	case trust.state == sandbox.TrustChanged:
+		fmt.Fprintf(rt.s.err, "zero: %s changed since you trusted this folder; project rules, hooks and provider choices are ignored until you review them and run `zero trust` again\n", strings.Join(trust.changed, ", "))
 	case exists(filepath.Join(root, ".zero", "rules.json")) || exists(filepath.Join(root, ".zero", "hooks.json")) || len(rt.cfg.ProjectHooks) > 0:
 		fmt.Fprintf(rt.s.err, "zero: this folder has project rules or hooks; they are ignored until you run `zero trust` here\n")
 	}
@@ -82,13 +83,27 @@ func newSafety(rt *runtime, mode string, policy sandbox.Policy) (*safety, error)
 	return sf, nil
 }
 
-// trusted reports whether the user trusted dir with `zero trust`.
-func trusted(dir string) bool {
+// folderTrust is what the trust file says about a workspace (`zero
+// trust`): trusted, trusted but changed since (changed names the project
+// files that differ), or never trusted. Start-up reads it once
+// (loadConfigTrust) and hands it to newSafety.
+type folderTrust struct {
+	state   sandbox.TrustStatus
+	changed []string
+}
+
+// readFolderTrust reads the trust state of dir (made absolute, symlinks
+// resolved) from the user's trust file.
+func readFolderTrust(dir string) folderTrust {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = canonicalDir(abs)
 	}
-	return sandbox.IsTrusted(sandbox.DefaultConfigDir(), dir)
+	state, changed := sandbox.TrustState(sandbox.DefaultConfigDir(), dir)
+	return folderTrust{state: state, changed: changed}
 }
+
+// ok reports whether the folder is trusted as it is now.
+func (t folderTrust) ok() bool { return t.state == sandbox.TrustOK }
 
 func exists(p string) bool {
 	_, err := os.Stat(p)

@@ -1,0 +1,84 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zero-agent/zero/internal/config"
+	"github.com/zero-agent/zero/internal/sandbox"
+	"github.com/zero-agent/zero/internal/workspace"
+)
+
+// TestTrustIsReadOnceAtStartUp: the trust state loadConfigTrust read for
+// the config is the one newSafety uses. The trust file is removed between
+// the two steps, so a second read would find the folder untrusted; the
+// config and the permission engine must still agree on the first read.
+func TestTrustIsReadOnceAtStartUp(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		trust       bool
+		editAfter   bool // change .zero/config.json after `zero trust`
+		wantTrusted bool
+		wantModel   string // the project file's model counts only when trusted
+		wantNote    string
+	}{
+		{name: "never trusted", wantModel: "", wantNote: "this folder has project rules or hooks; they are ignored until you run `zero trust` here"},
+		{name: "trusted", trust: true, wantTrusted: true, wantModel: "project-model"},
+		{name: "changed since trusted", trust: true, editAfter: true, wantModel: "", wantNote: ".zero/config.json changed since you trusted this folder"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			home := t.TempDir()
+			t.Setenv("HOME", home)
+			t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+			for _, k := range []string{"ZERO_PROVIDER", "ZERO_MODEL", "ZERO_BASE_URL", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "OPENAI_BASE_URL"} {
+				t.Setenv(k, "")
+			}
+			dir := canonicalDir(t.TempDir())
+			os.MkdirAll(filepath.Join(dir, ".zero"), 0o755)
+			project := filepath.Join(dir, ".zero", "config.json")
+			if err := os.WriteFile(project, []byte(`{"model": "project-model"}`), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, ".zero", "rules.json"), []byte(`{"rules": []}`), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if tc.trust {
+				if err := sandbox.Trust(sandbox.DefaultConfigDir(), dir); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tc.editAfter {
+				os.WriteFile(project, []byte(`{"model": "project-model", "maxTurns": 7}`), 0o644)
+			}
+			cfg, trust, err := loadConfigTrust(dir, config.Overrides{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Model != tc.wantModel {
+				t.Errorf("config model %q, want %q", cfg.Model, tc.wantModel)
+			}
+			os.Remove(filepath.Join(sandbox.DefaultConfigDir(), sandbox.TrustFile))
+
+			ws, err := workspace.New(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ws.Close()
+			var stderr bytes.Buffer
+			rt := &runtime{s: stdio{err: &stderr}, cfg: cfg, ws: ws}
+			sf, err := newSafety(rt, trust, modeNormal, shellPolicy(ws))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sf.trusted != tc.wantTrusted {
+				t.Errorf("safety trusted = %v, want %v (the config read the folder as %v)", sf.trusted, tc.wantTrusted, trust.ok())
+			}
+			if tc.wantNote == "" && stderr.Len() > 0 || !strings.Contains(stderr.String(), tc.wantNote) {
+				t.Errorf("stderr %q, want %q", stderr.String(), tc.wantNote)
+			}
+		})
+	}
+}
