@@ -144,7 +144,7 @@ func Repair(msgs []llm.Message) ([]llm.Message, []string) {
 // RepairFixes is Repair returning its repairs as values, for callers that
 // classify them (the session log turns them into resume warnings).
 func RepairFixes(msgs []llm.Message, opts RepairOptions) ([]llm.Message, []Fix) {
-	r := repairer{missingContent: opts.MissingContent}
+	r := repairer{missingContent: opts.MissingContent, keepUserRuns: opts.KeepUserRuns}
 	if r.missingContent == "" {
 		r.missingContent = MissingResultContent
 	}
@@ -156,13 +156,7 @@ func RepairFixes(msgs []llm.Message, opts RepairOptions) ([]llm.Message, []Fix) 
 		case m.Role == llm.RoleTool || hasResults(m):
 			r.tool(m)
 		default:
-			r.closePending()
-			if !opts.KeepUserRuns && m.Role == llm.RoleUser && len(r.out) > 0 && mergeable(r.out[len(r.out)-1]) && mergeable(m) {
-				r.out[len(r.out)-1] = mergeUser(r.out[len(r.out)-1], m)
-				r.fixes = append(r.fixes, Fix{Kind: FixMergedUsers})
-				continue
-			}
-			r.out = append(r.out, m)
+			r.other(m)
 		}
 	}
 	r.closePending()
@@ -208,11 +202,25 @@ func mergeUser(a, b llm.Message) llm.Message {
 
 type repairer struct {
 	missingContent string // text of synthetic results
+	keepUserRuns   bool
 	out            []llm.Message
 	fixes          []Fix
 	pending        []llm.ToolCall // calls of the last assistant message
 	answered       map[string]bool
 	open           bool // still in the result messages right after that assistant
+}
+
+// other takes a message that is neither an assistant's nor carries
+// results: it closes the pending calls, and a user message joins the user
+// message before it unless keepUserRuns.
+func (r *repairer) other(m llm.Message) {
+	r.closePending()
+	if !r.keepUserRuns && m.Role == llm.RoleUser && len(r.out) > 0 && mergeable(r.out[len(r.out)-1]) && mergeable(m) {
+		r.out[len(r.out)-1] = mergeUser(r.out[len(r.out)-1], m)
+		r.fixes = append(r.fixes, Fix{Kind: FixMergedUsers})
+		return
+	}
+	r.out = append(r.out, m)
 }
 
 func (r *repairer) assistant(m llm.Message) {
@@ -269,13 +277,17 @@ func (r *repairer) tool(m llm.Message) {
 			results = append(results, p)
 		}
 	}
-	mixed := len(rest) > 0 && m.Role != llm.RoleTool
-	if mixed {
+	if len(rest) > 0 && m.Role != llm.RoleTool {
 		if missing := r.missing(); len(missing) > 0 {
 			results = append(results, missing...)
 			changed = true
 		}
 		r.pending, r.answered, r.open = nil, nil, false
+		if len(results) == 0 {
+			// Only the user's text is left: it is a user message now.
+			r.other(llm.Message{Role: m.Role, Parts: rest})
+			return
+		}
 	}
 	if !changed {
 		r.out = append(r.out, m)
