@@ -68,7 +68,7 @@ func commands() []command {
 		{"config", "print the resolved configuration (secrets masked)", runConfig},
 		{"providers", "manage provider profiles: list | add NAME … | remove NAME | use NAME | check [NAME]", runProviders},
 		{"models", "list a provider's models: zero models [provider]", runModels},
-		{"doctor", "check the configuration, the provider, the shell sandbox and the session store", runDoctor},
+		{"doctor", "check the configuration, a provider (the active one or --provider NAME), the shell sandbox and the session store", runDoctor},
 		{"trust", "trust this folder: its project rules and hooks load from now on", runTrust},
 		{"rules", "project rules: init | add \"text\" | status | doctor | why ID", runRules},
 		{"guard", "classify a shell command without running it: zero guard [--json] \"cmd\"", runGuard},

@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zero-agent/zero/internal/llm/llmtest"
+)
+
+// TestDoctorProvider: zero doctor checks the active provider, or the one
+// --provider names; an unknown name exits 2 listing the known ones.
+func TestDoctorProvider(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	srv.SetModels("qwen3-coder-30b", "llama-3.3-70b")
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	t.Setenv("ZERO_SESSION_DIR", filepath.Join(home, "sessions"))
+	for _, k := range []string{"ZERO_PROVIDER", "ZERO_MODEL", "ZERO_BASE_URL", "ZERO_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "OPENAI_BASE_URL"} {
+		t.Setenv(k, "")
+	}
+	t.Chdir(t.TempDir())
+	os.MkdirAll(filepath.Join(home, ".config", "zero"), 0o700)
+	// "down" is active and points at a closed port; "local" is the fake server.
+	cfg := `{"activeProvider": "down", "providers": [
+		{"name": "down", "kind": "openai-compatible", "baseURL": "http://127.0.0.1:9/v1", "model": "m"},
+		{"name": "local", "kind": "openai-compatible", "baseURL": "` + srv.URL() + `/v1", "model": "qwen3-coder-30b"}]}`
+	if err := os.WriteFile(filepath.Join(home, ".config", "zero", "config.json"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		code     int
+		stdout   []string // lines that must appear
+		notOut   string   // text that must not appear on stdout
+		stderr   []string
+		noStdout bool
+	}{
+		{
+			name:   "active provider",
+			args:   []string{"doctor"},
+			stdout: []string{`✗ provider down (openai-compatible) http://127.0.0.1:9/v1 model "m": `},
+			notOut: "local",
+		},
+		{
+			name:   "named provider",
+			args:   []string{"doctor", "--provider", "local"},
+			stdout: []string{`✓ provider local (openai-compatible) ` + srv.URL() + `/v1 model "qwen3-coder-30b": 2 models`},
+			notOut: "down",
+		},
+		{
+			name:   "a built-in profile without its key",
+			args:   []string{"doctor", "--provider=anthropic"},
+			stdout: []string{`✗ provider anthropic (anthropic) https://api.anthropic.com model`, "key from nowhere: no key set"},
+		},
+		{
+			name:     "unknown name",
+			args:     []string{"doctor", "--provider", "nope"},
+			code:     ExitUsage,
+			stderr:   []string{`zero: doctor: no provider named "nope"; known: anthropic, down, gemini, local, openai (zero providers lists them)`},
+			noStdout: true,
+		},
+		{
+			name:     "a positional name",
+			args:     []string{"doctor", "local"},
+			code:     ExitUsage,
+			stderr:   []string{"zero doctor --provider local"},
+			noStdout: true,
+		},
+		{
+			name:     "help",
+			args:     []string{"doctor", "--help"},
+			code:     ExitOK,
+			stderr:   []string{"Usage: zero doctor [--provider NAME]", "An unknown NAME exits 2", "-provider NAME"},
+			noStdout: true,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			code := run(stdio{out: &out, err: &errb}, tc.args)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.code, out.String(), errb.String())
+			}
+			for _, want := range tc.stdout {
+				if !strings.Contains(out.String(), want) {
+					t.Errorf("stdout lacks %q:\n%s", want, out.String())
+				}
+			}
+			if tc.notOut != "" && strings.Contains(out.String(), tc.notOut) {
+				t.Errorf("stdout mentions %q:\n%s", tc.notOut, out.String())
+			}
+			for _, want := range tc.stderr {
+				if !strings.Contains(errb.String(), want) {
+					t.Errorf("stderr lacks %q:\n%s", want, errb.String())
+				}
+			}
+			if tc.noStdout && out.Len() > 0 {
+				t.Errorf("stdout not empty:\n%s", out.String())
+			}
+		})
+	}
+}
