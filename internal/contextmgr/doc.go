@@ -25,7 +25,9 @@
 //   - Repair: the invariant check run before every request, so that each
 //     tool call has exactly one result and each result its call (cases B25,
 //     B26), and user and assistant turns alternate (consecutive user
-//     messages are merged).
+//     messages are merged). It is the only implementation: the session
+//     log's resume runs it too (RepairFixes, via sessions.RepairToolPairs,
+//     case B27).
 //
 // It must stay pure: no provider calls, no tool runs, no clock. The one
 // exception is Spill, which writes a file into a directory the caller

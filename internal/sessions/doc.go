@@ -1,6 +1,8 @@
 // Package sessions owns Zero's durable session log: one directory per
 // session under the sessions directory, holding metadata.json (rewritten
-// atomically) and events.jsonl (append-only, one event.Event per line).
+// atomically; a lost or damaged one is rebuilt from the log, whose
+// run_start lines record the workspace) and events.jsonl (append-only,
+// one event.Event per line).
 //
 // The hard lesson it encodes (case B27, anthropics/claude-code#53821,
 // prime-agent PR#1785): a crash can leave a torn last line, NUL padding or a
