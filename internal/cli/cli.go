@@ -62,7 +62,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"exec", "run one task headlessly: zero exec [flags] \"prompt\" (or -p, or - for stdin)", runExec},
-		{"sessions", "list sessions: id, time, turns, first prompt", runSessions},
+		{"sessions", "list sessions: id, last update, prompts sent, first prompt", runSessions},
 		{"logs", "print where this project's session logs are", runLogs},
 		{"context", "what the latest session puts in the model's window and what each context lever saved", runContext},
 		{"config", "print the resolved configuration (secrets masked)", runConfig},

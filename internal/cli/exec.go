@@ -371,7 +371,7 @@ func (p *progress) Emit(e event.Event) {
 			if e.Totals.CostUSD > 0 {
 				cost = fmt.Sprintf(" · $%.4f", e.Totals.CostUSD)
 			}
-			fmt.Fprintf(p.w, "— %s · %d turns · %d tool calls · %s%d in / %s%d out tokens%s · %.1fs\n", e.StopReason, e.Totals.Turns, e.Totals.ToolCalls, est, u.InputTokens, est, u.OutputTokens, cost, float64(e.Totals.ElapsedMs)/1000)
+			fmt.Fprintf(p.w, "— %s · %s · %s · %s%d in / %s%d out tokens%s · %.1fs\n", e.StopReason, count(e.Totals.Turns, "turn"), count(e.Totals.ToolCalls, "tool call"), est, u.InputTokens, est, u.OutputTokens, cost, float64(e.Totals.ElapsedMs)/1000)
 		}
 	}
 }
@@ -414,6 +414,14 @@ func (p *progress) releaseStale(now time.Time) {
 	if len(p.held) > 0 && now.Sub(p.heldAt) >= warnHold {
 		p.release()
 	}
+}
+
+// count is "1 turn", "2 turns".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func oneLine(s string, max int) string {

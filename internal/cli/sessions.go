@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -33,11 +34,36 @@ func openStore() (*sessions.Store, error) {
 	return sessions.Open(dir), nil
 }
 
+// sessionsUsage is `zero sessions -h`. PROMPTS is sessions.Metadata.Turns:
+// the user messages with text the session recorded.
+const sessionsUsage = `Usage: zero sessions [--all]
+
+Lists this workspace's sessions, most recently updated first:
+  ID            what --resume=ID and --fork ID take
+  UPDATED       local time of the session's last event
+  PROMPTS       prompts sent in the session: yours, plus any follow-up Zero
+                sent the model on its own (e.g. "continue" after a reply cut
+                off by the output limit)
+  FIRST PROMPT  the session's first prompt, cut to one line
+
+One prompt can take many turns: the "turns" in zero exec's summary, in
+-o json and in stream-json count model requests, not prompts.
+
+Flags:`
+
+// runSessions is `zero sessions [--all]`.
 func runSessions(s stdio, args []string) error {
 	fs := flag.NewFlagSet("sessions", flag.ContinueOnError)
 	fs.SetOutput(s.err)
 	all := fs.Bool("all", false, "list sessions of every workspace, not just this one")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), sessionsUsage)
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
 		return usagef("%v", err)
 	}
 	st, err := openStore()
@@ -51,7 +77,7 @@ func runSessions(s stdio, args []string) error {
 	wd, _ := os.Getwd()
 	wd = canonicalDir(wd)
 	tw := tabwriter.NewWriter(s.out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tUPDATED\tTURNS\tFIRST PROMPT")
+	fmt.Fprintln(tw, "ID\tUPDATED\tPROMPTS\tFIRST PROMPT")
 	n := 0
 	for _, m := range list {
 		if !*all && m.Workspace != "" && m.Workspace != wd {
