@@ -35,9 +35,14 @@ var nameRe = regexp.MustCompile(`"(?:name|tool_name|tool|function)"\s*:\s*"([^"\
 // callFromJSON reads one call object: {"name":..,"arguments":..} with any
 // key of argKeys, or the OpenAI shape {"type":"function","function":{..}}.
 // strict requires an argument key and no unknown keys, for untagged JSON
-// where a data object must not pass for a call. ok is false when the text
-// is not a call object at all.
+// where a data object must not pass for a call; there an unknown key
+// written before any lenient syntax (strayKey) rules the text out even
+// when it cannot be repaired, the rule StreamFilter applies while the
+// object streams. ok is false when the text is not a call object at all.
 func callFromJSON(text string, strict bool) (rawCall, bool) {
+	if strict && strayKey(text) {
+		return rawCall{}, false
+	}
 	fixed, err := RepairJSON(text)
 	if err != nil {
 		// Broken JSON that still names a tool is a call with bad
@@ -51,7 +56,7 @@ func callFromJSON(text string, strict bool) (rawCall, bool) {
 	if json.Unmarshal([]byte(fixed), &obj) != nil {
 		return rawCall{}, false
 	}
-	if fn, ok := obj["function"]; ok && len(obj) <= 3 {
+	if fn, ok := obj["function"]; ok && wrapper(obj, strict) {
 		var inner map[string]json.RawMessage
 		if json.Unmarshal(fn, &inner) == nil {
 			obj = inner
@@ -91,6 +96,23 @@ func callFromJSON(text string, strict bool) (rawCall, bool) {
 		c.args, c.err = RepairArguments(string(rawArgs))
 	}
 	return c, true
+}
+
+// wrapper reports whether obj, which has a "function" member, may be the
+// OpenAI wrapper {"type":"function","function":{..},"id":..}: at most three
+// members, and in strict mode no member but those.
+func wrapper(obj map[string]json.RawMessage, strict bool) bool {
+	if len(obj) > 3 {
+		return false
+	}
+	if strict {
+		for k := range obj {
+			if k != "function" && k != "type" && k != "id" {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // scanValue returns the end of the JSON-ish value (object or array) that
@@ -192,9 +214,7 @@ func unfence(s string) (string, bool) {
 	if nl < 0 {
 		return s, false
 	}
-	switch strings.ToLower(strings.TrimSpace(body[:nl])) {
-	case "", "json", "tool_call", "tool_calls", "jsonc", "json5":
-	default:
+	if !callFenceInfo(body[:nl]) {
 		return s, false
 	}
 	inner := body[nl+1:]
@@ -219,4 +239,15 @@ func CanonicalArguments(raw json.RawMessage) (string, error) {
 		return "", &ArgError{Kind: ErrInvalid, Detail: err.Error()}
 	}
 	return b.String(), nil
+}
+
+// callFenceInfo reports whether a fence's info string (the rest of its
+// opening line) is one a block of call objects comes under: none, json,
+// jsonc, json5, tool_call or tool_calls, any case.
+func callFenceInfo(info string) bool {
+	switch strings.ToLower(strings.TrimSpace(info)) {
+	case "", "json", "tool_call", "tool_calls", "jsonc", "json5":
+		return true
+	}
+	return false
 }

@@ -488,7 +488,7 @@ func untagged(text string) ([]rawCall, string, bool) {
 		return nil, "", false
 	}
 	lead := t[:open]
-	if len(lead) > 300 || strings.Contains(lead, "```") || strings.Contains(lead, "\n\n") || hasExampleMarker(lead) {
+	if !leadIntroducesCall(lead) {
 		return nil, "", false
 	}
 	inner, fenced := unfence(t[open+1:])
@@ -499,6 +499,13 @@ func untagged(text string) ([]rawCall, string, bool) {
 		return calls, lead, true
 	}
 	return nil, "", false
+}
+
+// leadIntroducesCall reports whether lead, the prose before a fenced
+// block that ends a message, may introduce calls: one short paragraph
+// (at most 300 bytes) with no fence of its own and no example marker.
+func leadIntroducesCall(lead string) bool {
+	return len(lead) <= 300 && !strings.Contains(lead, "```") && !strings.Contains(lead, "\n\n") && !hasExampleMarker(lead)
 }
 
 // splitReasoning separates a leading <think> block, or, for templates that

@@ -107,9 +107,42 @@ func fuzzSeeds(f *testing.F) {
 		"{\"name\": \"tools/grep\", \"arguments\": {\"pattern\": \"x\"}}",
 		"<function=Write-File>\n<parameter=path>\na\n</parameter>\n</function>",
 		"<tool_call>{\"name\": \"functions.\", \"arguments\": {}}</tool_call>",
+		// Fenced blocks after prose: calls, data, code.
+		"Let me check.\n```json\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"go.mod\"}}\n```",
+		"Config:\n```json\n{\"compilerOptions\": {\"strict\": true}}\n```",
+		"Here:\n```go\nfunc main() {}\n```\n",
+		"Two:\n```\n[{\"name\": \"grep\", \"arguments\": {}}, {\"name\": \"bash\", \"arguments\": {}}]\n```",
+		"Sure.\n```json\n{\"data\": 1, \"name\": \"grep\" oops}\n```",
+		"{\"type\": \"function\", \"function\": {\"name\": \"grep\", \"arguments\": {}}, \"id\": \"1\"}",
 	} {
 		f.Add(s)
 	}
+}
+
+// FuzzStreamFilter: streamed in pieces of any size, the text shown is
+// Recover's Text (StreamFilter's contract), and never more than was fed.
+func FuzzStreamFilter(f *testing.F) {
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) || strings.Contains(s, "think>") {
+			return // see FuzzRecover: an orphan </think> is a known difference
+		}
+		want := tidy(Recover(s, offeredTools, Options{}).Text)
+		for _, size := range []int{1, 2, 3, 11} {
+			sf := NewStreamFilter(StreamOptions{Offered: offeredTools})
+			var shown strings.Builder
+			for i := 0; i < len(s); i += size {
+				shown.WriteString(sf.Feed(s[i:min(i+size, len(s))]).Text)
+			}
+			shown.WriteString(sf.Flush().Text)
+			if got := tidy(shown.String()); got != want {
+				t.Fatalf("pieces of %d: stream showed %q, Recover text %q", size, shown.String(), want)
+			}
+			if shown.Len() > len(s) {
+				t.Fatalf("stream showed more than it got: %q", shown.String())
+			}
+		}
+	})
 }
 
 func FuzzRepairJSON(f *testing.F) {

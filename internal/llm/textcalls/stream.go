@@ -1,6 +1,9 @@
 package textcalls
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // Delta is what a StreamFilter lets through for one fed piece.
 type Delta struct {
@@ -29,13 +32,11 @@ const (
 	stText streamState = iota
 	stReason
 	stHeld // call markup seen: hold everything until Flush
-	stJSON // message opened like a JSON call: hold until it proves otherwise
+	// stJSON: the message opened with '{' or '[', or a fenced block that
+	// may hold calls opened after a lead-in Recover accepts; held until
+	// callScan proves it is not calls (released as text) or Flush.
+	stJSON
 )
-
-// jsonHoldLimit is how many bytes a message that opens with '{', '[' or a
-// json fence is held before the filter decides: released as text unless
-// those bytes mention a tool name key ("name", "tool...", "function").
-const jsonHoldLimit = 256
 
 // StreamFilter sits between a provider's text deltas and the display. It
 // holds back any suffix that could be the start of call or reasoning markup
@@ -48,10 +49,23 @@ const jsonHoldLimit = 256
 // until Flush, which releases whatever Recover judges to be prose, so the
 // text shown over the whole message equals Recover's Text (up to leading
 // and trailing whitespace and folded blank lines). Markup inside inline
-// code or fences is ordinary text. Not safe for concurrent use; one filter
-// per assistant message.
+// code or fences is ordinary text.
+//
+// Untagged calls are held too: a message that opens with '{' or '[', and a
+// ```json (or bare ```, ```tool_call) fenced block that opens the message
+// or follows a lead-in Recover accepts (one short paragraph). Such text is
+// released the moment its bytes show it cannot be calls: a first byte
+// other than '{' or '[', a member key no call object has, a complete
+// object that is not a call or names no offered tool, text after the
+// closing fence. A data block is thus held for its first key, prose in a
+// bare fence for its first byte, and a fence with any other info string
+// (```go) streams through. Not safe for concurrent use; one filter per
+// assistant message.
 type StreamFilter struct {
 	opts    StreamOptions
+	names   *toolNames      // from opts.Offered; nil takes every name
+	scan    *callScan       // judges held text in stJSON
+	noHold  bool            // the released text at the head of buf is not held again
 	all     strings.Builder // every byte fed
 	out     strings.Builder // every text byte shown
 	lineTxt bool            // the current line already shows non-space text
@@ -67,6 +81,9 @@ type StreamFilter struct {
 // NewStreamFilter returns a filter for one assistant message.
 func NewStreamFilter(opts StreamOptions) *StreamFilter {
 	f := &StreamFilter{lineBeg: true, opts: opts}
+	if opts.Offered != nil {
+		f.names = newToolNames(opts.Offered, false)
+	}
 	if opts.PrefilledThink {
 		f.state = stReason
 	}
@@ -130,15 +147,10 @@ func (f *StreamFilter) run(final bool) Delta {
 		case stJSON:
 			f.held.WriteString(f.buf)
 			f.buf = ""
-			if h := f.held.String(); len(h) > jsonHoldLimit {
-				// Decide once, on the opening bytes: a call names its
-				// tool early; anything else is an answer to show.
-				if head := h[:jsonHoldLimit]; strings.Contains(head, "name") || strings.Contains(head, "tool") || strings.Contains(head, "function") {
-					f.state = stHeld
-				} else {
-					f.state, f.buf, f.shown = stText, h, true
-					f.held.Reset()
-				}
+			if !final && f.scan.step(f.held.String()) == scanNot {
+				// Not calls: shown as text, from its first byte.
+				f.state, f.buf, f.noHold = stText, f.held.String(), true
+				f.held.Reset()
 			}
 		case stReason:
 			k := strings.Index(f.buf, tagThinkClose)
@@ -185,19 +197,18 @@ func (f *StreamFilter) stepText(text *strings.Builder, final bool) bool {
 		if n == len(s) && !final {
 			return false // the run may go on
 		}
+		if n == 3 && f.inline == 0 && !f.fence && !final && (f.lineBeg || f.blank()) && f.mayHold() && f.callLead() {
+			nl := strings.IndexByte(s, '\n')
+			if nl < 0 {
+				return false // need the info string
+			}
+			if callFenceInfo(s[n:nl]) {
+				f.hold(true, nl+1)
+				return true
+			}
+		}
 		switch {
 		case f.lineBeg && n >= 3 && f.inline == 0:
-			if !f.shown && !f.fence && !final {
-				nl := strings.IndexByte(s, '\n')
-				if nl < 0 {
-					return false // need the info string
-				}
-				switch strings.ToLower(strings.TrimSpace(s[n:nl])) {
-				case "", "json", "tool_call", "tool_calls":
-					f.state = stJSON
-					return true
-				}
-			}
 			f.fence = !f.fence
 		case !f.fence && f.inline == 0:
 			f.inline = n
@@ -211,8 +222,8 @@ func (f *StreamFilter) stepText(text *strings.Builder, final bool) bool {
 		f.emit(text, s[:1])
 		return true
 	}
-	if !f.shown && (c == '{' || c == '[') && !strings.HasPrefix(s, tagMistral) && !isPrefix(s, tagMistral) {
-		f.state = stJSON
+	if (c == '{' || c == '[') && !final && !strings.HasPrefix(s, tagMistral) && !isPrefix(s, tagMistral) && f.blank() && f.mayHold() {
+		f.hold(false, 0)
 		return true
 	}
 	if (c == '<' || c == '[') && !f.lineTxt {
@@ -245,10 +256,44 @@ func (f *StreamFilter) stepText(text *strings.Builder, final bool) bool {
 	return true
 }
 
+// blank reports whether nothing but space has been shown: Recover trims
+// it, so the message still starts here.
+func (f *StreamFilter) blank() bool {
+	return !f.shown || strings.TrimSpace(f.out.String()) == ""
+}
+
+// mayHold reports whether a possible untagged call at the head of buf may
+// be held, and clears noHold: text released by callScan is not held again.
+func (f *StreamFilter) mayHold() bool {
+	ok := !f.noHold
+	f.noHold = false
+	return ok
+}
+
+// callLead reports whether the text shown so far lets a fenced block that
+// starts here be Recover's untagged calls: nothing, or a lead-in that
+// leadIntroducesCall accepts and that is not itself JSON.
+func (f *StreamFilter) callLead() bool {
+	if f.blank() {
+		return true
+	}
+	lead := strings.TrimLeftFunc(f.out.String(), unicode.IsSpace)
+	lead = strings.TrimSuffix(lead, "\n") // the line break before the fence
+	return lead[0] != '{' && lead[0] != '[' && leadIntroducesCall(lead)
+}
+
+// hold starts holding buf as possible untagged calls; body is the offset
+// of a fence's body in buf.
+func (f *StreamFilter) hold(fenced bool, body int) {
+	f.state = stJSON
+	f.scan = newCallScan(f.names, fenced, body)
+}
+
 func (f *StreamFilter) emit(text *strings.Builder, s string) {
 	text.WriteString(s)
 	f.out.WriteString(s)
 	f.buf = f.buf[len(s):]
+	f.noHold = false
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case '\n':

@@ -93,15 +93,163 @@ func TestStreamAgreesWithRecover(t *testing.T) {
 		"{\"name\": \"grep\", \"size\": 3}",
 		"<think>plan</think>[TOOL_CALLS]list_dir[ARGS]{}",
 		"Done.\n<think>late</think> more",
+		// Untagged calls in fences and bare JSON.
+		"Let me check.\n```json\n{\"name\": \"grep\", \"arguments\": {\"pattern\": \"x\"}}\n```",
+		"Let me check.\n\n```json\n{\"name\": \"grep\", \"arguments\": {}}\n```\n",
+		"Config:\n```json\n{\"compilerOptions\": {}}\n```",
+		"```\n{\"name\": \"grep\", \"arguments\": {}}\n```\nDone.",
+		"Run:\n```\nls\n```",
+		"Here:\n```go\nx := 1\n```",
+		"Two:\n```json\n[{\"name\": \"grep\", \"arguments\": {}}, {\"name\": \"Read-File\", \"arguments\": {}}]\n```",
+		"{\"name\": \"grep\", \"arguments\": {}, \"extra\": 1}",
+		"{\"type\": \"function\", \"function\": {\"name\": \"grep\", \"arguments\": {}}}",
+		"{\"function\": {\"name\": \"grep\", \"arguments\": {}}, \"note\": \"x\"}",
+		"{\"name\": \"grep\", \"arguments\": {}};\n{\"name\": \"bash\", \"arguments\": {}}\u00a0",
+		"Sure.\n```json\n{\"name\": \"grep\", \"arguments\": {\"a\": \"x\"\n```",
+		"Sure.\n```json\n{\"data\": 1, \"name\": \"grep\" oops}\n```",
+		"Sure.\n```json\n{\"name\": \"grep\", // comment\n \"x\": 1 oops}\n```",
+		"\u00a0```json\n{\"name\": \"grep\", \"arguments\": {}}\n```",
+		"Calling:\n```json\n{\"name\": \"grep\", \"arguments\": {}}\n```\n<tool_call>{\"name\":\"bash\",\"arguments\":{}}</tool_call>",
+		"Calling:\n```json\n{\"name\": \"grep\", \"arguments\": {\"p\": \"```\"}}\n```",
 	}
-	for _, in := range inputs {
+	// Untagged JSON naming a tool not offered is text; only a filter that
+	// knows the offered tools can tell while streaming.
+	offeredOnly := []string{
+		"Sure:\n```json\n{\"name\": \"drop_db\", \"arguments\": {}}\n```",
+		"{\"name\": \"drop_db\", \"arguments\": {}}",
+	}
+	for i, in := range append(inputs, offeredOnly...) {
 		want := Recover(in, offeredTools, Options{}).Text
-		for _, opts := range []StreamOptions{{Offered: offeredTools}, {}} {
+		optsList := []StreamOptions{{Offered: offeredTools}, {}}
+		if i >= len(inputs) {
+			optsList = optsList[:1]
+		}
+		for _, opts := range optsList {
 			for _, got := range streamSplits(in, opts) {
 				if tidy(got[0]) != want {
 					t.Fatalf("%q (offered %v): stream showed %q, Recover text %q", in, opts.Offered != nil, got[0], want)
 				}
 			}
 		}
+	}
+}
+
+// TestStreamFilterUntaggedHold: a fenced block that may hold calls is held
+// while it streams and released the moment its bytes show it is not calls;
+// other blocks stream through. Each step feeds a piece and gives all the
+// text shown so far; the last shown is after Flush and is Recover's Text.
+func TestStreamFilterUntaggedHold(t *testing.T) {
+	call := `{"name": "read_file", "arguments": {"path": "go.mod"}}`
+	type step struct{ feed, shown string }
+	tests := []struct {
+		name    string
+		offered []string
+		steps   []step
+	}{
+		{"fenced call after prose held", offeredTools, []step{
+			{"Let me check the module.\n", "Let me check the module.\n"},
+			{"```json\n{\"name\": \"read_", "Let me check the module.\n"},
+			{"file\", \"arguments\": {\"path\": \"go.mod\"}}\n", "Let me check the module.\n"},
+			{"```", "Let me check the module.\n"},
+			{"\n", "Let me check the module.\n"},
+			{"", "Let me check the module.\n"},
+		}},
+		{"fenced call split inside the fence markers", nil, []step{
+			{"Checking.\n`", "Checking.\n"},
+			{"``", "Checking.\n"},
+			{"json", "Checking.\n"},
+			{"\n" + call + "\n`", "Checking.\n"},
+			{"``", "Checking.\n"},
+			{"", "Checking.\n"},
+		}},
+		{"fenced call opening the message held", nil, []step{
+			{"```tool_call\n" + call, ""},
+			{"\n```", ""},
+			{"", ""},
+		}},
+		{"near-miss name held", offeredTools, []step{
+			{"Reading.\n```json\n{\"name\": \"functions.read_file\", \"arguments\": {}}\n```", "Reading.\n"},
+			{"", "Reading.\n"},
+		}},
+		{"go block streams through", offeredTools, []step{
+			{"Here it is:\n```go\nfunc main() {", "Here it is:\n```go\nfunc main() {"},
+			{"}\n```", "Here it is:\n```go\nfunc main() {}\n"}, // a backtick run may go on
+			{"", "Here it is:\n```go\nfunc main() {}\n```"},
+		}},
+		{"bare fence of code released at its first byte", offeredTools, []step{
+			{"Run:\n```\n", "Run:\n"},
+			{"  \n", "Run:\n"},
+			{"ls -la", "Run:\n```\n  \nls -la"},
+			{"\n```", "Run:\n```\n  \nls -la\n"},
+			{"", "Run:\n```\n  \nls -la\n```"},
+		}},
+		{"json data released at its first stray key", offeredTools, []step{
+			{"Config:\n```json\n{\n  \"compil", "Config:\n"},
+			{"erOptions\": {", "Config:\n```json\n{\n  \"compilerOptions\": {"},
+			{"\"strict\": true}}\n```", "Config:\n```json\n{\n  \"compilerOptions\": {\"strict\": true}}\n"},
+			{"", "Config:\n```json\n{\n  \"compilerOptions\": {\"strict\": true}}\n```"},
+		}},
+		{"schema with type key released at properties", offeredTools, []step{
+			{"Schema:\n```json\n{\"type\": \"object\", ", "Schema:\n"},
+			{"\"properties\": {}}", "Schema:\n```json\n{\"type\": \"object\", \"properties\": {}}"},
+		}},
+		{"call to a tool not offered released when complete", offeredTools, []step{
+			{"Deleting.\n```json\n{\"name\": \"drop_db\", \"arguments\": {}", "Deleting.\n"},
+			{"}", "Deleting.\n```json\n{\"name\": \"drop_db\", \"arguments\": {}}"},
+			{"\n```", "Deleting.\n```json\n{\"name\": \"drop_db\", \"arguments\": {}}\n"},
+			{"", "Deleting.\n```json\n{\"name\": \"drop_db\", \"arguments\": {}}\n```"},
+		}},
+		{"fenced call followed by prose released", nil, []step{
+			{"Calling:\n```json\n" + call + "\n```\n", "Calling:\n"},
+			{"That is the format.", "Calling:\n```json\n" + call + "\n```\nThat is the format."},
+			{"", "Calling:\n```json\n" + call + "\n```\nThat is the format."},
+		}},
+		{"example lead not held", nil, []step{
+			{"For example:\n```json\n{\"name\"", "For example:\n```json\n{\"name\""},
+		}},
+		{"two paragraphs of lead not held", nil, []step{
+			{"First.\n\nSecond.\n```json\n{\"name\"", "First.\n\nSecond.\n```json\n{\"name\""},
+		}},
+		{"second fence not held", nil, []step{
+			{"```go\nx\n```\nThen:\n```json\n{", "```go\nx\n```\nThen:\n```json\n{"},
+		}},
+		{"fence with four backticks not held", nil, []step{
+			{"Now:\n````json\n{", "Now:\n````json\n{"},
+		}},
+		{"bare json data released at its first stray key", nil, []step{
+			{"{\"data\": ", "{\"data\": "},
+		}},
+		{"bare json call held", nil, []step{
+			{call + ";", ""},
+			{"", ""},
+		}},
+		{"bare array then text released", nil, []step{
+			{"[" + call + "]", ""},
+			{" and more", "[" + call + "] and more"},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := NewStreamFilter(StreamOptions{Offered: tt.offered})
+			var shown, all strings.Builder
+			for i, st := range tt.steps {
+				var d Delta
+				if i == len(tt.steps)-1 && st.feed == "" {
+					d = f.Flush()
+				} else {
+					d = f.Feed(st.feed)
+				}
+				all.WriteString(st.feed)
+				shown.WriteString(d.Text)
+				if shown.String() != st.shown {
+					t.Fatalf("after %q shown %q, want %q", all.String(), shown.String(), st.shown)
+				}
+			}
+			if last := tt.steps[len(tt.steps)-1]; last.feed == "" {
+				if want := Recover(all.String(), offeredTools, Options{}).Text; tidy(shown.String()) != want {
+					t.Fatalf("shown %q, Recover text %q", shown.String(), want)
+				}
+			}
+		})
 	}
 }
