@@ -24,14 +24,14 @@ func TestTextModeShowsNudgedReplies(t *testing.T) {
 			first:   []llmtest.Step{llmtest.Text("I fixed the parser. All tests pass.")},
 			nudged:  "I fixed the parser. All tests pass.",
 			warning: "! the final answer claims tests pass, but no test or build command succeeded in this run; nudging once",
-			nudge:   "↻ Your answer says the tests pass, but no test or build command succeeded in this run.",
+			nudge:   "↻ Zero to the model: Your answer says the tests pass, but no test or build command succeeded in this run.",
 		},
 		{
 			name:    "cut off by the output limit",
 			first:   []llmtest.Step{llmtest.Text("Here is the first half of the expl"), llmtest.Finish("length")},
 			nudged:  "Here is the first half of the expl",
 			warning: "! the reply was cut off by the output token limit; asking the model to continue (1 of 2)",
-			nudge:   "↻ Your reply was cut off by the output limit; continue where you stopped, more briefly.",
+			nudge:   "↻ Zero to the model: Your reply was cut off by the output limit; continue where you stopped, more briefly.",
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

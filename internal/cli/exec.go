@@ -69,7 +69,7 @@ func parseExec(s stdio, args []string) (*execOptions, error) {
 	fs.Var(&o.resume, "resume", "continue the latest session of this workspace (or --resume=ID)")
 	fs.StringVar(&o.fork, "fork", "", "branch a new session from session `ID` and continue it")
 	fs.IntVar(&o.maxTurns, "max-turns", 0, "backstop on model requests (default from config, 200)")
-	fs.BoolVar(&o.quiet, "q", false, "text mode: no progress on stderr")
+	fs.BoolVar(&o.quiet, "q", false, "text mode: no progress on stderr (so no replies the loop answered with a nudge either)")
 	fs.StringVar(&o.permission, "permission-mode", "", "normal | auto-accept | plan")
 	o.over.register(fs)
 	pos, err := parseInterspersed(fs, args)
@@ -324,7 +324,7 @@ func (p *progress) Emit(e event.Event) {
 		}
 		p.flushText()
 		p.release()
-		fmt.Fprintln(p.w, "↻ "+oneLine(nudge, 200))
+		fmt.Fprintln(p.w, "↻ Zero to the model: "+oneLine(nudge, 200))
 	case event.ToolCall:
 		p.flushText()
 		p.release()

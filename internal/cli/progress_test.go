@@ -71,20 +71,20 @@ func TestProgressShowsNudgedReplies(t *testing.T) {
 			events: []event.Event{start, user("fix it"), text("All tests "), text("pass."), assistant("All tests pass."),
 				warn("the final answer claims tests pass; nudging once"), user("Run the tests."),
 				text("Done, verified."), assistant("Done, verified."), end},
-			want: []string{"All tests pass.", "! the final answer claims tests pass; nudging once", "↻ Run the tests.", "— completed"},
+			want: []string{"All tests pass.", "! the final answer claims tests pass; nudging once", "↻ Zero to the model: Run the tests.", "— completed"},
 		},
 		{
 			name: "cut off by the output limit",
 			events: []event.Event{start, user("fix it"), text("The first half"),
 				warn("the reply was cut off; asking the model to continue (1 of 2)"), assistant("The first half"), user("Continue where you stopped."),
 				text("the second half."), assistant("the second half."), end},
-			want: []string{"The first half", "! the reply was cut off; asking the model to continue (1 of 2)", "↻ Continue where you stopped.", "— completed"},
+			want: []string{"The first half", "! the reply was cut off; asking the model to continue (1 of 2)", "↻ Zero to the model: Continue where you stopped.", "— completed"},
 		},
 		{
 			name: "empty reply",
 			events: []event.Event{start, user("fix it"), warn("empty reply from the model; nudging once"), assistant("(empty reply)"), user("Your last reply was empty."),
 				text("Answer."), assistant("Answer."), end},
-			want: []string{"! empty reply from the model; nudging once", "↻ Your last reply was empty.", "— completed"},
+			want: []string{"! empty reply from the model; nudging once", "↻ Zero to the model: Your last reply was empty.", "— completed"},
 		},
 		{
 			name: "retry inside a turn",
