@@ -10,7 +10,10 @@
 //   - RepairJSON / RepairArguments: repair of sloppy argument JSON that
 //     never changes meaning and refuses what it cannot repair;
 //   - StreamFilter: a streaming guard that holds back text that may be the
-//     start of call or reasoning markup so a terminal never flashes it.
+//     start of call or reasoning markup, or an untagged call (a message
+//     opening with JSON, a ```json block after a short lead-in), so a
+//     terminal never flashes it; untagged text is released the moment its
+//     bytes show it is not a call, so code and data blocks still stream.
 //
 // Hard lessons it encodes: prose that shows an example call is not a call
 // (B01 negative, B05 negative), nor is a tag quoted inside a sentence: a

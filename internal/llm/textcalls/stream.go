@@ -19,10 +19,13 @@ type StreamOptions struct {
 	// PrefilledThink: the template opened <think>, so text is reasoning
 	// until the first "</think>" (B05).
 	PrefilledThink bool
-	// Offered are the names of the tools the request offered, used by
-	// Flush to judge held text exactly as Recover(text, Offered) does.
-	// Nil judges as if every name were offered: same result for tagged
-	// markup; untagged JSON naming an unknown tool then stays hidden.
+	// Offered are the names of the tools the request offered, used to
+	// judge held text exactly as Recover(text, Offered) does: while it
+	// streams (untagged JSON naming no offered tool is released as soon
+	// as its object is complete) and at Flush. Nil judges as if every
+	// name were offered: same result for tagged markup; untagged JSON
+	// naming an unknown tool then stays hidden until the caller shows
+	// Recover's Text.
 	Offered []string
 }
 

@@ -253,3 +253,20 @@ func TestStreamFilterUntaggedHold(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkStreamFilterFencedCall: a fenced call with large arguments,
+// streamed in 4-byte pieces, is scanned once (linear in its size).
+func BenchmarkStreamFilterFencedCall(b *testing.B) {
+	msg := "Writing the file.\n```json\n{\"name\": \"write_file\", \"arguments\": {\"path\": \"a.txt\", \"content\": \"" +
+		strings.Repeat("line of text with \\\"quotes\\\" and {braces}\\n", 5000) + "\"}}\n```\n"
+	b.SetBytes(int64(len(msg)))
+	for b.Loop() {
+		f := NewStreamFilter(StreamOptions{Offered: offeredTools})
+		for i := 0; i < len(msg); i += 4 {
+			f.Feed(msg[i:min(i+4, len(msg))])
+		}
+		if d := f.Flush(); d.Text != "" {
+			b.Fatalf("flush showed %q", d.Text)
+		}
+	}
+}
