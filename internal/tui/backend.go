@@ -173,7 +173,8 @@ type ShellResult struct {
 // Session is one row of /sessions.
 type Session struct {
 	ID string
-	// Turns is the number of user turns; Preview the first prompt.
+	// Turns is the number of prompts the user sent (as `zero sessions`
+	// counts them: PROMPTS); Preview the first prompt.
 	Turns   int
 	Preview string
 	// Updated is a display string for when it was last used.

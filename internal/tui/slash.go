@@ -242,7 +242,7 @@ func formatSessions(list []Session) string {
 	}
 	var b strings.Builder
 	for _, s := range list {
-		fmt.Fprintf(&b, "%s  %3d turns  %s  %s\n", s.ID, s.Turns, s.Updated, strings.ReplaceAll(s.Preview, "\n", " "))
+		fmt.Fprintf(&b, "%s  %3d prompts  %s  %s\n", s.ID, s.Turns, s.Updated, strings.ReplaceAll(s.Preview, "\n", " "))
 	}
 	return b.String() + "resume with /resume <id|prefix>"
 }

@@ -25,7 +25,7 @@ func TestSlashCommands(t *testing.T) {
 		{"/tools", "report tools", []string{"report of tools"}},
 		{"/new", "new", []string{"new session s2"}},
 		{"/clear", "new", []string{"new session s2"}},
-		{"/sessions", "sessions", []string{"20261130-abc    3 turns  2m ago  fix the bug"}},
+		{"/sessions", "sessions", []string{"20261130-abc    3 prompts  2m ago  fix the bug"}},
 		{"/resume 2026", "resume 2026", []string{"resumed session s9 (2 messages)", "› earlier question", "  earlier answer"}},
 		{"/resume", "", []string{"usage: /resume <id|prefix>"}},
 		{"/compact", "compact", []string{"42k → 6k tokens"}},
