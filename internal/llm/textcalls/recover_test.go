@@ -103,6 +103,9 @@ func TestRecoverNegatives(t *testing.T) {
 		{"plain prose", "The answer is 42."},
 		{"qwen in fence", "```\n<function=bash>\n<parameter=command>\nls\n</parameter>\n</function>\n```"},
 		{"mixed known and unknown json", `{"name": "grep", "arguments": {}}; {"name": "nuke", "arguments": {}}`},
+		{"wrapper with a stray member", `{"function": {"name": "grep", "arguments": {}}, "note": "x"}`},
+		{"broken data object naming a tool", "Sure.\n```json\n{\"data\": 1, \"name\": \"grep\" oops}\n```"},
+		{"stray key in a fenced block", "Config:\n```json\n{\"name\": \"grep\", \"arguments\": {}, \"extra\": true}\n```"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -131,6 +134,8 @@ func TestRecoverInvalidArguments(t *testing.T) {
 		{"<tool_call>{\"name\": \"write_file\", \"arguments\": {\"path\": \"a\", \"content\": \"def f", "unterminated string"},
 		{"<function=write_file>\n<parameter=path>\na.py", "not closed"},
 		{"[TOOL_CALLS]write_file[ARGS]{\"path\": \"a\", \"n\": 1", "number at end"},
+		// Untagged and broken but call-shaped: the model is told.
+		{"Writing.\n```json\n{\"name\": \"write_file\", \"arguments\": {\"path\": \"a\", \"content\": \"def f\n```", "unterminated string"},
 	}
 	for _, tt := range tests {
 		res := Recover(tt.in, offeredTools, Options{})
