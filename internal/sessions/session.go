@@ -201,6 +201,7 @@ func noteMeta(m *Metadata, ev event.Event) {
 	}
 	switch ev.Type {
 	case event.RunStart:
+		m.promptInRun = false
 		if ev.Model != "" {
 			m.Model = ev.Model
 		}
@@ -226,7 +227,10 @@ func noteMeta(m *Metadata, ev event.Event) {
 		if text.Len() == 0 {
 			return
 		}
-		m.Turns++
+		if !m.promptInRun {
+			m.Turns++
+			m.promptInRun = true
+		}
 		if m.FirstPrompt == "" {
 			m.FirstPrompt = cut(text.String())
 		}

@@ -42,8 +42,13 @@ type Metadata struct {
 	Title     string `json:"title,omitempty"`
 	// FirstPrompt is the first user prompt, cut to 200 runes.
 	FirstPrompt string `json:"firstPrompt,omitempty"`
-	// Turns counts the user prompts recorded (user messages with text).
+	// Turns counts the user prompts recorded: the first user message with
+	// text in each run (later ones in the same run are the agent's own
+	// nudges and continuations, or a compaction summary). A log without
+	// run_start lines counts its first such message only.
 	Turns int `json:"turns"`
+	// promptInRun: the current run's prompt was counted (not stored).
+	promptInRun bool
 	// ForkedFrom is the id of the session this one was forked from.
 	ForkedFrom string `json:"forkedFrom,omitempty"`
 	// ParentID is the session that started this one as a sub-agent.

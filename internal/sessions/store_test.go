@@ -436,7 +436,41 @@ func TestConcurrentAppend(t *testing.T) {
 	if err != nil || ws != nil || len(evs) != 2*writers*each || s.Err() != nil {
 		t.Fatalf("read %d events, warnings %v, %v %v", len(evs), ws, err, s.Err())
 	}
-	if m := s.Meta(); m.Turns != writers*each {
-		t.Errorf("turns = %d", m.Turns)
+	seen := map[string]bool{}
+	for _, ev := range evs {
+		if ev.Message != nil {
+			seen[ev.Message.Text()] = true
+		}
+	}
+	if len(seen) != writers*each {
+		t.Errorf("%d distinct messages read back, want %d", len(seen), writers*each)
+	}
+}
+
+// TestTurnsCountPrompts: a nudge the agent sends inside a run is not a
+// prompt of the user's; each run's first user message is.
+func TestTurnsCountPrompts(t *testing.T) {
+	st, _ := testStore(t)
+	s, _ := st.Create(Metadata{})
+	prompt, nudge, next := llm.TextMessage(llm.RoleUser, "fix it"), llm.TextMessage(llm.RoleUser, "You said the tests pass; run them."), llm.TextMessage(llm.RoleUser, "thanks")
+	for _, ev := range []event.Event{
+		{Type: event.RunStart, Prompt: "fix it"},
+		{Type: event.Message, Message: &prompt},
+		{Type: event.Message, Message: &nudge},
+		{Type: event.RunEnd, StopReason: event.StopCompleted},
+		{Type: event.RunStart, Prompt: "thanks"},
+		{Type: event.Message, Message: &next},
+	} {
+		if err := s.Append(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	if m := s.Meta(); m.Turns != 2 || m.FirstPrompt != "fix it" {
+		t.Errorf("turns %d, first prompt %q; want 2, \"fix it\"", m.Turns, m.FirstPrompt)
+	}
+	back, err := st.Load(s.ID())
+	if err != nil || back.Meta().Turns != 2 {
+		t.Errorf("reloaded: %v", err)
 	}
 }
