@@ -65,6 +65,10 @@ type run struct {
 	finish llm.FinishReason
 	// cut counts the cut-off replies answered with cutNudge.
 	cut int
+	// cutText is the text of the cut-off replies since the last tool call
+	// or completion nudge: the final answer starts with it, since the
+	// model was asked to continue where it stopped.
+	cutText strings.Builder
 	// stuck watches for repeated calls; completion for unfinished answers.
 	stuck      stuckDetector
 	completion completionState
@@ -198,6 +202,7 @@ func (r *run) loop(ctx context.Context) Result {
 				r.recordEmpty(msg)
 			} else {
 				r.keepPartial(msg)
+				r.cutText.WriteString(msg.Text())
 			}
 			r.nudge(cutNudge)
 			continue
@@ -216,11 +221,13 @@ func (r *run) loop(ctx context.Context) Result {
 			}
 			r.appendMessage(msg)
 			if nudge := r.checkCompletion(text); nudge != "" {
+				r.cutText.Reset()
 				r.nudge(nudge)
 				continue
 			}
-			return Result{StopReason: event.StopCompleted, Final: msg.Text()}
+			return Result{StopReason: event.StopCompleted, Final: r.cutText.String() + msg.Text()}
 		}
+		r.cutText.Reset()
 		r.appendMessage(msg)
 		if stop := r.runTools(ctx, calls, invalid); stop {
 			return Result{StopReason: event.StopInterrupted}

@@ -77,8 +77,9 @@ func TestRepairedArgumentsReachGateAndTool(t *testing.T) {
 
 // QA 2: a reply cut off by the output-token limit (finish_reason
 // "length") is not a final answer. Without tool calls it is answered with
-// a nudge, at most twice per run; a third one stops the run. A cut tool
-// call with invalid arguments gets an error naming the limit.
+// a nudge, at most twice per run; a third one stops the run; the final
+// answer is the cut parts and the continuation together. A cut tool call
+// with invalid arguments gets an error naming the limit.
 func TestCutOffReplyIsNotAnAnswer(t *testing.T) {
 	cut := func(s string) llmtest.Turn { return llmtest.Reply(llmtest.Text(s), llmtest.Finish("length")) }
 	done := llmtest.Reply(llmtest.Text("all done"))
@@ -90,8 +91,9 @@ func TestCutOffReplyIsNotAnAnswer(t *testing.T) {
 		requests int
 		nudges   int // cut nudges in the last request
 	}{
-		{"one cut, then an answer", []llmtest.Turn{cut("The plan is"), done}, event.StopCompleted, "all done", 2, 1},
-		{"two cuts, then an answer", []llmtest.Turn{cut("The plan is"), cut("first"), done}, event.StopCompleted, "all done", 3, 2},
+		{"one cut, then an answer", []llmtest.Turn{cut("The plan is "), done}, event.StopCompleted, "The plan is all done", 2, 1},
+		{"two cuts, then an answer", []llmtest.Turn{cut("The plan is "), cut("first, "), done}, event.StopCompleted, "The plan is first, all done", 3, 2},
+		{"cut, a tool call, then an answer", []llmtest.Turn{cut("The plan is "), llmtest.Reply(llmtest.ToolCall("read_file", `{"path":"a.go"}`)), done}, event.StopCompleted, "all done", 3, 1},
 		{"three cuts: stop", []llmtest.Turn{cut("The plan is"), cut("first"), cut("then"), done}, event.StopError, "", 3, 2},
 	}
 	for _, tc := range tests {
