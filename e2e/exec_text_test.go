@@ -10,7 +10,8 @@ import (
 // TestTextModeShowsNudgedReplies: in text mode a reply the loop answered
 // with a nudge (a claim that tests pass with no test run, a reply cut off
 // by the output limit) is shown on stderr, then the loop's warning and its
-// nudge; the final answer is on stdout, exactly once.
+// nudge; the final answer is on stdout, exactly once (after a cut, the
+// answer is the cut part and its continuation together).
 func TestTextModeShowsNudgedReplies(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -18,6 +19,7 @@ func TestTextModeShowsNudgedReplies(t *testing.T) {
 		nudged  string // the first reply as shown
 		warning string
 		nudge   string
+		answer  string // stdout before the final reply's text
 	}{
 		{
 			name:    "unverified test claim",
@@ -32,6 +34,7 @@ func TestTextModeShowsNudgedReplies(t *testing.T) {
 			nudged:  "Here is the first half of the expl",
 			warning: "! the reply was cut off by the output token limit; asking the model to continue (1 of 2)",
 			nudge:   "↻ Zero to the model: Your reply was cut off by the output limit; continue where you stopped, more briefly.",
+			answer:  "Here is the first half of the expl",
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -43,7 +46,7 @@ func TestTextModeShowsNudgedReplies(t *testing.T) {
 			if r.code != 0 {
 				t.Fatalf("exit %d: %s", r.code, r.stderr)
 			}
-			if r.stdout != final+"\n" {
+			if r.stdout != tc.answer+final+"\n" {
 				t.Fatalf("stdout %q, want the final answer once", r.stdout)
 			}
 			if strings.Contains(r.stderr, final) {

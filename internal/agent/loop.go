@@ -340,7 +340,13 @@ func (r *run) streamOnce(ctx context.Context, req llm.Request, already string) (
 	}
 	var filter *textcalls.StreamFilter
 	if r.a.textCallsOn() && len(req.Tools) > 0 {
-		filter = textcalls.NewStreamFilter(textcalls.StreamOptions{})
+		offered := make([]string, len(req.Tools))
+		for i, t := range req.Tools {
+			offered[i] = t.Name
+		}
+		// Offered: untagged JSON naming no offered tool is shown as soon
+		// as its object is complete, not at the end of the reply.
+		filter = textcalls.NewStreamFilter(textcalls.StreamOptions{Offered: offered})
 	}
 	var asm llm.Assembler
 	var text strings.Builder
