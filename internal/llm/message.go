@@ -93,8 +93,9 @@ type ToolResult struct {
 }
 
 // ArgumentsJSON returns the call's arguments as a JSON object. Empty
-// arguments become "{}". It does not repair sloppy JSON; that is the job of
-// the text-call recovery layer.
+// arguments and a bare null become "{}"; anything else that is not an
+// object (an array, a string, broken JSON) is an error. It does not repair
+// sloppy JSON; that is the job of the text-call recovery layer.
 func (c ToolCall) ArgumentsJSON() (json.RawMessage, error) {
 	s := strings.TrimSpace(c.Arguments)
 	if s == "" {
@@ -103,6 +104,9 @@ func (c ToolCall) ArgumentsJSON() (json.RawMessage, error) {
 	var v map[string]any
 	if err := json.Unmarshal([]byte(s), &v); err != nil {
 		return nil, err
+	}
+	if v == nil { // "null" unmarshals into a nil map without an error
+		return json.RawMessage("{}"), nil
 	}
 	return json.RawMessage(s), nil
 }
