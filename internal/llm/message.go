@@ -119,7 +119,7 @@ const InvalidArgumentsKey = "_invalid_arguments"
 // ArgumentsObject returns the call's arguments as a JSON object, for wires
 // that require one: Anthropic's tool_use.input and Gemini's
 // functionCall.args must be objects, so a call whose arguments were
-// broken JSON (or an array, a string, null) cannot be replayed verbatim as
+// broken JSON (or an array, a string, a number) cannot be replayed verbatim as
 // the OpenAI wire does with its arguments string. Such arguments become
 // {"_invalid_arguments": "<raw text>"} so the model still sees what it
 // wrote next to the error result that answered it, instead of "{}".

@@ -21,7 +21,7 @@ func TestFakeReplaysInvalidArguments(t *testing.T) {
 		{"truncated object", `{"path": "a.go", "old_string": "x`, map[string]any{llm.InvalidArgumentsKey: `{"path": "a.go", "old_string": "x`}},
 		{"prose", `path=a.go`, map[string]any{llm.InvalidArgumentsKey: `path=a.go`}},
 		{"array", `["a.go"]`, map[string]any{llm.InvalidArgumentsKey: `["a.go"]`}},
-		{"null", `null`, map[string]any{llm.InvalidArgumentsKey: `null`}},
+		{"null is no arguments", `null`, map[string]any{}},
 		{"number", `42`, map[string]any{llm.InvalidArgumentsKey: `42`}},
 		{"valid", `{"path":"a.go"}`, map[string]any{"path": "a.go"}},
 		{"empty", ``, map[string]any{}},
