@@ -17,14 +17,17 @@ import (
 // duplicating scrollback"; lines printed just before a height shrink used
 // to be lost).
 //
-// Narrowing is checked for the transcript only: a terminal rewraps the
-// live region's rows above the cursor (the status line, the input box's
-// top rule) at the instant it resizes, and output the program wrote just
-// before it learned of the resize (bytes still in the pty, or tmux's
-// notice, which comes up to 250 ms late in a burst:
-// server_client_check_pane_resize) moves the cursor by the old rows, so a
-// row of the old live region can stay in the scrollback. No streamed line
-// is lost or repeated in any case.
+// Narrowing the pane while lines stream is checked for the transcript
+// only: a terminal rewraps the live region's rows above the cursor (the
+// status line, the input box's top rule) at the instant it resizes, and a
+// frame the program drew just before it learned of the resize (tmux tells
+// it up to 250 ms late when resizes come faster than that:
+// server_client_check_pane_resize; meanwhile the tty reports the old
+// size) moves the cursor by the old rows, so a row of the old live region
+// can stay in the scrollback (about 1 run in 4 for one narrowing; most
+// prints of a burst). No streamed line is lost or repeated in any case;
+// TestEndToEndNarrowingKeepsOneCopy checks a single narrowing of a long
+// paragraph and an idle narrowing exactly.
 func TestEndToEndResizeWhileStreaming(t *testing.T) {
 	bin := buildZero(t)
 	for _, tc := range []struct {
@@ -80,4 +83,64 @@ func TestEndToEndResizeWhileStreaming(t *testing.T) {
 			x.exit()
 		})
 	}
+}
+
+// TestEndToEndNarrowingKeepsOneCopy is the QA report on narrowing: while a
+// long paragraph streams (its unfinished lines fill the live region) and
+// while idle with a footer that has to wrap, narrowing the pane leaves no
+// second copy of the live region in the scrollback. tmux scrolls the
+// screen into its history when the erase starts on the screen's first
+// row (scroll-on-clear); erase.go keeps the erase from looking like that.
+// A long paragraph hands its finished rows to the scrollback as it
+// streams (markdown.Stream), so the live region stays short enough to
+// survive the rewrap.
+func TestEndToEndNarrowingKeepsOneCopy(t *testing.T) {
+	bin := buildZero(t)
+	for _, size := range []struct{ w, h, to int }{{100, 30, 80}, {80, 15, 60}} {
+		t.Run(fmt.Sprintf("streaming paragraph %dx%d to %d", size.w, size.h, size.to), func(t *testing.T) {
+			t.Parallel()
+			srv := llmtest.NewServer(t)
+			const n = 150
+			var steps []llmtest.Step
+			for i := 1; i <= n; i++ {
+				steps = append(steps, llmtest.Text(fmt.Sprintf("W%03d lorem ipsum dolor sit ", i)), llmtest.Stall(20*time.Millisecond))
+			}
+			srv.Script(llmtest.Reply(steps...))
+			x := startZero(t, bin, t.TempDir(), t.TempDir(), "p", size.w, size.h, "--base-url", srv.URL(), "--model", "e2e-model")
+			x.waitFor("the footer", func(l []string) bool { return contains(l, "· normal") })
+			x.typeLine("a long paragraph please")
+			x.waitFor("the paragraph", func(l []string) bool { return contains(l, "W040") })
+			x.run("resize-window", "-t", "zero", "-x", fmt.Sprint(size.to), "-y", fmt.Sprint(size.h))
+			x.waitFor("the end of the reply", func(l []string) bool { return contains(l, fmt.Sprintf("W%03d", n)) && contains(l, "ask anything") })
+			all := strings.Join(x.screen(), "\n")
+			for i := 1; i <= n; i++ {
+				if c := strings.Count(all, fmt.Sprintf("W%03d", i)); c != 1 {
+					t.Errorf("W%03d appears %d times", i, c)
+				}
+			}
+			if c := strings.Count(all, "esc esc to interrupt"); c != 0 {
+				t.Errorf("the status line was left behind %d times", c)
+			}
+			if t.Failed() {
+				t.Logf("screen:\n%s", all)
+			}
+			x.exit()
+		})
+	}
+	t.Run("idle, footer wraps", func(t *testing.T) {
+		t.Parallel()
+		srv := llmtest.NewServer(t)
+		x := startZero(t, bin, t.TempDir(), t.TempDir(), "i", 100, 30, "--base-url", srv.URL(), "--model", "a-rather-long-model-name-for-the-footer")
+		x.waitFor("the footer", func(l []string) bool { return contains(l, "· normal") })
+		x.run("resize-window", "-t", "zero", "-x", "50", "-y", "30")
+		x.waitFor("the narrow footer", func(l []string) bool {
+			return contains(l, "ctx (") && !contains(l, "127.0.0.1:"+strings.Split(srv.URL(), ":")[2]+" · ~")
+		})
+		time.Sleep(300 * time.Millisecond) // let any late redraw land
+		lines := x.screen()
+		if c := count(lines, "ask anything"); c != 1 {
+			t.Errorf("the input box appears %d times:\n%s", c, strings.Join(lines, "\n"))
+		}
+		x.exit()
+	})
 }

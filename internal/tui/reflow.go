@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -33,19 +34,28 @@ import (
 // Linux console do not, and there moving the cursor up would erase
 // transcript rows instead of stale ones.
 func terminalReflows(env []string) bool {
+	return reflowsOf(env).reflows
+}
+
+// insideTmux reports whether env (KEY=value pairs) is a tmux pane's.
+func insideTmux(env []string) bool { return reflowsOf(env).tmux }
+
+type reflowKind struct{ reflows, tmux bool }
+
+func reflowsOf(env []string) reflowKind {
 	reflows := true
 	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
 		switch {
-		case k == "TMUX" && v != "":
-			return true // tmux reflows whatever terminal is outside it
+		case k == "TMUX" && v != "", k == "TERM" && strings.HasPrefix(v, "tmux"):
+			return reflowKind{true, true} // tmux reflows whatever terminal is outside it
 		case k == "XTERM_VERSION" && v != "":
 			reflows = false
 		case k == "TERM" && (v == "linux" || strings.HasPrefix(v, "rxvt")):
 			reflows = false
 		}
 	}
-	return reflows
+	return reflowKind{reflows: reflows}
 }
 
 // frameShape is the last frame as drawn: each line's width in cells, the
@@ -69,22 +79,32 @@ func (m *Model) noteFrame(lines []string, cursor *tea.Cursor) {
 	}
 	m.frame = f
 	if m.output != nil {
-		m.output.noteView(lines)
+		m.output.noteView(f)
 	}
 }
 
 // reflowShift returns how many rows a terminal that reflows lines adds
-// above the cursor when the last frame is rewrapped to width cells: 0 when
-// the terminal did not get narrower than the frame was drawn for.
-func (m *Model) reflowShift(width int) int {
-	f := m.frame
+// above the cursor when the last frame is rewrapped to width cells (see
+// frameShape.shift).
+func (m *Model) reflowShift(width int) int { return m.frame.shift(width) }
+
+// cursor returns the cursor's row and column in the frame: without a
+// cursor, the renderer leaves it at the start of the last row.
+func (f frameShape) cursor() (row, col int) {
+	if f.row < 0 || f.row >= len(f.widths) {
+		return max(len(f.widths)-1, 0), 0
+	}
+	return f.row, f.col
+}
+
+// shift returns how many rows a terminal that reflows lines adds above the
+// cursor when the frame is rewrapped to width cells: 0 when the terminal
+// did not get narrower than the frame was drawn for.
+func (f frameShape) shift(width int) int {
 	if width <= 0 || width >= f.width || len(f.widths) == 0 {
 		return 0
 	}
-	row, col := f.row, f.col
-	if row < 0 || row >= len(f.widths) {
-		row, col = len(f.widths)-1, 0
-	}
+	row, col := f.cursor()
 	extra := col / width // the cursor's own line wraps before it
 	for _, w := range f.widths[:row] {
 		if w > width {
@@ -99,23 +119,46 @@ func (m *Model) reflowShift(width int) int {
 // reflow added above it (see reflowShift), and tells the output writer the
 // size the renderer now draws for. It runs on Bubble Tea's event
 // goroutine, like Update and View.
-func reflowFilter(m *Model, out *lockedWriter, reflows bool) func(tea.Model, tea.Msg) tea.Msg {
+func reflowFilter(out *lockedWriter, reflows bool) func(tea.Model, tea.Msg) tea.Msg {
 	out.mu.Lock()
-	out.shift, out.reflows = m.reflowShift, reflows
+	out.reflows = reflows
 	out.mu.Unlock()
 	return func(_ tea.Model, msg tea.Msg) tea.Msg {
 		if ws, ok := msg.(tea.WindowSizeMsg); ok {
 			out.mu.Lock()
-			// Right after printing above the frame, the renderer leaves the
-			// cursor on the frame's first row until it draws again: no row
-			// of the frame is above it.
-			if n := m.reflowShift(ws.Width); reflows && n > 0 && !out.printed {
-				out.w.Write([]byte(ansi.CursorUp(n)))
-			}
+			out.resized(ws.Width)
 			out.known = [2]int{ws.Width, ws.Height}
 			out.mu.Unlock()
 		}
 		return msg
+	}
+}
+
+// resized lines the terminal's cursor up for the renderer's erase after a
+// resize to width: the renderer moves up by the row it believes the
+// cursor is on and erases from there, so the cursor must be that many rows
+// below the real top of the frame on screen. The real top is the cursor's
+// row in the frame last written (0 right after a print: the cursor is
+// left on the frame's first row), plus the rows a reflow added above it;
+// frames dropped while the resize was pending (Write) moved the renderer's
+// idea of the cursor, not the cursor. Too few rows are made up at once;
+// too many are taken off the renderer's move up (never a move down: the
+// rows below the cursor may be gone).
+func (l *lockedWriter) resized(width int) {
+	real := 0
+	if !l.printed {
+		row, _ := l.drawn.cursor()
+		real = row
+		if l.reflows {
+			real += l.onScreen().shift(width)
+		}
+	}
+	l.fresh = true // the renderer's erase clears the frame's rows whole
+	switch diff := real - l.believed; {
+	case diff > 0:
+		l.w.Write([]byte(ansi.CursorUp(diff)))
+	case diff < 0:
+		l.eraseFix = diff
 	}
 }
 
@@ -150,134 +193,212 @@ type lockedWriter struct {
 	// termSize reports the terminal's size now (nil: unknown).
 	termSize func() (w, h int, ok bool)
 	// known is the size of the last resize the renderer was told of.
-	known [2]int
-	// shift is Model.reflowShift, for a narrowing the renderer has not
-	// been told of yet, when the terminal reflows.
-	shift   func(width int) int
+	known   [2]int
 	reflows bool
-	// viewed is the last frame View returned; drawn is the one that was
-	// current when the renderer last wrote a frame.
-	viewed, drawn []string
+	// viewed is the last frame View returned, recent the last few; drawn
+	// is the frame on screen as far as known: the one current when the
+	// renderer last wrote a frame, or the one a print wrote again.
+	viewed, drawn frameShape
+	recent        []frameShape
+	// dropped: a frame write was dropped since the last one written.
+	dropped bool
+	// believed is the cursor's row in the frame as the renderer believes
+	// it: the last frame it wrote, dropped or not, or 0 after a print.
+	believed int
+	// eraseFix is taken off the move up of the renderer's next erase
+	// (resized).
+	eraseFix int
+	// cellsUsed is, for each row of the frame on screen, the widest it has
+	// been since the row was last erased whole: tmux rewraps a row by the
+	// cells ever written to it (its cellused), not by what it shows, and
+	// the renderer rewrites a shorter row with "erase to the end of the
+	// line", which does not reset that. Rows are erased whole by a print
+	// (steadyInsert) and by the renderer's erase after a resize (fresh).
+	cellsUsed []int
+	fresh     bool
+	// byCellsUsed: the terminal is tmux, which rewraps by cellsUsed;
+	// other terminals rewrap a row by what it shows.
+	byCellsUsed bool
+}
+
+// noteDrawn records the widths of a frame written over the last one.
+func (l *lockedWriter) noteDrawn(f frameShape) {
+	n := len(f.widths)
+	if l.fresh || l.cellsUsed == nil {
+		l.cellsUsed = append(l.cellsUsed[:0], f.widths...)
+		l.fresh = false
+		return
+	}
+	if n < len(l.cellsUsed) {
+		l.cellsUsed = l.cellsUsed[:n] // the renderer erased the rows below
+	}
+	for i, w := range f.widths {
+		if i < len(l.cellsUsed) {
+			l.cellsUsed[i] = max(l.cellsUsed[i], w)
+		} else {
+			l.cellsUsed = append(l.cellsUsed, w)
+		}
+	}
+}
+
+// onScreen returns the frame last written with the widths a reflow sees.
+func (l *lockedWriter) onScreen() frameShape {
+	f := l.drawn
+	if l.byCellsUsed && len(l.cellsUsed) == len(f.widths) {
+		f.widths = l.cellsUsed
+	}
+	return f
 }
 
 // noteView records a frame View returned.
-func (l *lockedWriter) noteView(lines []string) {
+func (l *lockedWriter) noteView(f frameShape) {
 	l.mu.Lock()
-	l.viewed = lines
+	l.viewed = f
+	if len(l.recent) == 4 {
+		l.recent = append(l.recent[:0], l.recent[1:]...)
+	}
+	l.recent = append(l.recent, f)
 	l.mu.Unlock()
+}
+
+// frameFor returns the frame the renderer last drew, known from a print
+// of it: height rows with the cursor on row (any row right after a print,
+// when the renderer leaves it on the first). View hands the renderer its
+// frame a moment after it returns, and the renderer may draw in between,
+// so the last frame View returned is not always the one on screen.
+func (l *lockedWriter) frameFor(height, row int) frameShape {
+	fits := func(f frameShape) bool {
+		r, _ := f.cursor()
+		return len(f.lines) == height && (l.printed || r == row)
+	}
+	if fits(l.drawn) {
+		return l.drawn
+	}
+	for i := len(l.recent) - 1; i >= 0; i-- {
+		if fits(l.recent[i]) {
+			return l.recent[i]
+		}
+	}
+	return l.drawn
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if !isInsertAbove(p) {
-		l.printed = false
-		l.drawn = l.viewed
-		return l.w.Write(p)
-	}
-	out := p
-	if l.drawn != nil {
-		if q, ok := steadyInsert(p, l.pendingShift(), l.drawn); ok {
-			out = q
+	if pr, ok := parseInsert(p); ok && l.drawn.lines != nil {
+		frame := l.frameFor(pr.height, pr.row)
+		up := 0 // right after a print the cursor is on the frame's first row
+		if !l.printed {
+			up = pr.row // where the renderer left the cursor
+			if l.dropped {
+				up, _ = l.drawn.cursor() // it did not: its last frame was dropped
+			}
+			up += l.pendingShift(frame)
 		}
+		l.printed, l.believed, l.dropped = true, 0, false
+		l.drawn = frame
+		l.cellsUsed = append(l.cellsUsed[:0], frame.widths...)
+		if _, err := l.w.Write(keepErase(buildInsert(pr.lines, up, frame.lines))); err != nil {
+			return 0, err
+		}
+		return len(p), nil
 	}
-	l.printed = true
-	if _, err := l.w.Write(out); err != nil {
+	// A frame (or a print before the first frame, which moves no row of
+	// a frame).
+	l.believed, _ = l.viewed.cursor()
+	if l.resizePending() && onlyDrawing(p) {
+		// Drawn for a size the terminal no longer has, with moves that
+		// would land on the wrong rows: the renderer redraws the whole
+		// frame once it hears of the resize.
+		l.dropped = true
+		return len(p), nil
+	}
+	if l.eraseFix != 0 {
+		p = fixErase(p, l.eraseFix)
+		l.eraseFix = 0
+	}
+	l.printed, l.dropped = isInsertAbove(p), false
+	l.drawn = l.viewed
+	l.noteDrawn(l.drawn)
+	if _, err := l.w.Write(keepErase(p)); err != nil {
 		return 0, err
 	}
 	return len(p), nil
 }
 
+// resizePending reports whether the terminal's size differs from the one
+// the renderer draws for.
+func (l *lockedWriter) resizePending() bool {
+	if l.termSize == nil || l.known[0] <= 0 {
+		return false
+	}
+	w, h, ok := l.termSize()
+	return ok && (w != l.known[0] || h != l.known[1])
+}
+
+// onlyDrawing reports whether a renderer write only draws: no mode set or
+// reset other than the cursor's visibility and synchronized output, which
+// must not be lost with a dropped frame (bracketed paste, keyboard modes
+// at exit).
+func onlyDrawing(p []byte) bool {
+	for i := 0; ; {
+		j := bytes.Index(p[i:], []byte("\x1b[?"))
+		if j < 0 {
+			return true
+		}
+		rest := p[i+j+3:]
+		if !bytes.HasPrefix(rest, []byte("25h")) && !bytes.HasPrefix(rest, []byte("25l")) &&
+			!bytes.HasPrefix(rest, []byte("2026h")) && !bytes.HasPrefix(rest, []byte("2026l")) {
+			return false
+		}
+		i += j + 3
+	}
+}
+
+// fixErase adds fix (< 0) to the move up right before the first ED of a
+// renderer write (its erase of the frame after a resize: "\r", CUU n, ED).
+func fixErase(p []byte, fix int) []byte {
+	at := bytes.Index(p, []byte("\x1b[J"))
+	if at < 0 {
+		return p
+	}
+	k := at - 1
+	if k < 0 || p[k] != 'A' {
+		return p
+	}
+	d := k - 1
+	for d >= 0 && p[d] >= '0' && p[d] <= '9' {
+		d--
+	}
+	if d < 1 || p[d] != '[' || p[d-1] != '\x1b' {
+		return p
+	}
+	n := 1
+	if d+1 < k {
+		n, _ = strconv.Atoi(string(p[d+1 : k]))
+	}
+	var b bytes.Buffer
+	b.Write(p[:d-1])
+	if up := n + fix; up > 0 {
+		b.WriteString(ansi.CursorUp(up))
+	}
+	b.Write(p[at:])
+	return b.Bytes()
+}
+
 // pendingShift returns the rows a narrowing the renderer has not been told
-// of yet added above the cursor, when the tty already reports it. Prints
-// run on the event goroutine, so it may read the model through shift.
-func (l *lockedWriter) pendingShift() int {
+// of yet added above the cursor, when the tty already reports it.
+func (l *lockedWriter) pendingShift(frame frameShape) int {
 	if l.termSize == nil || !l.reflows || l.printed || l.known[0] <= 0 {
 		return 0
 	}
 	if w, _, ok := l.termSize(); ok && w < l.known[0] {
-		return l.shift(w)
+		if l.byCellsUsed && len(l.cellsUsed) == len(frame.widths) {
+			frame.widths = l.cellsUsed
+		}
+		return frame.shift(w)
 	}
 	return 0
-}
-
-// steadyInsert rewrites one of Bubble Tea's prints above the frame
-// ("\r", CUD down, offset × "\n", CUU offset+h-1, IL offset, then each
-// line + EL + "\r\n"; h is the frame's height and h-1-down the cursor's
-// row in it) into: "\r", CUU to the frame's first row (plus extraUp rows a
-// reflow added above the cursor), the same lines (scrolling as needed),
-// the frame lines with autowrap off (a row wider than a narrowed terminal
-// stays one row), ED, and CUU back to the frame's first row. Nothing moves
-// below the cursor's row before it is written, so rows the terminal
-// deleted there do not matter. ok is false when p does not have that shape.
-func steadyInsert(p []byte, extraUp int, frame []string) (out []byte, ok bool) {
-	rest, found := bytes.CutPrefix(p, []byte("\r"))
-	if !found {
-		return nil, false
-	}
-	down := 0
-	if n, r, isDown := cutCSI(rest, 'B'); isDown {
-		down, rest = n, r
-	}
-	offset := 0
-	for len(rest) > 0 && rest[0] == '\n' {
-		offset++
-		rest = rest[1:]
-	}
-	up, rest, isUp := cutCSI(rest, 'A')
-	if !isUp || offset == 0 {
-		return nil, false
-	}
-	inserted, lines, isIL := cutCSI(rest, 'L')
-	if !isIL || inserted != offset {
-		return nil, false
-	}
-	h := up - offset + 1
-	row := max(h-1-down, 0)
-	var b bytes.Buffer
-	b.WriteByte('\r')
-	if n := row + extraUp; n > 0 {
-		b.WriteString(ansi.CursorUp(n))
-	}
-	b.Write(lines)
-	if len(frame) > 0 {
-		b.WriteString(ansi.ResetModeAutoWrap)
-		b.WriteString(strings.Join(frame, ansi.EraseLineRight+"\r\n"))
-		b.WriteString(ansi.EraseLineRight + ansi.EraseScreenBelow + ansi.SetModeAutoWrap + "\r")
-		if len(frame) > 1 {
-			b.WriteString(ansi.CursorUp(len(frame) - 1))
-		}
-	} else {
-		b.WriteString(ansi.EraseScreenBelow)
-	}
-	return b.Bytes(), true
-}
-
-// cutCSI cuts a leading "ESC [ n final" (n defaults to 1) from p.
-func cutCSI(p []byte, final byte) (n int, rest []byte, ok bool) {
-	if !bytes.HasPrefix(p, []byte("\x1b[")) {
-		return 0, p, false
-	}
-	i := 2
-	for i < len(p) && p[i] >= '0' && p[i] <= '9' {
-		n = n*10 + int(p[i]-'0')
-		i++
-	}
-	if i >= len(p) || p[i] != final {
-		return 0, p, false
-	}
-	if i == 2 {
-		n = 1
-	}
-	return n, p[i+1:], true
-}
-
-// isInsertAbove recognises Bubble Tea's print above an inline frame
-// (cursedRenderer.insertAbove in bubbletea v2.1): "\r", scrolling and
-// line insertion, then each printed line followed by EL and "\r\n". A
-// frame the renderer draws ends by placing the cursor instead.
-func isInsertAbove(p []byte) bool {
-	return bytes.HasPrefix(p, []byte("\r")) && bytes.HasSuffix(p, []byte(ansi.EraseLineRight+"\r\n"))
 }
 
 // lockedFile is a lockedWriter over a terminal file; it keeps the file's

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,7 +18,9 @@ import (
 // reflow resizes the terminal the way tmux does (screen_resize_y, then
 // screen_reflow in tmux's screen.c): a shorter screen first deletes the
 // rows below the cursor, whatever they hold, and pushes the rest into the
-// scrollback; a row wider than the new width is rewrapped onto more rows,
+// scrollback; a row wider than the new width is rewrapped onto more rows
+// (by what it shows, as kitty and VTE do: tmux counts every cell ever
+// written to the row, which only the tmux end-to-end tests can show),
 // the cursor moves with its cell and the bottom of the content stays at
 // the bottom (x/vt's own Resize truncates rows, like xterm). Only text is
 // kept.
@@ -80,7 +83,7 @@ func TestTerminalReflowWhileStreaming(t *testing.T) {
 			inR, inW := keyboard(scr)
 			p, _ := newProgram(context.Background(), f, RunOptions{
 				Options: Options{Width: size.from, Height: 16, Tick: -1},
-				Input:   inR, Output: scr, Env: []string{"TERM=xterm-256color", "TMUX=/tmp/tmux-0/t,1,0"},
+				Input:   inR, Output: scr, Env: []string{"TERM=xterm-kitty"},
 			})
 			errc := make(chan error, 1)
 			go func() { _, err := p.Run(); errc <- err }()
@@ -151,7 +154,7 @@ func TestTerminalShrinkRaceWhileStreaming(t *testing.T) {
 			inR, inW := keyboard(scr)
 			p, _ := newProgram(context.Background(), f, RunOptions{
 				Options: Options{Width: 80, Height: 30, Tick: -1},
-				Input:   inR, Output: scr, Env: []string{"TERM=xterm-256color", "TMUX=/tmp/tmux-0/t,1,0"},
+				Input:   inR, Output: scr, Env: []string{"TERM=xterm-kitty"},
 			})
 			errc := make(chan error, 1)
 			go func() { _, err := p.Run(); errc <- err }()
@@ -216,6 +219,7 @@ func TestTerminalReflows(t *testing.T) {
 		{[]string{"XTERM_VERSION=XTerm(390)", "TMUX=/tmp/tmux-0/default,1,0", "TERM=tmux-256color"}, true},
 		{[]string{"TERM=linux"}, false},
 		{[]string{"TERM=rxvt-unicode-256color"}, false},
+		{[]string{"TERM=tmux-256color"}, true},
 	} {
 		if got := terminalReflows(c.env); got != c.want {
 			t.Errorf("terminalReflows(%q) = %v, want %v", c.env, got, c.want)
@@ -254,21 +258,21 @@ func TestReflowShift(t *testing.T) {
 func TestSteadyInsert(t *testing.T) {
 	frame := []string{"status", "rule", "› input", "rule", "footer"}
 	in := "\r\x1b[2B\n\n\x1b[6A\x1b[2Lone\x1b[K\r\ntwo\x1b[K\r\n"
-	got, ok := steadyInsert([]byte(in), 0, frame)
-	want := "\r\x1b[2Aone\x1b[K\r\ntwo\x1b[K\r\n\x1b[?7lstatus\x1b[K\r\nrule\x1b[K\r\n› input\x1b[K\r\nrule\x1b[K\r\nfooter\x1b[K\x1b[J\x1b[?7h\r\x1b[4A"
+	got, ok := steadyInsert([]byte(in), 2, frame)
+	want := "\r\x1b[2A\x1b[2Kone\x1b[K\r\n\x1b[2Ktwo\x1b[K\r\n\x1b[?7l\x1b[2Kstatus\x1b[K\r\n\x1b[2Krule\x1b[K\r\n\x1b[2K› input\x1b[K\r\n\x1b[2Krule\x1b[K\r\n\x1b[2Kfooter\x1b[K\x1b[J\x1b[?7h\r\x1b[4A"
 	if !ok || string(got) != want {
 		t.Errorf("steadyInsert = %q, %v\nwant %q", got, ok, want)
 	}
-	// A narrowing the renderer has not heard of yet added a row above the
-	// cursor; the cursor already on the frame's first row needs no move.
-	if got, _ := steadyInsert([]byte(in), 1, frame); !bytes.HasPrefix(got, []byte("\r\x1b[3Aone")) {
+	// The caller says how far up the frame's first row is (here a
+	// narrowing added a row above the cursor); on it, there is no move.
+	if got, _ := steadyInsert([]byte(in), 3, frame); !bytes.HasPrefix(got, []byte("\r\x1b[3A\x1b[2Kone")) {
 		t.Errorf("with one reflowed row: %q", got)
 	}
-	if got, _ := steadyInsert([]byte("\r\x1b[4B\n\x1b[5A\x1b[Lx\x1b[K\r\n"), 0, frame); !bytes.HasPrefix(got, []byte("\rx\x1b[K")) {
+	if got, _ := steadyInsert([]byte("\r\x1b[4B\n\x1b[5A\x1b[Lx\x1b[K\r\n"), 0, frame); !bytes.HasPrefix(got, []byte("\r\x1b[2Kx\x1b[K")) {
 		t.Errorf("cursor on the first row: %q", got)
 	}
 	for _, bad := range []string{"", "x", "\r\x1b[2B\n\x1b[6A\x1b[2Lone\x1b[K\r\n", "\r\x1b[2Bone\x1b[K\r\n", "\r\n\x1b[3A\x1b[1Mx\x1b[K\r\n"} {
-		if _, ok := steadyInsert([]byte(bad), 0, frame); ok {
+		if _, ok := steadyInsert([]byte(bad), 2, frame); ok {
 			t.Errorf("steadyInsert(%q) accepted", bad)
 		}
 	}
@@ -285,4 +289,38 @@ func FuzzSteadyInsert(f *testing.F) {
 			t.Fatalf("rewrite %q of %q", out, p)
 		}
 	})
+}
+
+// TestCellsUsed: inside tmux a row rewraps by the widest it has been since
+// it was last erased whole, not by what it shows now.
+func TestCellsUsed(t *testing.T) {
+	var out bytes.Buffer
+	l := &lockedWriter{w: &out, byCellsUsed: true}
+	frame := func(widths ...int) {
+		l.noteView(frameShape{lines: make([]string, len(widths)), widths: widths, width: 80, row: len(widths) - 1})
+		l.Write([]byte("\x1b[?25l\x1b[3Aframe"))
+	}
+	frame(70, 20, 5)
+	frame(30, 20, 5) // row 0 got shorter: tmux still counts 70 cells
+	if got := l.onScreen().widths; !slices.Equal(got, []int{70, 20, 5}) {
+		t.Errorf("after a shorter row: %v", got)
+	}
+	if got := l.onScreen().shift(60); got != 1 {
+		t.Errorf("shift to 60 = %d, want 1 (the 70-cell row)", got)
+	}
+	frame(30, 5) // the renderer erased the rows below the shorter frame
+	frame(30, 40, 5)
+	if got := l.onScreen().widths; !slices.Equal(got, []int{70, 40, 5}) {
+		t.Errorf("after the frame shrank and grew: %v", got)
+	}
+	l.fresh = true // a resize: the renderer erases the frame whole
+	frame(30, 40, 5)
+	if got := l.onScreen().widths; !slices.Equal(got, []int{30, 40, 5}) {
+		t.Errorf("after the erase: %v", got)
+	}
+	l.byCellsUsed = false
+	frame(10, 10, 5)
+	if got := l.onScreen().widths; !slices.Equal(got, []int{10, 10, 5}) {
+		t.Errorf("outside tmux: %v", got)
+	}
 }

@@ -61,7 +61,7 @@ func TestClearScrollsScreenClear(t *testing.T) {
 	io.WriteString(kb, "hello\r")
 	scr.waitFor(t, "the reply", func(l []string) bool { return contains(l, "echo: hello") })
 	io.WriteString(kb, "/clear\r")
-	scr.waitFor(t, "the new session", func(l []string) bool { return contains(l, "new session s2") })
+	scr.waitFor(t, "the new session and the idle input box", func(l []string) bool { return contains(l, "new session s2") && contains(l, "ask anything") })
 	scr.mu.Lock()
 	screen := strings.Split(scr.emu.String(), "\n")
 	scr.mu.Unlock()

@@ -50,7 +50,12 @@ func (m *Model) View() tea.View {
 
 	// Keep the streaming part to half the screen and the whole region two
 	// rows short of it, so printing above never scrolls live lines into
-	// the scrollback (see flush): drop the oldest lines.
+	// the scrollback (see flush): drop the oldest lines. (A long paragraph
+	// hands its finished rows to the scrollback as it streams, so the
+	// streaming part is a few rows: a terminal that gets narrower rewraps
+	// every full-width row of the region onto more rows, and a region that
+	// no longer fits the screen loses its top to the scrollback, where no
+	// erase reaches.)
 	if room := max(m.height/2-len(bottom), 0); len(top) > room {
 		top = top[len(top)-room:]
 	}

@@ -36,6 +36,9 @@ type Stream struct {
 	code    strings.Builder
 	blocks  []CodeBlock
 	source  strings.Builder
+	// cont: partial continues a long line whose first rows were already
+	// returned (emitStable); quote: that line is a block quote.
+	cont, quote bool
 }
 
 // CodeBlock is one fenced block of a reply, for /clip.
@@ -54,11 +57,12 @@ func (s *Stream) Write(delta string) []string {
 	for {
 		i := strings.IndexByte(s.partial, '\n')
 		if i < 0 {
-			return out
+			return append(out, s.emitStable()...)
 		}
 		line := s.partial[:i]
 		s.partial = s.partial[i+1:]
 		out = append(out, s.line(line)...)
+		s.cont, s.quote = false, false
 	}
 }
 
@@ -82,6 +86,7 @@ func (s *Stream) Close() []string {
 		out = s.line(s.partial)
 		s.partial = ""
 	}
+	s.cont, s.quote = false, false
 	if s.fence != "" {
 		s.endFence()
 	}
@@ -106,6 +111,12 @@ func (s *Stream) line(raw string) []string {
 		s.code.WriteString(text + "\n")
 		return s.wrapCode(Highlight(s.lang, text))
 	}
+	if s.cont {
+		if s.quote {
+			return s.wrap(style.Italic.Render(Inline(trimmed)))
+		}
+		return s.wrap(Inline(trimmed))
+	}
 	if f := fenceOf(trimmed); f != "" {
 		s.fence = f
 		s.lang = strings.TrimSpace(strings.TrimLeft(trimmed, f[:1]))
@@ -116,6 +127,71 @@ func (s *Stream) line(raw string) []string {
 		return s.fenceLine(trimmed)
 	}
 	return s.wrap(Block(text))
+}
+
+// A long line (a paragraph the model writes without a newline) would stay
+// unfinished, and in the live region, until it ends: only its last rows
+// would fit there, and a tall live region does not survive the terminal
+// getting narrower. emitStable returns the first rows of a line that fills
+// more than stableRows+1 rows as soon as no later text can change them:
+// it cuts the line's source at the start of its last stableRows rows (a
+// word boundary, as greedy wrapping breaks), renders the part before as a
+// line, and keeps the rest as a continuation, rendered without block
+// markup (a continuation starting with "# " is not a heading). Inline
+// markup that spans the cut stays literal on both sides.
+const stableRows = 2
+
+func (s *Stream) emitStable() []string {
+	if s.fence != "" || s.Width <= 0 || len(s.partial) <= s.Width {
+		return nil
+	}
+	text := sanitize.ExpandTabs(sanitize.Text(s.partial))
+	starts := rowStarts(text, s.Width)
+	if len(starts) <= stableRows+1 {
+		return nil
+	}
+	cut := starts[len(starts)-stableRows]
+	// text is the sanitised partial: find the same cut in the source by
+	// its tail, which sanitising leaves alone only when it is plain.
+	rest := text[cut:]
+	if !strings.HasSuffix(s.partial, rest) {
+		return nil
+	}
+	part := strings.TrimRight(s.partial[:len(s.partial)-len(rest)], " ")
+	if !s.cont {
+		t := strings.TrimLeft(sanitize.Text(part), " ")
+		s.quote = strings.HasPrefix(t, "> ")
+	}
+	out := s.line(part)
+	s.partial, s.cont = rest, true
+	return out
+}
+
+// rowStarts returns the byte offsets at which greedy word wrapping to
+// width cells starts each row of text (a word wider than a row starts its
+// own row).
+func rowStarts(text string, width int) []int {
+	starts := []int{0}
+	used := 0
+	for i := 0; i < len(text); {
+		j := i
+		for j < len(text) && text[j] == ' ' {
+			j++
+		}
+		k := j
+		for k < len(text) && text[k] != ' ' {
+			k++
+		}
+		space, word := j-i, cells.Width(text[j:k])
+		if used > 0 && used+space+word > width {
+			starts = append(starts, j)
+			used = word
+		} else {
+			used += space + word
+		}
+		i = k
+	}
+	return starts
 }
 
 func (s *Stream) endFence() {

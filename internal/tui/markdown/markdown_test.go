@@ -127,3 +127,37 @@ func FuzzStream(f *testing.F) {
 		}
 	})
 }
+
+// TestLongLineStreamsRows: a paragraph written without a newline hands out
+// its rows as soon as later text cannot change them, so the unfinished
+// tail stays short, and the rows are those of the whole line.
+func TestLongLineStreamsRows(t *testing.T) {
+	var words []string
+	for i := range 60 {
+		words = append(words, "word"+strings.Repeat("x", i%7))
+	}
+	para := strings.Join(words, " ")
+	for _, src := range []string{
+		para + "\nnext\n",
+		"- " + para + "\n",
+		"> " + para + "\n",
+		para + " # not a heading " + para + "\n",
+	} {
+		whole := plain(render(src, 30, len(src)))
+		s := Stream{Width: 30}
+		var got []string
+		for i := 0; i < len(src); i += 3 {
+			got = append(got, plain(s.Write(src[i:min(i+3, len(src))]))...)
+			if tail := s.Tail(); len(tail) > stableRows+1 {
+				t.Fatalf("tail of %d rows: %q", len(tail), tail)
+			}
+		}
+		got = append(got, plain(s.Close())...)
+		if !reflect.DeepEqual(got, whole) {
+			t.Errorf("streamed:\n%s\nwhole:\n%s", strings.Join(got, "\n"), strings.Join(whole, "\n"))
+		}
+		if s.Source() != src {
+			t.Errorf("source changed")
+		}
+	}
+}

@@ -1,0 +1,115 @@
+package tui
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// printed is one of Bubble Tea's prints above the frame, parsed: the
+// renderer's frame height and its idea of the cursor's row in it, and the
+// printed lines as written (each line + EL + "\r\n").
+type printed struct {
+	height, row int
+	lines       []byte
+}
+
+// parseInsert parses a print of bubbletea v2.1's cursedRenderer.insertAbove:
+// "\r", CUD down, offset × "\n", CUU offset+h-1, IL offset, then the
+// lines; the cursor's row is h-1-down. ok is false for any other shape.
+func parseInsert(p []byte) (pr printed, ok bool) {
+	rest, found := bytes.CutPrefix(p, []byte("\r"))
+	if !found {
+		return pr, false
+	}
+	down := 0
+	if n, r, isDown := cutCSI(rest, 'B'); isDown {
+		down, rest = n, r
+	}
+	offset := 0
+	for len(rest) > 0 && rest[0] == '\n' {
+		offset++
+		rest = rest[1:]
+	}
+	moved, rest, isUp := cutCSI(rest, 'A')
+	if !isUp || offset == 0 {
+		return pr, false
+	}
+	inserted, lines, isIL := cutCSI(rest, 'L')
+	if !isIL || inserted != offset {
+		return pr, false
+	}
+	h := moved - offset + 1
+	if h < 1 || down > h-1 {
+		return pr, false
+	}
+	return printed{height: h, row: h - 1 - down, lines: lines}, true
+}
+
+// steadyInsert rewrites a print above the frame (parseInsert) into: "\r",
+// CUU up rows to the frame's first row (the caller knows where the cursor
+// really is), the same lines (scrolling as needed), the frame lines with
+// autowrap off (a row wider than a narrowed terminal stays one row), ED,
+// and CUU back to the frame's first row. Nothing moves below the cursor's
+// row before it is written, so rows the terminal deleted there do not
+// matter. ok is false when p is not a print.
+func steadyInsert(p []byte, up int, frame []string) (out []byte, ok bool) {
+	pr, ok := parseInsert(p)
+	if !ok {
+		return nil, false
+	}
+	return buildInsert(pr.lines, up, frame), true
+}
+
+// buildInsert writes the rewrite steadyInsert describes.
+func buildInsert(lines []byte, up int, frame []string) []byte {
+	var b bytes.Buffer
+	b.WriteByte('\r')
+	if up > 0 {
+		b.WriteString(ansi.CursorUp(up))
+	}
+	// Each row starts with a whole-line erase: tmux rewraps a row by the
+	// cells ever written to it, and only EL 2 forgets a longer old row.
+	b.WriteString(ansi.EraseEntireLine)
+	b.Write(bytes.ReplaceAll(bytes.TrimSuffix(lines, []byte("\r\n")), []byte("\r\n"), []byte("\r\n"+ansi.EraseEntireLine)))
+	b.WriteString("\r\n")
+	if len(frame) > 0 {
+		b.WriteString(ansi.ResetModeAutoWrap + ansi.EraseEntireLine)
+		b.WriteString(strings.Join(frame, ansi.EraseLineRight+"\r\n"+ansi.EraseEntireLine))
+		b.WriteString(ansi.EraseLineRight + ansi.EraseScreenBelow + ansi.SetModeAutoWrap + "\r")
+		if len(frame) > 1 {
+			b.WriteString(ansi.CursorUp(len(frame) - 1))
+		}
+	} else {
+		b.WriteString(ansi.EraseScreenBelow)
+	}
+	return b.Bytes()
+}
+
+// cutCSI cuts a leading "ESC [ n final" (n defaults to 1) from p.
+func cutCSI(p []byte, final byte) (n int, rest []byte, ok bool) {
+	if !bytes.HasPrefix(p, []byte("\x1b[")) {
+		return 0, p, false
+	}
+	i := 2
+	for i < len(p) && p[i] >= '0' && p[i] <= '9' {
+		n = n*10 + int(p[i]-'0')
+		i++
+	}
+	if i >= len(p) || p[i] != final {
+		return 0, p, false
+	}
+	if i == 2 {
+		n = 1
+	}
+	return n, p[i+1:], true
+}
+
+// isInsertAbove recognises Bubble Tea's print above an inline frame
+// (cursedRenderer.insertAbove in bubbletea v2.1): "\r", scrolling and
+// line insertion, then each printed line followed by EL and "\r\n". A
+// frame the renderer draws ends by placing the cursor instead.
+func isInsertAbove(p []byte) bool {
+	return bytes.HasPrefix(p, []byte("\r")) && bytes.HasSuffix(p, []byte(ansi.EraseLineRight+"\r\n"))
+}
