@@ -111,6 +111,8 @@ func (d *Detector) scan(b []byte) {
 type Reader struct {
 	f *os.File
 	d Detector
+	// later: a read already came through (see firstRead).
+	later bool
 }
 
 // NewReader wraps f (normally os.Stdin or /dev/tty).
@@ -128,7 +130,25 @@ func (r *Reader) Read(p []byte) (int, error) {
 	if n == 0 {
 		return 0, err
 	}
-	return copy(p, r.d.Rewrite(buf[:n])), nil
+	read := buf[:n]
+	if !r.later {
+		read = firstRead(read)
+		r.later = true
+	}
+	return copy(p, r.d.Rewrite(read)), nil
+}
+
+// firstRead fixes keys typed before the terminal was in raw mode: the tty
+// then turned Enter into "\n" (ICRNL), which the parser takes for ctrl+j,
+// a newline in the input box, so the typed line was not sent (QA: text and
+// Enter typed as zero starts). A single line ending in "\n" is given its
+// "\r" back; several lines are a paste (Detector).
+func firstRead(b []byte) []byte {
+	body, ok := bytes.CutSuffix(b, []byte("\n"))
+	if !ok || bytes.ContainsAny(body, "\r\n") {
+		return b
+	}
+	return append(body, '\r')
 }
 
 // Write writes to the underlying file.

@@ -2,6 +2,7 @@ package input
 
 import (
 	"bytes"
+	"os"
 	"testing"
 )
 
@@ -55,4 +56,35 @@ func FuzzRewrite(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestFirstRead: a line typed before raw mode arrives with the tty's
+// "\n" for Enter; it still submits. Later reads keep ctrl+j a newline.
+func TestFirstRead(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"early words\n", "early words\r"},
+		{"early words", "early words"},
+		{"one\ntwo\n", "one\ntwo\n"},
+		{"\x1b[?2026;2$yearly\n", "\x1b[?2026;2$yearly\r"}, // a terminal reply in the same read
+		{"typed\r", "typed\r"},
+	} {
+		if got := string(firstRead([]byte(tc.in))); got != tc.want {
+			t.Errorf("firstRead(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	rd := NewReader(r)
+	buf := make([]byte, 64)
+	for _, step := range []struct{ typed, want string }{{"hello\n", "hello\r"}, {"x\n", "x\n"}} {
+		w.WriteString(step.typed)
+		n, _ := rd.Read(buf)
+		if got := string(buf[:n]); got != step.want {
+			t.Errorf("read %q = %q, want %q", step.typed, got, step.want)
+		}
+	}
+	w.Close()
 }
