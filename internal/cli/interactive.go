@@ -1,16 +1,19 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
@@ -22,7 +25,9 @@ import (
 	"github.com/zero-agent/zero/internal/sessions"
 	"github.com/zero-agent/zero/internal/shellguard"
 	"github.com/zero-agent/zero/internal/tools"
+	"github.com/zero-agent/zero/internal/tools/edit"
 	"github.com/zero-agent/zero/internal/tui"
+	"github.com/zero-agent/zero/internal/workspace"
 )
 
 // planDirective is prepended to each prompt in plan mode.
@@ -142,7 +147,9 @@ func (b *tuiBackend) Run(ctx context.Context, turn tui.Turn, sink event.Sink) ev
 			return answer{Reason: "no one to ask"}
 		}
 		req := tui.PermissionRequest{ID: call.ID, Tool: call.Name, Summary: oneLine(call.Arguments, 200), Why: why}
-		req.Command, req.Path, req.Diff = previewCall(b.rt, call)
+		var note string
+		req.Command, req.Path, req.Diff, note = describeCall(b.rt, call)
+		req.Why = withNote(why, note)
 		switch d := turn.Approve(ctx, req); d.Decision {
 		case tui.AllowOnce:
 			return answer{Allow: true, Scope: sandbox.ScopeOnce}
@@ -323,21 +330,30 @@ func hostOf(base string) string {
 	return u.Host
 }
 
-// previewCall returns what a permission prompt shows for a call: the full
-// command of a shell call, or the path and the diff an edit or write would
-// make (against the file as it is now).
+// previewCall is describeCall without the note.
 func previewCall(rt *runtime, call llm.ToolCall) (command, path, diff string) {
+	command, path, diff, _ = describeCall(rt, call)
+	return command, path, diff
+}
+
+// describeCall returns what a permission prompt shows for a call: the full
+// command of a shell call, or the path and the diff an edit or write would
+// make against the file as it is now, so hunk line numbers are the file's.
+// note is non-empty when the edit would not apply to the file as it is: the
+// diff then shows old_string against new_string alone, and note says why.
+func describeCall(rt *runtime, call llm.ToolCall) (command, path, diff, note string) {
 	var args struct {
-		Command   string `json:"command"`
-		Path      string `json:"path"`
-		Content   string `json:"content"`
-		OldString string `json:"old_string"`
-		NewString string `json:"new_string"`
+		Command    string          `json:"command"`
+		Path       string          `json:"path"`
+		Content    string          `json:"content"`
+		OldString  string          `json:"old_string"`
+		NewString  string          `json:"new_string"`
+		ReplaceAll json.RawMessage `json:"replace_all"`
 	}
 	_ = json.Unmarshal([]byte(call.Arguments), &args)
 	switch call.Name {
 	case "edit_file":
-		diff = udiff.Unified(args.Path, args.Path, args.OldString, args.NewString)
+		diff, note = editPreview(rt.ws, args.Path, args.OldString, args.NewString, flagTrue(args.ReplaceAll))
 	case "write_file":
 		old := ""
 		if abs, err := rt.ws.Resolve(args.Path, false); err == nil {
@@ -347,7 +363,73 @@ func previewCall(rt *runtime, call llm.ToolCall) (command, path, diff string) {
 		}
 		diff = udiff.Unified(args.Path, args.Path, old, args.Content)
 	}
-	return args.Command, args.Path, diff
+	return args.Command, args.Path, diff, note
+}
+
+// editPreview reads path through the workspace, applies the edit the way
+// edit_file does (edit.Apply: CRLF, BOM and indentation handled there) and
+// diffs the whole file before and after. The diff is for display: CRLF is
+// shown as LF and a BOM is dropped, which changes no line number. When the
+// edit would not apply, it returns the fragment diff and a note saying why.
+func editPreview(ws *workspace.Workspace, path, oldS, newS string, replaceAll bool) (diff, note string) {
+	fragment := udiff.Unified(path, path, oldS, newS)
+	abs, err := ws.Resolve(path, true)
+	if err != nil {
+		return fragment, "preview: " + err.Error() + "; the diff shows the edit's text alone"
+	}
+	data, err := ws.ReadFile(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fragment, "preview: " + path + " does not exist, so this edit will fail; the diff shows the edit's text alone"
+	case err != nil:
+		return fragment, "preview: cannot read " + path + " (" + err.Error() + "); the diff shows the edit's text alone"
+	case bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data):
+		return fragment, "preview: " + path + " is not UTF-8 text; the diff shows the edit's text alone, line numbers are not the file's"
+	}
+	out, err := edit.Apply(data, oldS, newS, replaceAll)
+	if err != nil {
+		return fragment, "preview: the edit would not apply to " + path + " as it is now (" + previewReason(err) + "); the diff shows the edit's text alone, line numbers are not the file's"
+	}
+	return udiff.Unified(path, path, displayText(data), displayText(out.Content)), ""
+}
+
+// previewReason is a short form of an edit.Apply error for the prompt.
+func previewReason(err error) string {
+	var nf *edit.NotFoundError
+	var amb *edit.AmbiguousError
+	switch {
+	case errors.As(err, &nf):
+		return "old_string not found"
+	case errors.As(err, &amb):
+		return fmt.Sprintf("old_string matches %d places", amb.Count)
+	}
+	return err.Error()
+}
+
+// displayText is file text as read_file shows it: CRLF as LF, no BOM.
+func displayText(b []byte) string {
+	return strings.ReplaceAll(strings.TrimPrefix(string(b), "\ufeff"), "\r\n", "\n")
+}
+
+// flagTrue reads a JSON boolean the way edit_file's arguments accept it:
+// true, or the strings "true"/"True"/"1" (local models quote booleans).
+func flagTrue(raw json.RawMessage) bool {
+	switch strings.TrimSpace(string(raw)) {
+	case "true", `"true"`, `"True"`, "1", `"1"`:
+		return true
+	}
+	return false
+}
+
+// withNote appends a preview note to the prompt's reason line.
+func withNote(why, note string) string {
+	if note == "" {
+		return why
+	}
+	if why == "" {
+		return note
+	}
+	return why + " · " + note
 }
 
 // Rules implements tui.Backend: the rules in force, or why one exists.

@@ -1,0 +1,246 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/llm/llmtest"
+	"github.com/zero-agent/zero/internal/tools"
+	"github.com/zero-agent/zero/internal/tui"
+	"github.com/zero-agent/zero/internal/workspace"
+)
+
+// numbered returns n lines "row 1\n" … "row n\n" joined with eol.
+func numbered(n int, eol string) string {
+	var sb strings.Builder
+	for i := 1; i <= n; i++ {
+		sb.WriteString("row " + strconv.Itoa(i) + eol)
+	}
+	return sb.String()
+}
+
+// hunks drops a unified diff's file headers, folds CRLF and drops a BOM,
+// leaving the @@ lines and the body to compare.
+func hunks(diff string) string {
+	var out []string
+	for _, l := range strings.Split(strings.ReplaceAll(diff, "\r\n", "\n"), "\n") {
+		if strings.HasPrefix(l, "--- ") || strings.HasPrefix(l, "+++ ") {
+			continue
+		}
+		out = append(out, strings.ReplaceAll(l, "\ufeff", ""))
+	}
+	return strings.Join(out, "\n")
+}
+
+// TestEditPreviewUsesTheFilesLineNumbers: the permission prompt's diff for
+// edit_file is the whole file before and after the edit as edit_file makes
+// it, so its hunks carry the file's line numbers and equal the diff the
+// tool reports after approval (CRLF shown as LF, BOM dropped).
+func TestEditPreviewUsesTheFilesLineNumbers(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		file       string
+		args       string
+		wantHunk   string // the first @@ line
+		wantBody   []string
+		wantReplay bool // the tool's own diff must show the same hunks
+	}{
+		{
+			name:     "line 50 of 60",
+			file:     numbered(60, "\n"),
+			args:     `{"path":"f.txt","old_string":"row 50","new_string":"ROW FIFTY"}`,
+			wantHunk: "@@ -47,7 +47,7 @@",
+			wantBody: []string{" row 49", "-row 50", "+ROW FIFTY", " row 51"},
+		},
+		{
+			name:     "CRLF with a BOM, LF old_string",
+			file:     "\ufeff" + numbered(10, "\r\n"),
+			args:     `{"path":"f.txt","old_string":"row 7\nrow 8","new_string":"row 7\nrow 7.5\nrow 8"}`,
+			wantHunk: "@@ -5,6 +5,7 @@",
+			wantBody: []string{" row 7", "+row 7.5", " row 8"},
+		},
+		{
+			name:     "BOM and an edit on line 1",
+			file:     "\ufeff" + numbered(3, "\r\n"),
+			args:     `{"path":"f.txt","old_string":"row 1","new_string":"first"}`,
+			wantHunk: "@@ -1,3 +1,3 @@",
+			wantBody: []string{"-row 1", "+first", " row 2"},
+		},
+		{
+			name:     "replace_all given as a string",
+			file:     "x := 1\n" + numbered(20, "\n") + "x := 1\n",
+			args:     `{"path":"f.txt","old_string":"x := 1","new_string":"x := 2","replace_all":"true"}`,
+			wantHunk: "@@ -1,4 +1,4 @@",
+			wantBody: []string{" row 20", "-x := 1", "+x := 2"},
+		},
+		{
+			name:     "indentation fallback",
+			file:     "package a\n\nfunc f() {\n\tif x {\n\t\treturn 1\n\t}\n}\n",
+			args:     `{"path":"f.txt","old_string":"    if x {\n        return 1\n    }","new_string":"    if x {\n        return 2\n    }"}`,
+			wantHunk: "@@ -2,6 +2,6 @@",
+			wantBody: []string{"-\t\treturn 1", "+\t\treturn 2"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "f.txt"), []byte(tc.file), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ws, err := workspace.New(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ws.Close()
+			_, path, diff, note := describeCall(&runtime{ws: ws}, llm.ToolCall{Name: "edit_file", Arguments: tc.args})
+			if note != "" {
+				t.Fatalf("note %q for an edit that applies", note)
+			}
+			if path != "f.txt" {
+				t.Errorf("path %q", path)
+			}
+			if strings.ContainsAny(diff, "\r\ufeff") {
+				t.Errorf("diff carries CR or BOM bytes: %q", diff)
+			}
+			lines := strings.Split(diff, "\n")
+			first := ""
+			for _, l := range lines {
+				if strings.HasPrefix(l, "@@") {
+					first = l
+					break
+				}
+			}
+			if first != tc.wantHunk {
+				t.Errorf("first hunk %q, want %q\n%s", first, tc.wantHunk, diff)
+			}
+			body := strings.Join(lines, "\n")
+			if !strings.Contains(body, strings.Join(tc.wantBody, "\n")) {
+				t.Errorf("diff lacks %q:\n%s", strings.Join(tc.wantBody, "\n"), diff)
+			}
+
+			// Approve it: the tool's own diff has the same hunks.
+			var ef tools.Tool
+			for _, tl := range tools.Core(ws, tools.Options{}) {
+				if tl.Name() == "edit_file" {
+					ef = tl
+				}
+			}
+			res, err := ef.Run(context.Background(), json.RawMessage(tc.args))
+			if err != nil || res.IsError {
+				t.Fatalf("edit_file: %v %q", err, res.Content)
+			}
+			if hunks(res.Diff) != hunks(diff) {
+				t.Errorf("preview hunks differ from the tool's:\npreview:\n%s\ntool:\n%s", hunks(diff), hunks(res.Diff))
+			}
+		})
+	}
+}
+
+// TestEditPreviewFallsBackToTheFragment: an edit that would not apply to
+// the file as it is shows old_string against new_string and says so.
+func TestEditPreviewFallsBackToTheFragment(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "f.txt"), []byte("a\nb\na\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "latin1.txt"), []byte("caf\xe9\n"), 0o644)
+	ws, err := workspace.New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	for _, tc := range []struct {
+		name, args string
+		wantNote   []string
+	}{
+		{"not found", `{"path":"f.txt","old_string":"zzz","new_string":"yyy"}`, []string{"would not apply to f.txt", "old_string not found", "the diff shows the edit's text alone"}},
+		{"ambiguous", `{"path":"f.txt","old_string":"a","new_string":"c"}`, []string{"would not apply to f.txt", "old_string matches 2 places"}},
+		{"missing file", `{"path":"nope.txt","old_string":"zzz","new_string":"yyy"}`, []string{"nope.txt does not exist", "the diff shows the edit's text alone"}},
+		{"not UTF-8", `{"path":"latin1.txt","old_string":"zzz","new_string":"yyy"}`, []string{"latin1.txt is not UTF-8 text"}},
+		{"outside the workspace", `{"path":"../elsewhere.txt","old_string":"zzz","new_string":"yyy"}`, []string{"preview: ", "the diff shows the edit's text alone"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, diff, note := describeCall(&runtime{ws: ws}, llm.ToolCall{Name: "edit_file", Arguments: tc.args})
+			for _, w := range tc.wantNote {
+				if !strings.Contains(note, w) {
+					t.Errorf("note %q lacks %q", note, w)
+				}
+			}
+			var args struct{ OldString, NewString string }
+			json.Unmarshal([]byte(tc.args), &struct {
+				O *string `json:"old_string"`
+				N *string `json:"new_string"`
+			}{&args.OldString, &args.NewString})
+			if !strings.Contains(diff, "-"+args.OldString+"\n") || !strings.Contains(diff, "+"+args.NewString+"\n") {
+				t.Errorf("fragment diff %q", diff)
+			}
+		})
+	}
+}
+
+// testBackend builds a tuiBackend over a real runtime pointed at a fake
+// OpenAI-compatible server, in a fresh workspace, home and session store.
+func testBackend(t *testing.T, srv *llmtest.Server) (*tuiBackend, string) {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	t.Setenv("ZERO_SESSION_DIR", filepath.Join(home, "sessions"))
+	for _, k := range []string{"ZERO_PROVIDER", "ZERO_MODEL", "ZERO_BASE_URL", "ZERO_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "OPENAI_BASE_URL"} {
+		t.Setenv(k, "")
+	}
+	dir := canonicalDir(t.TempDir())
+	var stderr bytes.Buffer
+	rt, err := newRuntime(stdio{out: &bytes.Buffer{}, err: &stderr}, overrides{baseURL: srv.URL() + "/v1", model: "m", workdir: dir}, "")
+	if err != nil {
+		t.Fatalf("runtime: %v (%s)", err, stderr.String())
+	}
+	t.Cleanup(rt.Close)
+	b := &tuiBackend{rt: rt}
+	if _, err := b.open(false, ""); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.close)
+	return b, dir
+}
+
+// TestPermissionPromptCarriesThePreview: through Run, the prompt for an
+// edit shows the file's line numbers, and the note rides on Why when the
+// edit would not apply.
+func TestPermissionPromptCarriesThePreview(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	b, dir := testBackend(t, srv)
+	os.WriteFile(filepath.Join(dir, "f.txt"), []byte(numbered(60, "\n")), 0o644)
+	srv.Script(
+		llmtest.Reply(llmtest.ToolCall("edit_file", `{"path":"f.txt","old_string":"row 50","new_string":"ROW FIFTY"}`)),
+		llmtest.Reply(llmtest.ToolCall("edit_file", `{"path":"f.txt","old_string":"no such row","new_string":"x"}`)),
+		llmtest.Reply(llmtest.Text("done")),
+	)
+	var reqs []tui.PermissionRequest
+	approve := func(ctx context.Context, r tui.PermissionRequest) tui.Decision {
+		reqs = append(reqs, r)
+		return tui.Decision{Decision: tui.AllowOnce}
+	}
+	b.Run(context.Background(), tui.Turn{Prompt: "edit", Mode: tui.ModeNormal, Approve: approve}, event.SinkFunc(func(event.Event) {}))
+	if len(reqs) != 2 {
+		t.Fatalf("%d permission requests, want 2", len(reqs))
+	}
+	if !strings.Contains(reqs[0].Diff, "@@ -47,7 +47,7 @@") || !strings.Contains(reqs[0].Diff, "-row 50\n+ROW FIFTY\n") {
+		t.Errorf("first prompt diff:\n%s", reqs[0].Diff)
+	}
+	if strings.Contains(reqs[0].Why, "preview:") {
+		t.Errorf("first prompt why %q carries a note", reqs[0].Why)
+	}
+	if !strings.Contains(reqs[1].Why, "old_string not found") || !strings.Contains(reqs[1].Diff, "-no such row\n") || !strings.Contains(reqs[1].Diff, "+x\n") {
+		t.Errorf("second prompt why %q diff %q", reqs[1].Why, reqs[1].Diff)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "f.txt"))
+	if !strings.Contains(string(got), "\nROW FIFTY\n") {
+		t.Errorf("the approved edit did not land")
+	}
+}
