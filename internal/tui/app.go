@@ -90,6 +90,9 @@ type Model struct {
 	ticking bool // a refresh tick is pending
 
 	expandReasoning bool
+	// lastReasoning is the last reasoning committed as a one-line summary,
+	// which ctrl+o prints in full once no reasoning is streaming.
+	lastReasoning string
 	lastReply       string
 	lastBlocks      []markdown.CodeBlock
 	quitting        bool

@@ -124,10 +124,13 @@ func TestReasoningPreviewCollapses(t *testing.T) {
 	}
 	d.finish(g, event.StopCompleted)
 
-	// ctrl+o expands later reasoning.
+	// ctrl+o prints the summarised reasoning in full and expands later
+	// reasoning.
 	g2 := newGate()
 	f.script["again"] = g2.play
 	d.press("ctrl+o")
+	d.settle()
+	mustContain(t, "scrollback", d.plainScrollback(), "step one", "step two", "step four")
 	d.typeText("again")
 	d.press("enter")
 	d.emit(g2, reasoning("alpha\nbeta"), text("ok\n"))

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/zero-agent/zero/internal/tui/render"
 	"strings"
 	"time"
 
@@ -70,6 +71,14 @@ func (m *Model) key(k tea.Key) tea.Cmd {
 	case "ctrl+l":
 		m.clearScreen()
 	case "ctrl+o":
+		if m.turn.reasoning.Len() == 0 && m.lastReasoning != "" {
+			// Nothing streaming: show the summarised reasoning in full,
+			// and later reasoning expanded.
+			m.commit(render.Reasoning(m.lastReasoning, m.contentWidth(), true, true)...)
+			m.lastReasoning = ""
+			m.expandReasoning = true
+			break
+		}
 		m.expandReasoning = !m.expandReasoning
 	default:
 		m.ed.HandleKey(k)

@@ -153,6 +153,10 @@ func (m *Model) endReasoning() {
 		return
 	}
 	m.commit(render.Reasoning(m.turn.reasoning.String(), m.contentWidth(), m.expandReasoning, true)...)
+	m.lastReasoning = ""
+	if !m.expandReasoning {
+		m.lastReasoning = m.turn.reasoning.String() // ctrl+o prints it later
+	}
 	m.turn.reasoning.Reset()
 }
 

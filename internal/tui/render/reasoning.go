@@ -28,8 +28,11 @@ func Reasoning(text string, width int, expanded, done bool) []string {
 	head := "∴ thinking…"
 	if done {
 		head = fmt.Sprintf("∴ thought for %d lines", len(lines))
+		if len(lines) == 1 {
+			head = "∴ thought for 1 line"
+		}
 		if !expanded {
-			head += " (ctrl+o shows reasoning)"
+			head += " (ctrl+o shows it)"
 		}
 	}
 	out := []string{style.Dim.Render(cells.Truncate(head, width, "…"))}

@@ -110,8 +110,11 @@ func TestReasoning(t *testing.T) {
 	if got := plain(Reasoning(text, 40, false, false)); !reflect.DeepEqual(got, []string{"∴ thinking…", "  two", "  three", "  four"}) {
 		t.Errorf("streaming = %q", got)
 	}
-	if got := plain(Reasoning(text, 60, false, true)); !reflect.DeepEqual(got, []string{"∴ thought for 4 lines (ctrl+o shows reasoning)"}) {
+	if got := plain(Reasoning(text, 60, false, true)); !reflect.DeepEqual(got, []string{"∴ thought for 4 lines (ctrl+o shows it)"}) {
 		t.Errorf("done = %q", got)
+	}
+	if got := plain(Reasoning("one", 60, false, true)); !reflect.DeepEqual(got, []string{"∴ thought for 1 line (ctrl+o shows it)"}) {
+		t.Errorf("one line = %q", got)
 	}
 	if got := plain(Reasoning(text, 40, true, true)); len(got) != 5 {
 		t.Errorf("expanded = %q", got)
