@@ -93,9 +93,9 @@ type Model struct {
 	// lastReasoning is the last reasoning committed as a one-line summary,
 	// which ctrl+o prints in full once no reasoning is streaming.
 	lastReasoning string
-	lastReply       string
-	lastBlocks      []markdown.CodeBlock
-	quitting        bool
+	lastReply     string
+	lastBlocks    []markdown.CodeBlock
+	quitting      bool
 	// openingPrinted: the greeting and resumed history were written to the
 	// terminal before Bubble Tea started (newProgram), not by Init.
 	openingPrinted bool
