@@ -165,12 +165,20 @@ func (b *tuiBackend) Run(ctx context.Context, turn tui.Turn, sink event.Sink) ev
 	if turn.Mode == tui.ModePlan {
 		prompt = planDirective + prompt
 	}
+	// reported: a server usage report describes the latest request. A
+	// user or tool message starts a new request, a compaction shrinks the
+	// history: either makes the last report stale.
+	reported := false
 	track := event.SinkFunc(func(e event.Event) {
-		if e.Type == event.Usage && e.Usage != nil && !e.Usage.Estimated {
-			b.mu.Lock()
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		switch {
+		case e.Type == event.Usage && e.Usage != nil && !e.Usage.Estimated:
 			b.info.UsedTokens = e.Usage.InputTokens + e.Usage.OutputTokens
 			b.info.Estimated = false
-			b.mu.Unlock()
+			reported = true
+		case e.Type == event.Message && e.Message != nil && e.Message.Role != llm.RoleAssistant, e.Type == event.Compaction:
+			reported = false
 		}
 	})
 	stamped := &event.Stamper{Next: event.Multi{sessionLog{sess}, sink, track}}
@@ -180,6 +188,13 @@ func (b *tuiBackend) Run(ctx context.Context, turn tui.Turn, sink event.Sink) ev
 	a.SetGate(g)
 	b.rt.safety.hooks.setAudit(stamped, sess.ID())
 	res := a.Run(ctx, prompt)
+	b.mu.Lock()
+	if !reported {
+		// Many local servers send no usage: the footer shows the same
+		// estimate /context reports rather than a stale number.
+		b.info.UsedTokens, b.info.Estimated = a.ContextReport().UsedTokens, true
+	}
+	b.mu.Unlock()
 	return res.StopReason
 }
 
@@ -203,6 +218,18 @@ func (b *tuiBackend) Shell(ctx context.Context, command string, mode tui.Mode) t
 	out := tui.ShellResult{Output: res.Content, ElapsedMs: time.Since(start).Milliseconds(), Err: err}
 	if res.ExitCode != nil {
 		out.ExitCode = *res.ExitCode
+	}
+	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		// Interrupted (Esc, Ctrl+C): not a failure to start. Show what
+		// ran, the tool's "[interrupted; process group killed]" line and
+		// the killed status (128+signal), not a bare "context canceled".
+		out.Err = nil
+		if !strings.Contains(res.Content, "[interrupted") {
+			out.Output = res.Content + "[interrupted]\n"
+		}
+		if res.ExitCode == nil {
+			out.ExitCode = 130 // 128+SIGINT, as a shell reports Ctrl+C
+		}
 	}
 	b.mu.Lock()
 	sess := b.sess
@@ -264,9 +291,25 @@ func (b *tuiBackend) Sessions(ctx context.Context) ([]tui.Session, error) {
 	return out, nil
 }
 
-// Resume implements tui.Backend.
+// Resume implements tui.Backend. An id (or prefix) matching no session
+// points to /sessions; the session already open is not reopened (its own
+// lock would refuse it).
 func (b *tuiBackend) Resume(ctx context.Context, id string) (tui.Resumed, error) {
-	sess, history, err := b.rt.openSession(true, id, "", "")
+	found, err := b.rt.store.Load(id)
+	if errors.Is(err, sessions.ErrNotFound) {
+		return tui.Resumed{}, fmt.Errorf("no session %q (/sessions lists them)", strings.TrimSpace(id))
+	}
+	if err != nil {
+		return tui.Resumed{}, err
+	}
+	found.Close() // Load opens nothing; this only keeps the pairing obvious
+	b.mu.Lock()
+	cur, a := b.sess, b.agent
+	b.mu.Unlock()
+	if found.ID() == cur.ID() {
+		return tui.Resumed{ID: cur.ID(), History: a.History()}, nil
+	}
+	sess, history, err := b.rt.openSession(true, found.ID(), "", "")
 	if err != nil {
 		return tui.Resumed{}, err
 	}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/llm"
@@ -242,5 +243,196 @@ func TestPermissionPromptCarriesThePreview(t *testing.T) {
 	got, _ := os.ReadFile(filepath.Join(dir, "f.txt"))
 	if !strings.Contains(string(got), "\nROW FIFTY\n") {
 		t.Errorf("the approved edit did not land")
+	}
+}
+
+// TestFooterTokensFollowTheEstimate: when the server sends no usage for
+// the latest request, the footer's count after a run (and after /compact,
+// /resume, /clear) is the estimate /context reports, marked Estimated;
+// a server report for the latest request wins.
+func TestFooterTokensFollowTheEstimate(t *testing.T) {
+	long := strings.Repeat("a long answer line that fills the history. ", 200)
+	for _, tc := range []struct {
+		name      string
+		turns     []llmtest.Turn
+		wantUsed  int // 0: the /context estimate
+		wantExact bool
+	}{
+		{name: "no usage at all", turns: []llmtest.Turn{llmtest.Reply(llmtest.Text(long))}},
+		{name: "usage on the only request", turns: []llmtest.Turn{llmtest.Reply(llmtest.Text(long), llmtest.Usage(4000, 700))}, wantUsed: 4700, wantExact: true},
+		{
+			name: "usage on the tool request, none on the last",
+			turns: []llmtest.Turn{
+				llmtest.Reply(llmtest.ToolCall("list_dir", `{"path":"."}`), llmtest.Usage(900, 20)),
+				llmtest.Reply(llmtest.Text(long)),
+			},
+		},
+		{
+			name: "no usage on the tool request, usage on the last",
+			turns: []llmtest.Turn{
+				llmtest.Reply(llmtest.ToolCall("list_dir", `{"path":"."}`)),
+				llmtest.Reply(llmtest.Text(long), llmtest.Usage(5100, 640)),
+			},
+			wantUsed: 5740, wantExact: true,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := llmtest.NewServer(t)
+			b, _ := testBackend(t, srv)
+			before := b.Info()
+			if !before.Estimated || before.UsedTokens <= 0 {
+				t.Fatalf("start info %+v, want a positive estimate", before)
+			}
+			srv.Script(tc.turns...)
+			stop := b.Run(context.Background(), tui.Turn{Prompt: "go", Mode: tui.ModeAutoAccept}, event.SinkFunc(func(event.Event) {}))
+			if stop != event.StopCompleted {
+				t.Fatalf("stop %q", stop)
+			}
+			got := b.Info()
+			want := tc.wantUsed
+			if !tc.wantExact {
+				want = b.agent.ContextReport().UsedTokens
+				if want <= before.UsedTokens {
+					t.Fatalf("estimate %d did not grow from %d: the test reply is too short", want, before.UsedTokens)
+				}
+			}
+			if got.UsedTokens != want || got.Estimated == tc.wantExact {
+				t.Errorf("info after the run: %d estimated=%v, want %d estimated=%v", got.UsedTokens, got.Estimated, want, !tc.wantExact)
+			}
+		})
+	}
+}
+
+// TestFooterTokensAfterSessionChanges: /compact, /resume and /clear leave
+// the footer at the estimate of the history they leave in place.
+func TestFooterTokensAfterSessionChanges(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	b, _ := testBackend(t, srv)
+	long := strings.Repeat("words that make the history long enough to count. ", 40)
+	var turns []llmtest.Turn
+	for i := range 4 {
+		turns = append(turns, llmtest.Reply(llmtest.Text(long), llmtest.Usage(1000*(i+1), 300)))
+	}
+	srv.Script(turns...)
+	for range 4 {
+		if stop := b.Run(context.Background(), tui.Turn{Prompt: "go on", Mode: tui.ModeNormal}, event.SinkFunc(func(event.Event) {})); stop != event.StopCompleted {
+			t.Fatalf("stop %q", stop)
+		}
+	}
+	first := b.Info().SessionID
+	check := func(step string) {
+		t.Helper()
+		got, want := b.Info(), b.agent.ContextReport().UsedTokens
+		if got.UsedTokens != want || !got.Estimated {
+			t.Errorf("after %s: %d estimated=%v, want the estimate %d", step, got.UsedTokens, got.Estimated, want)
+		}
+	}
+	if got := b.Info(); got.Estimated || got.UsedTokens != 4300 {
+		t.Fatalf("after runs with usage: %+v, want the server's 4300", got)
+	}
+	srv.Script(llmtest.Reply(llmtest.Text("summary of the work so far"), llmtest.Usage(8000, 10)))
+	if _, err := b.Compact(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	check("/compact")
+	if _, err := b.NewSession(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	check("/clear")
+	cleared := b.Info().UsedTokens
+	if _, err := b.Resume(context.Background(), first); err != nil {
+		t.Fatal(err)
+	}
+	check("/resume")
+	if b.Info().UsedTokens <= cleared {
+		t.Errorf("resumed estimate %d not above the empty session's %d", b.Info().UsedTokens, cleared)
+	}
+}
+
+// TestResumeUnknownPointsToSessions: inside the app a missing session
+// points to /sessions, not to the zero sessions command.
+func TestResumeUnknownPointsToSessions(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	b, _ := testBackend(t, srv)
+	id := b.Info().SessionID
+	for _, tc := range []struct {
+		arg     string
+		want    string
+		wantErr bool
+	}{
+		{arg: "nope", want: `no session "nope" (/sessions lists them)`, wantErr: true},
+		{arg: id, want: id},
+	} {
+		_, err := b.Resume(context.Background(), tc.arg)
+		if (err != nil) != tc.wantErr {
+			t.Fatalf("Resume(%q) err = %v", tc.arg, err)
+		}
+		if err != nil {
+			if err.Error() != tc.want || strings.Contains(err.Error(), "zero sessions") {
+				t.Errorf("Resume(%q) = %q, want %q", tc.arg, err, tc.want)
+			}
+			if b.Info().SessionID != id {
+				t.Errorf("a failed resume switched the session to %q", b.Info().SessionID)
+			}
+		}
+	}
+}
+
+// TestShellInterruptReadsAsAnInterruption: a !command cut short by the
+// user is a result with its output so far, the interruption line and the
+// killed status, not an error reading "context canceled".
+func TestShellInterruptReadsAsAnInterruption(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	b, dir := testBackend(t, srv)
+	for _, tc := range []struct {
+		name    string
+		command string
+		ready   string // a file the command creates once its output is written
+		want    []string
+	}{
+		{name: "cancelled before it ran", command: "sleep 30", want: []string{"[interrupted; process group killed]"}},
+		{name: "cancelled while running", command: "echo started; touch ready; sleep 30", ready: "ready", want: []string{"started\n", "[interrupted; process group killed]"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			if tc.ready == "" {
+				cancel()
+			} else {
+				go func() {
+					defer cancel()
+					for {
+						if _, err := os.Stat(filepath.Join(dir, tc.ready)); err == nil {
+							return
+						}
+						select {
+						case <-ctx.Done():
+							return
+						case <-time.After(time.Millisecond): // poll, no timing asserted
+						}
+					}
+				}()
+			}
+			res := b.Shell(ctx, tc.command, tui.ModeNormal)
+			cancel()
+			if res.Err != nil {
+				t.Fatalf("Err = %v, want an interrupted result", res.Err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(res.Output, w) {
+					t.Errorf("output %q lacks %q", res.Output, w)
+				}
+			}
+			if res.ExitCode != 128+9 {
+				t.Errorf("exit %d, want %d (killed)", res.ExitCode, 128+9)
+			}
+			if strings.Contains(res.Output, "context canceled") {
+				t.Errorf("output %q", res.Output)
+			}
+		})
+	}
+	// A command that ends on its own is unchanged.
+	res := b.Shell(context.Background(), "echo hi; exit 3", tui.ModeNormal)
+	if res.Err != nil || res.ExitCode != 3 || !strings.Contains(res.Output, "hi\n") || strings.Contains(res.Output, "interrupted") {
+		t.Errorf("plain command: %+v", res)
 	}
 }
