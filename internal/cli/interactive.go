@@ -302,12 +302,18 @@ func (b *tuiBackend) Resume(ctx context.Context, id string) (tui.Resumed, error)
 	if err != nil {
 		return tui.Resumed{}, err
 	}
-	found.Close() // Load opens nothing; this only keeps the pairing obvious
 	b.mu.Lock()
 	cur, a := b.sess, b.agent
 	b.mu.Unlock()
 	if found.ID() == cur.ID() {
 		return tui.Resumed{ID: cur.ID(), History: a.History()}, nil
+	}
+	// Held by another zero: say so without openSession's advice to pass
+	// --fork, a flag this app does not take.
+	err = found.Lock()
+	found.Close()
+	if errors.Is(err, sessions.ErrInUse) {
+		return tui.Resumed{}, fmt.Errorf("%v; quit that zero first, or pick another with /sessions", err)
 	}
 	sess, history, err := b.rt.openSession(true, found.ID(), "", "")
 	if err != nil {

@@ -354,26 +354,41 @@ func TestFooterTokensAfterSessionChanges(t *testing.T) {
 func TestResumeUnknownPointsToSessions(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	b, _ := testBackend(t, srv)
+	held := b.Info().SessionID
+	if _, err := b.NewSession(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	other, err := b.rt.store.Load(held)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Lock(); err != nil { // as another zero would
+		t.Fatal(err)
+	}
+	defer other.Close()
 	id := b.Info().SessionID
 	for _, tc := range []struct {
 		arg     string
-		want    string
+		want    string // the whole error, or for a success the resumed id
 		wantErr bool
 	}{
 		{arg: "nope", want: `no session "nope" (/sessions lists them)`, wantErr: true},
-		{arg: id, want: id},
+		{arg: held, want: "session " + held + " is in use by another zero process (pid " + strconv.Itoa(os.Getpid()) + "): session is in use; quit that zero first, or pick another with /sessions", wantErr: true},
+		{arg: id, want: id}, // the open session: no clash with its own lock
 	} {
-		_, err := b.Resume(context.Background(), tc.arg)
+		r, err := b.Resume(context.Background(), tc.arg)
 		if (err != nil) != tc.wantErr {
 			t.Fatalf("Resume(%q) err = %v", tc.arg, err)
 		}
 		if err != nil {
-			if err.Error() != tc.want || strings.Contains(err.Error(), "zero sessions") {
+			if err.Error() != tc.want || strings.Contains(err.Error(), "zero sessions") || strings.Contains(err.Error(), "--fork") {
 				t.Errorf("Resume(%q) = %q, want %q", tc.arg, err, tc.want)
 			}
-			if b.Info().SessionID != id {
-				t.Errorf("a failed resume switched the session to %q", b.Info().SessionID)
-			}
+		} else if r.ID != tc.want {
+			t.Errorf("Resume(%q) resumed %q", tc.arg, r.ID)
+		}
+		if b.Info().SessionID != id {
+			t.Errorf("Resume(%q) left the app in session %q, want %q", tc.arg, b.Info().SessionID, id)
 		}
 	}
 }
