@@ -424,20 +424,20 @@ func editPreview(ws *workspace.Workspace, path, oldS, newS string, replaceAll bo
 	fragment := udiff.Unified(path, path, oldS, newS)
 	abs, err := ws.Resolve(path, true)
 	if err != nil {
-		return fragment, "preview: " + err.Error() + "; the diff shows the edit's text alone"
+		return fragment, "preview: " + err.Error() + "; diff shows the edit's text only"
 	}
 	data, err := ws.ReadFile(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return fragment, "preview: " + path + " does not exist, so this edit will fail; the diff shows the edit's text alone"
+		return fragment, "preview: " + path + " does not exist, the edit will fail; diff shows its text only"
 	case err != nil:
-		return fragment, "preview: cannot read " + path + " (" + err.Error() + "); the diff shows the edit's text alone"
+		return fragment, "preview: cannot read " + path + " (" + err.Error() + "); diff shows the edit's text only"
 	case bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data):
-		return fragment, "preview: " + path + " is not UTF-8 text; the diff shows the edit's text alone, line numbers are not the file's"
+		return fragment, "preview: " + path + " is not UTF-8; diff shows the edit's text only, not file lines"
 	}
 	out, err := edit.Apply(data, oldS, newS, replaceAll)
 	if err != nil {
-		return fragment, "preview: the edit would not apply to " + path + " as it is now (" + previewReason(err) + "); the diff shows the edit's text alone, line numbers are not the file's"
+		return fragment, "preview: would not apply (" + previewReason(err) + "); diff shows the edit's text only, not file lines"
 	}
 	return udiff.Unified(path, path, displayText(data), displayText(out.Content)), ""
 }

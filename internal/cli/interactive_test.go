@@ -159,11 +159,11 @@ func TestEditPreviewFallsBackToTheFragment(t *testing.T) {
 		name, args string
 		wantNote   []string
 	}{
-		{"not found", `{"path":"f.txt","old_string":"zzz","new_string":"yyy"}`, []string{"would not apply to f.txt", "old_string not found", "the diff shows the edit's text alone"}},
-		{"ambiguous", `{"path":"f.txt","old_string":"a","new_string":"c"}`, []string{"would not apply to f.txt", "old_string matches 2 places"}},
-		{"missing file", `{"path":"nope.txt","old_string":"zzz","new_string":"yyy"}`, []string{"nope.txt does not exist", "the diff shows the edit's text alone"}},
-		{"not UTF-8", `{"path":"latin1.txt","old_string":"zzz","new_string":"yyy"}`, []string{"latin1.txt is not UTF-8 text"}},
-		{"outside the workspace", `{"path":"../elsewhere.txt","old_string":"zzz","new_string":"yyy"}`, []string{"preview: ", "the diff shows the edit's text alone"}},
+		{"not found", `{"path":"f.txt","old_string":"zzz","new_string":"yyy"}`, []string{"preview: would not apply (old_string not found); diff shows the edit's text only, not file lines"}},
+		{"ambiguous", `{"path":"f.txt","old_string":"a","new_string":"c"}`, []string{"preview: would not apply (old_string matches 2 places)"}},
+		{"missing file", `{"path":"nope.txt","old_string":"zzz","new_string":"yyy"}`, []string{"preview: nope.txt does not exist, the edit will fail; diff shows its text only"}},
+		{"not UTF-8", `{"path":"latin1.txt","old_string":"zzz","new_string":"yyy"}`, []string{"preview: latin1.txt is not UTF-8; diff shows the edit's text only"}},
+		{"outside the workspace", `{"path":"../elsewhere.txt","old_string":"zzz","new_string":"yyy"}`, []string{"preview: path ../elsewhere.txt", "; diff shows the edit's text only"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, diff, note := describeCall(&runtime{ws: ws}, llm.ToolCall{Name: "edit_file", Arguments: tc.args})
