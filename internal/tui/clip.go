@@ -22,7 +22,11 @@ func (m *Model) clip(arg string) tea.Cmd {
 	if arg != "" {
 		n, err := strconv.Atoi(arg)
 		if err != nil || n < 1 || n > len(m.lastBlocks) {
-			m.commit(render.Notice(event.Warning, "no code block "+arg+" in the last reply ("+strconv.Itoa(len(m.lastBlocks))+" blocks)", w)...)
+			have := strconv.Itoa(len(m.lastBlocks)) + " blocks"
+			if len(m.lastBlocks) == 1 {
+				have = "1 block"
+			}
+			m.commit(render.Notice(event.Warning, "no code block "+arg+" in the last reply ("+have+")", w)...)
 			return nil
 		}
 		text, what = m.lastBlocks[n-1].Text, "code block "+arg

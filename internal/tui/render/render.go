@@ -205,6 +205,23 @@ func Notice(kind event.Type, text string, width int) []string {
 	return out
 }
 
+// Report is Block for a command's report, except that a line holding one
+// token after its indent (a path, a URL) is left whole, even wider than
+// width: the terminal wraps it for display and a copy of it is not broken
+// by a newline (QA: /logs paths).
+func Report(text string, width int) []string {
+	var out []string
+	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		clean := sanitize.ExpandTabs(sanitize.Text(line))
+		if t := strings.TrimSpace(clean); t != "" && !strings.Contains(t, " ") {
+			out = append(out, clean)
+			continue
+		}
+		out = append(out, cells.Wrap(clean, width)...)
+	}
+	return out
+}
+
 // Block renders multi-line informational text (slash-command output) dim
 // or plain, wrapped to width.
 func Block(text string, width int) []string {

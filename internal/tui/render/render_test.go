@@ -141,3 +141,13 @@ func FuzzDiff(f *testing.F) {
 		}
 	})
 }
+
+// TestReport: prose wraps, a lone path stays one line to copy whole.
+func TestReport(t *testing.T) {
+	path := "  /home/someone/.local/share/zero/sessions/20261130-084853-c3ea0d/events.jsonl"
+	got := plain(Report("session 20261130\n"+path+"\nsome words that wrap at twenty cells", 20))
+	want := []string{"session 20261130", path, "some words that wrap", "at twenty cells"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Report = %q, want %q", got, want)
+	}
+}
