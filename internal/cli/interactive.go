@@ -223,7 +223,7 @@ func (b *tuiBackend) Shell(ctx context.Context, command string, mode tui.Mode) t
 		// Interrupted (Esc, Ctrl+C): not a failure to start. Show what
 		// ran, the tool's "[interrupted; process group killed]" line and
 		// the killed status (128+signal), not a bare "context canceled".
-		out.Err = nil
+		out.Err, out.Interrupted = nil, true
 		if !strings.Contains(res.Content, "[interrupted") {
 			out.Output = res.Content + "[interrupted]\n"
 		}

@@ -429,8 +429,8 @@ func TestShellInterruptReadsAsAnInterruption(t *testing.T) {
 			}
 			res := b.Shell(ctx, tc.command, tui.ModeNormal)
 			cancel()
-			if res.Err != nil {
-				t.Fatalf("Err = %v, want an interrupted result", res.Err)
+			if res.Err != nil || !res.Interrupted {
+				t.Fatalf("Err = %v, Interrupted = %v, want an interrupted result", res.Err, res.Interrupted)
 			}
 			for _, w := range tc.want {
 				if !strings.Contains(res.Output, w) {

@@ -168,6 +168,9 @@ type ShellResult struct {
 	Denied string
 	// Err is a failure to start the command.
 	Err error
+	// Interrupted: the user stopped the command (Esc Esc, ctrl+c); its
+	// process group was killed and Output holds what it printed.
+	Interrupted bool
 }
 
 // Session is one row of /sessions.

@@ -127,9 +127,10 @@ func decisionText(p event.Permission) string {
 }
 
 // setUsage updates the footer from a server usage report: the tokens of
-// the last request are what the context now holds.
+// the last request are what the context now holds. InputTokens already
+// counts cached tokens (llm.Usage; every provider folds them in).
 func (m *Model) setUsage(u llm.Usage) {
-	used := u.InputTokens + u.CacheReadTokens + u.CacheWriteTokens + u.OutputTokens
+	used := u.InputTokens + u.OutputTokens
 	if used == 0 {
 		return
 	}
@@ -195,7 +196,9 @@ func (m *Model) runDone(stop event.StopReason) tea.Cmd {
 }
 
 // mergeInfo takes fresh backend info but keeps a server-reported usage the
-// backend does not know about yet.
+// backend does not know about yet. (An Anthropic or Gemini request without
+// a usage report after one with a report keeps the older figure; both APIs
+// report usage on every request.)
 func mergeInfo(fresh, cur Info) Info {
 	if fresh.UsedTokens == 0 || (fresh.Estimated && !cur.Estimated && cur.UsedTokens > 0) {
 		fresh.UsedTokens, fresh.Estimated = cur.UsedTokens, cur.Estimated

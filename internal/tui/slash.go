@@ -218,6 +218,9 @@ func shellLines(r ShellResult, width int) []string {
 	if body := strings.TrimRight(r.Output, "\n"); body != "" {
 		out = append(out, render.Block(body, width)...)
 	}
+	if r.Interrupted {
+		return append(out, style.Dim.Render("↳ ")+style.Warn.Render("interrupted")+style.Dim.Render(" · "+render.Duration(r.ElapsedMs)))
+	}
 	st := style.Good
 	if r.ExitCode != 0 {
 		st = style.Bad

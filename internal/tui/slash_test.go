@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/llm"
 )
@@ -199,4 +201,22 @@ func TestResumedAtStartShowsHistory(t *testing.T) {
 	d := newDriver(t, newFake(), Options{Greeting: "zero dev", Resumed: r})
 	d.settle()
 	mustContain(t, "scrollback", d.plainScrollback(), "resumed session s7 (2 messages)", "› what does main do", "  it prints hello")
+}
+
+// TestShellInterrupted: a stopped !cmd reads as interrupted, not as a
+// failed exit code.
+func TestShellInterrupted(t *testing.T) {
+	lines := ansi.Strip(strings.Join(shellLines(ShellResult{Output: "started\n[interrupted; process group killed]\n", ExitCode: 137, ElapsedMs: 1500, Interrupted: true}, 60), "\n"))
+	if !strings.Contains(lines, "↳ interrupted · 1.5s") || strings.Contains(lines, "exit 137") {
+		t.Errorf("interrupted !cmd shows:\n%s", lines)
+	}
+}
+
+// TestUsageCountsCachedOnce: InputTokens already holds cached tokens.
+func TestUsageCountsCachedOnce(t *testing.T) {
+	m := New(newFake(), Options{})
+	m.setUsage(llm.Usage{InputTokens: 1000, CacheReadTokens: 800, CacheWriteTokens: 100, OutputTokens: 50})
+	if m.info.UsedTokens != 1050 || m.info.Estimated {
+		t.Errorf("used %d estimated %v, want 1050 from the server", m.info.UsedTokens, m.info.Estimated)
+	}
 }
