@@ -653,3 +653,25 @@ func TestFinalWithoutStreaming(t *testing.T) {
 		t.Errorf("printed %d times", n)
 	}
 }
+
+// TestParallelResultsNameTheirCall: calls in one reply print every card
+// first; each result then says which call it answers. A result right after
+// its own card needs no name.
+func TestParallelResultsNameTheirCall(t *testing.T) {
+	f := newFake()
+	g := newGate()
+	f.script["read"] = g.play
+	d := newDriver(t, f, Options{})
+	d.typeText("read")
+	d.press("enter")
+	call := func(id, path string) event.Event {
+		return event.Event{Type: event.ToolCall, ToolCall: &llm.ToolCall{ID: id, Name: "read_file", Arguments: `{"path":"` + path + `"}`}}
+	}
+	result := func(id, content string) event.Event {
+		return event.Event{Type: event.ToolResult, Result: &event.ToolOutcome{CallID: id, Name: "read_file", Content: content}}
+	}
+	d.emit(g, call("a", "a.go"), call("b", "b.go"), result("a", "package a"), result("b", "package b"),
+		call("c", "c.go"), result("c", "package c"))
+	d.finish(g, event.StopCompleted)
+	mustContain(t, "scrollback", d.plainScrollback(), "↳ read_file(a.go): package a", "↳ read_file(b.go): package b", "↳ package c")
+}

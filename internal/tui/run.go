@@ -32,6 +32,12 @@ type turnState struct {
 	streamed  bool // text deltas arrived (Final's text is then not repeated)
 
 	reasoning strings.Builder
+
+	// calls names the tool calls shown, by id; lastCall is the id of the
+	// last call card printed. A result that does not follow its own card
+	// (parallel calls print every card first) is headed by its call.
+	calls    map[string]string
+	lastCall string
 }
 
 func (t *turnState) resize(width int) {
@@ -82,11 +88,21 @@ func (m *Model) event(e event.Event) {
 		m.endStep()
 		if e.ToolCall != nil {
 			m.commit(render.ToolCall(*e.ToolCall, w)...)
+			if m.turn.calls == nil {
+				m.turn.calls = map[string]string{}
+			}
+			m.turn.calls[e.ToolCall.ID] = render.CallLabel(*e.ToolCall)
+			m.turn.lastCall = e.ToolCall.ID
 		}
 	case event.ToolResult:
 		m.endStep()
 		if e.Result != nil {
-			m.commit(render.ToolResult(*e.Result, w)...)
+			label := ""
+			if l, ok := m.turn.calls[e.Result.CallID]; ok && e.Result.CallID != m.turn.lastCall {
+				label = l
+			}
+			m.commit(render.LabeledResult(*e.Result, label, w)...)
+			m.turn.lastCall = ""
 		}
 	case event.Usage:
 		if e.Usage != nil {

@@ -52,6 +52,12 @@ func ToolCall(c llm.ToolCall, width int) []string {
 	return []string{Middle(line, width)}
 }
 
+// CallLabel names a call in one short plain line, "name(args)", for a
+// result printed away from its card.
+func CallLabel(c llm.ToolCall) string {
+	return cells.Truncate(sanitize.Line(c.Name)+"("+CommandOneLine(sanitize.Text(Args(c.Arguments)))+")", 40, "…")
+}
+
 // Args summarises raw tool-call arguments for a card: a command or a lone
 // string argument is shown bare; a file tool shows its path first and
 // leaves out the payload (old/new strings, content), which the result's
@@ -105,7 +111,12 @@ func Args(raw string) string {
 // ToolResult renders the `↳` lines of a finished tool: the diff for an
 // edit, the first lines of output, and for shell tools the exit code and
 // time.
-func ToolResult(r event.ToolOutcome, width int) []string {
+func ToolResult(r event.ToolOutcome, width int) []string { return LabeledResult(r, "", width) }
+
+// LabeledResult is ToolResult headed by its call's label (CallLabel) when
+// label is not empty: parallel calls print all their cards first, and each
+// result must say whose it is.
+func LabeledResult(r event.ToolOutcome, label string, width int) []string {
 	var out []string
 	var meta []string
 	if r.ExitCode != nil {
@@ -135,6 +146,9 @@ func ToolResult(r event.ToolOutcome, width int) []string {
 		first = style.Bad.Render(first)
 	}
 	head := style.Dim.Render("↳") + " " + first
+	if label != "" {
+		head = style.Dim.Render("↳ "+label+":") + " " + first
+	}
 	if len(meta) > 0 {
 		head += style.Dim.Render("  · " + strings.Join(meta, " · "))
 	}
