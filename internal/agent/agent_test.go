@@ -382,3 +382,24 @@ func TestToolErrorBecomesResult(t *testing.T) {
 		t.Fatalf("got %+v", r)
 	}
 }
+
+// TestHiddenToolSaysWhy: a tool plan mode does not offer is refused as not
+// available now, not as unknown (QA: the model was told write_file does
+// not exist).
+func TestHiddenToolSaysWhy(t *testing.T) {
+	p := &scripted{turns: [][]llm.Event{
+		{call(0, "c1", "write_file", `{"path":"x"}`), finish()},
+		{text("ok"), finish()},
+	}}
+	w := &fakeTool{name: "write_file", side: tools.SideWrite, run: func(ctx context.Context, args json.RawMessage) (tools.Result, error) {
+		t.Fatal("a hidden tool ran")
+		return tools.Result{}, nil
+	}}
+	readOnly := func(t tools.Tool) bool { return t.SideEffect() == tools.SideRead }
+	a := New(Options{Provider: p, Model: "m", Tools: tools.NewRegistry(w, echoTool("read_file", tools.SideRead)), Visible: readOnly})
+	a.Run(context.Background(), "go")
+	r := p.reqs[1].Messages[2].ToolResults()[0]
+	if !r.IsError || !strings.Contains(r.Content, "write_file is not available now") || strings.Contains(r.Content, "unknown tool") || !strings.Contains(r.Content, "read_file") {
+		t.Fatalf("hidden tool result: %q", r.Content)
+	}
+}

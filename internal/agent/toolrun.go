@@ -114,15 +114,19 @@ func (r *run) runTools(ctx context.Context, calls []llm.ToolCall, invalid map[st
 func (r *run) prepare(ctx context.Context, c llm.ToolCall, cut bool) *pending {
 	p := &pending{call: c}
 	t, ok := r.a.opts.Tools.Get(c.Name)
-	if ok && r.a.opts.Visible != nil && !r.a.opts.Visible(t) {
-		ok = false
-	}
-	if !ok {
+	hidden := ok && r.a.opts.Visible != nil && !r.a.opts.Visible(t)
+	if !ok || hidden {
 		names := []string{}
 		for _, s := range r.visibleSpecs() {
 			names = append(names, s.Name)
 		}
-		p.res = tools.Result{IsError: true, Content: fmt.Sprintf("error: unknown tool %q. Available tools: %s", c.Name, strings.Join(names, ", "))}
+		msg := fmt.Sprintf("error: unknown tool %q. Available tools: %s", c.Name, strings.Join(names, ", "))
+		if hidden {
+			// Plan mode offers read-only tools; say so rather than
+			// pretend the tool does not exist.
+			msg = fmt.Sprintf("error: %s is not available now (plan mode: read-only tools only). Available tools: %s", c.Name, strings.Join(names, ", "))
+		}
+		p.res = tools.Result{IsError: true, Content: msg}
 		p.done = true
 		return p
 	}
