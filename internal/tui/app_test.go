@@ -468,7 +468,7 @@ func TestPermissionPrompt(t *testing.T) {
 			d.press("enter")
 			<-asked
 			d.until(func() bool { return d.m.perm != nil })
-			mustContain(t, "prompt", d.live(), "? allow bash?  flagged: rm -r", "$ 2 lines, 29B:", "1 │ rm -rf build/ && make \\", "2 │   all", "[y] allow once", "[a] allow for this session", "[n] deny")
+			mustContain(t, "prompt", d.live(), "? allow bash?  flagged: rm -r", "$ 2 lines, 29B:", "1 │ rm -rf build/ && make \\", "2 │   all", "[y] allow once", "[a] allow this command for the session", "[n] deny")
 			d.press(tt.keys...)
 			if d.m.perm != nil && tt.typed != "" {
 				mustContain(t, "prompt", d.live(), "reason (enter sends")

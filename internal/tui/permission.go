@@ -232,6 +232,9 @@ func (m *Model) permView() (lines []string, row, col int) {
 	}
 	var opts []string
 	for i, c := range permChoices {
+		if i == 1 && p.req.Command != "" {
+			c = "allow this command for the session" // a session grant is for the exact command
+		}
 		label := "[" + string("yan"[i]) + "] " + c
 		if i == p.choice {
 			label = style.Accent.Render("› " + label)
@@ -240,7 +243,13 @@ func (m *Model) permView() (lines []string, row, col int) {
 		}
 		opts = append(opts, label)
 	}
-	tail = append(tail, cells.Truncate(strings.Join(opts, " "), w, "…"))
+	if line := strings.Join(opts, " "); cells.Width(line) <= w {
+		tail = append(tail, line)
+	} else { // never cut a choice off, deny least of all
+		for _, o := range opts {
+			tail = append(tail, cells.Truncate(o, w, "…"))
+		}
+	}
 	row = -1
 	if p.typing {
 		lead := "  reason (enter sends, empty for none): "
