@@ -80,9 +80,6 @@ type Model struct {
 	printing bool
 	// viewHeight is the height of the last frame drawn, for flush.
 	viewHeight int
-	// frame is what the terminal holds of the last frame drawn, for
-	// reflowShift (reflow.go).
-	frame frameShape
 	// output is the program's output when newProgram built it: View
 	// tells it each frame, for the prints it rewrites (reflow.go).
 	output *lockedWriter

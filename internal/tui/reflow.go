@@ -22,10 +22,10 @@ import (
 // within the frame and clearing below, so the rows the reflow added above
 // the cursor (a status line, a rule, the streaming tail) stayed in the
 // scrollback, and a streamed line could show twice (issue 4: "resize while
-// streaming re-wraps without duplicating scrollback"). reflowShift counts
-// those added rows; the program filter (newProgram) moves the cursor up by
-// that many rows before the renderer handles the resize, so its erase
-// starts at the real top of the old frame.
+// streaming re-wraps without duplicating scrollback"). frameShape.shift
+// counts those added rows; the program filter (newProgram) moves the
+// cursor up by that many rows before the renderer handles the resize, so
+// its erase starts at the real top of the old frame.
 
 // terminalReflows reports whether the terminal described by env (KEY=value
 // pairs) rewraps lines when it gets narrower. Almost every terminal in use
@@ -58,9 +58,10 @@ func reflowsOf(env []string) reflowKind {
 	return reflowKind{reflows: reflows}
 }
 
-// frameShape is the last frame as drawn: each line's width in cells, the
-// terminal width it was drawn at and the cursor's row and column in it
-// (row -1: no cursor shown; the renderer then leaves it on the last row).
+// frameShape is a frame View returned: its lines, each line's width in
+// cells, the terminal width it was drawn for and the cursor's row and
+// column in it (row -1: no cursor shown; the renderer then leaves it on
+// the last row).
 type frameShape struct {
 	lines    []string
 	widths   []int
@@ -68,8 +69,12 @@ type frameShape struct {
 	row, col int
 }
 
-// noteFrame records the frame View returns.
+// noteFrame tells the output writer the frame View returns (its rows'
+// widths in cells and the cursor), for the prints and resizes it lines up.
 func (m *Model) noteFrame(lines []string, cursor *tea.Cursor) {
+	if m.output == nil {
+		return
+	}
 	f := frameShape{lines: lines, widths: make([]int, len(lines)), width: m.width, row: -1}
 	for i, l := range lines {
 		f.widths[i] = cells.Width(l)
@@ -77,16 +82,8 @@ func (m *Model) noteFrame(lines []string, cursor *tea.Cursor) {
 	if cursor != nil {
 		f.row, f.col = cursor.Y, cursor.X
 	}
-	m.frame = f
-	if m.output != nil {
-		m.output.noteView(f)
-	}
+	m.output.noteView(f)
 }
-
-// reflowShift returns how many rows a terminal that reflows lines adds
-// above the cursor when the last frame is rewrapped to width cells (see
-// frameShape.shift).
-func (m *Model) reflowShift(width int) int { return m.frame.shift(width) }
 
 // cursor returns the cursor's row and column in the frame: without a
 // cursor, the renderer leaves it at the start of the last row.
@@ -116,7 +113,7 @@ func (f frameShape) shift(width int) int {
 
 // reflowFilter is the program's message filter: before Bubble Tea's
 // renderer sees a resize, it moves the terminal's cursor up by the rows a
-// reflow added above it (see reflowShift), and tells the output writer the
+// reflow added above it (see frameShape.shift), and tells the output writer the
 // size the renderer now draws for. It runs on Bubble Tea's event
 // goroutine, like Update and View.
 func reflowFilter(out *lockedWriter, reflows bool) func(tea.Model, tea.Msg) tea.Msg {

@@ -246,9 +246,9 @@ func TestReflowShift(t *testing.T) {
 		{"no cursor: last row", []int{50, 50, 50}, 60, -1, 0, 30, 2},
 		{"empty frame", nil, 60, -1, 0, 30, 0},
 	} {
-		m := &Model{frame: frameShape{widths: c.widths, width: c.width, row: c.row, col: c.col}}
-		if got := m.reflowShift(c.to); got != c.want {
-			t.Errorf("%s: reflowShift(%d) = %d, want %d", c.name, c.to, got, c.want)
+		f := frameShape{widths: c.widths, width: c.width, row: c.row, col: c.col}
+		if got := f.shift(c.to); got != c.want {
+			t.Errorf("%s: shift(%d) = %d, want %d", c.name, c.to, got, c.want)
 		}
 	}
 }
