@@ -300,8 +300,15 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 		}
 		return len(p), nil
 	}
-	// A frame (or a print before the first frame, which moves no row of
-	// a frame).
+	if isInsertAbove(p) {
+		// A print before the first frame: no frame row to keep.
+		l.printed, l.believed = true, 0
+		if _, err := l.w.Write(keepErase(p)); err != nil {
+			return 0, err
+		}
+		return len(p), nil
+	}
+	// A frame.
 	l.believed, _ = l.viewed.cursor()
 	if l.resizePending() && onlyDrawing(p) {
 		// Drawn for a size the terminal no longer has, with moves that
@@ -314,7 +321,7 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 		p = fixErase(p, l.eraseFix)
 		l.eraseFix = 0
 	}
-	l.printed, l.dropped = isInsertAbove(p), false
+	l.printed, l.dropped = false, false
 	l.drawn = l.viewed
 	l.noteDrawn(l.drawn)
 	if _, err := l.w.Write(keepErase(p)); err != nil {
