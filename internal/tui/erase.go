@@ -15,7 +15,7 @@ import "bytes"
 // column 2 plus "erase the whole line" (EL 2) and CR: the same cells
 // cleared, the cursor where it was, and never an ED on the top-left cell.
 // (EL 2, not EL 1: tmux rewraps a row by the cells ever written to it, and
-// only a whole-line erase forgets them; see lockedWriter.cellsUsed.)
+// only a whole-line erase forgets them.)
 
 // erasedBelow is the rewrite of ED at column 0.
 var erasedBelow = []byte("\x1b[2G\x1b[J\x1b[2K\r")

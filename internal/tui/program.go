@@ -80,7 +80,6 @@ func newProgram(ctx context.Context, backend Backend, opts RunOptions) (*tea.Pro
 	// One writer for the renderer and the resize filter, which keeps
 	// prints and resizes from misplacing lines (reflow.go).
 	w, locked := lockOutput(out)
-	locked.byCellsUsed = insideTmux(env)
 	popts = append(popts, tea.WithOutput(w), tea.WithFilter(reflowFilter(locked, terminalReflows(env))))
 	m.output = locked
 	if opts.Width > 0 && opts.Height > 0 {

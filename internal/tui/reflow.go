@@ -34,28 +34,19 @@ import (
 // Linux console do not, and there moving the cursor up would erase
 // transcript rows instead of stale ones.
 func terminalReflows(env []string) bool {
-	return reflowsOf(env).reflows
-}
-
-// insideTmux reports whether env (KEY=value pairs) is a tmux pane's.
-func insideTmux(env []string) bool { return reflowsOf(env).tmux }
-
-type reflowKind struct{ reflows, tmux bool }
-
-func reflowsOf(env []string) reflowKind {
 	reflows := true
 	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
 		switch {
 		case k == "TMUX" && v != "", k == "TERM" && strings.HasPrefix(v, "tmux"):
-			return reflowKind{true, true} // tmux reflows whatever terminal is outside it
+			return true // tmux reflows whatever terminal is outside it
 		case k == "XTERM_VERSION" && v != "":
 			reflows = false
 		case k == "TERM" && (v == "linux" || strings.HasPrefix(v, "rxvt")):
 			reflows = false
 		}
 	}
-	return reflowKind{reflows: reflows}
+	return reflows
 }
 
 // frameShape is a frame View returned: its lines, each line's width in
@@ -147,10 +138,9 @@ func (l *lockedWriter) resized(width int) {
 		row, _ := l.drawn.cursor()
 		real = row
 		if l.reflows {
-			real += l.onScreen().shift(width)
+			real += l.drawn.shift(width)
 		}
 	}
-	l.fresh = true // the renderer's erase clears the frame's rows whole
 	switch diff := real - l.believed; {
 	case diff > 0:
 		l.w.Write([]byte(ansi.CursorUp(diff)))
@@ -205,46 +195,6 @@ type lockedWriter struct {
 	// eraseFix is taken off the move up of the renderer's next erase
 	// (resized).
 	eraseFix int
-	// cellsUsed is, for each row of the frame on screen, the widest it has
-	// been since the row was last erased whole: tmux rewraps a row by the
-	// cells ever written to it (its cellused), not by what it shows, and
-	// the renderer rewrites a shorter row with "erase to the end of the
-	// line", which does not reset that. Rows are erased whole by a print
-	// (steadyInsert) and by the renderer's erase after a resize (fresh).
-	cellsUsed []int
-	fresh     bool
-	// byCellsUsed: the terminal is tmux, which rewraps by cellsUsed;
-	// other terminals rewrap a row by what it shows.
-	byCellsUsed bool
-}
-
-// noteDrawn records the widths of a frame written over the last one.
-func (l *lockedWriter) noteDrawn(f frameShape) {
-	n := len(f.widths)
-	if l.fresh || l.cellsUsed == nil {
-		l.cellsUsed = append(l.cellsUsed[:0], f.widths...)
-		l.fresh = false
-		return
-	}
-	if n < len(l.cellsUsed) {
-		l.cellsUsed = l.cellsUsed[:n] // the renderer erased the rows below
-	}
-	for i, w := range f.widths {
-		if i < len(l.cellsUsed) {
-			l.cellsUsed[i] = max(l.cellsUsed[i], w)
-		} else {
-			l.cellsUsed = append(l.cellsUsed, w)
-		}
-	}
-}
-
-// onScreen returns the frame last written with the widths a reflow sees.
-func (l *lockedWriter) onScreen() frameShape {
-	f := l.drawn
-	if l.byCellsUsed && len(l.cellsUsed) == len(f.widths) {
-		f.widths = l.cellsUsed
-	}
-	return f
 }
 
 // noteView records a frame View returned.
@@ -294,7 +244,6 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 		}
 		l.printed, l.believed, l.dropped = true, 0, false
 		l.drawn = frame
-		l.cellsUsed = append(l.cellsUsed[:0], frame.widths...)
 		if _, err := l.w.Write(keepErase(buildInsert(pr.lines, up, frame.lines))); err != nil {
 			return 0, err
 		}
@@ -323,7 +272,6 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	}
 	l.printed, l.dropped = false, false
 	l.drawn = l.viewed
-	l.noteDrawn(l.drawn)
 	if _, err := l.w.Write(keepErase(p)); err != nil {
 		return 0, err
 	}
@@ -397,9 +345,6 @@ func (l *lockedWriter) pendingShift(frame frameShape) int {
 		return 0
 	}
 	if w, _, ok := l.termSize(); ok && w < l.known[0] {
-		if l.byCellsUsed && len(l.cellsUsed) == len(frame.widths) {
-			frame.widths = l.cellsUsed
-		}
 		return frame.shift(w)
 	}
 	return 0

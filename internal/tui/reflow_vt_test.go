@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"testing"
 
@@ -19,8 +18,7 @@ import (
 // screen_reflow in tmux's screen.c): a shorter screen first deletes the
 // rows below the cursor, whatever they hold, and pushes the rest into the
 // scrollback; a row wider than the new width is rewrapped onto more rows
-// (by what it shows, as kitty and VTE do: tmux counts every cell ever
-// written to the row, which only the tmux end-to-end tests can show),
+// (by what it shows),
 // the cursor moves with its cell and the bottom of the content stays at
 // the bottom (x/vt's own Resize truncates rows, like xterm). Only text is
 // kept.
@@ -289,38 +287,4 @@ func FuzzSteadyInsert(f *testing.F) {
 			t.Fatalf("rewrite %q of %q", out, p)
 		}
 	})
-}
-
-// TestCellsUsed: inside tmux a row rewraps by the widest it has been since
-// it was last erased whole, not by what it shows now.
-func TestCellsUsed(t *testing.T) {
-	var out bytes.Buffer
-	l := &lockedWriter{w: &out, byCellsUsed: true}
-	frame := func(widths ...int) {
-		l.noteView(frameShape{lines: make([]string, len(widths)), widths: widths, width: 80, row: len(widths) - 1})
-		l.Write([]byte("\x1b[?25l\x1b[3Aframe"))
-	}
-	frame(70, 20, 5)
-	frame(30, 20, 5) // row 0 got shorter: tmux still counts 70 cells
-	if got := l.onScreen().widths; !slices.Equal(got, []int{70, 20, 5}) {
-		t.Errorf("after a shorter row: %v", got)
-	}
-	if got := l.onScreen().shift(60); got != 1 {
-		t.Errorf("shift to 60 = %d, want 1 (the 70-cell row)", got)
-	}
-	frame(30, 5) // the renderer erased the rows below the shorter frame
-	frame(30, 40, 5)
-	if got := l.onScreen().widths; !slices.Equal(got, []int{70, 40, 5}) {
-		t.Errorf("after the frame shrank and grew: %v", got)
-	}
-	l.fresh = true // a resize: the renderer erases the frame whole
-	frame(30, 40, 5)
-	if got := l.onScreen().widths; !slices.Equal(got, []int{30, 40, 5}) {
-		t.Errorf("after the erase: %v", got)
-	}
-	l.byCellsUsed = false
-	frame(10, 10, 5)
-	if got := l.onScreen().widths; !slices.Equal(got, []int{10, 10, 5}) {
-		t.Errorf("outside tmux: %v", got)
-	}
 }
