@@ -158,6 +158,11 @@ func (s *Stream) emitStable() []string {
 		return nil
 	}
 	part := strings.TrimRight(s.partial[:len(s.partial)-len(rest)], " ")
+	if !closedSpans(part) && len(starts) < maxHeldRows {
+		// A bold or code span open across the cut would show its markers
+		// literally on both sides: wait for it to close (a while).
+		return nil
+	}
 	if !s.cont {
 		t := strings.TrimLeft(sanitize.Text(part), " ")
 		s.quote = strings.HasPrefix(t, "> ")
@@ -165,6 +170,18 @@ func (s *Stream) emitStable() []string {
 	out := s.line(part)
 	s.partial, s.cont = rest, true
 	return out
+}
+
+// maxHeldRows is how many rows a long line may hold back waiting for an
+// inline span to close before its rows are handed out anyway.
+const maxHeldRows = 12
+
+// closedSpans reports whether text opens no code span, **bold** or
+// __bold__ it does not close.
+func closedSpans(text string) bool {
+	ticks := strings.Count(text, "`")
+	text = strings.ReplaceAll(text, "`", "")
+	return ticks%2 == 0 && strings.Count(text, "**")%2 == 0 && strings.Count(text, "__")%2 == 0
 }
 
 // rowStarts returns the byte offsets at which greedy word wrapping to

@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -159,5 +160,23 @@ func TestLongLineStreamsRows(t *testing.T) {
 		if s.Source() != src {
 			t.Errorf("source changed")
 		}
+	}
+}
+
+// TestLongLineKeepsSpans: bold that wraps over rows renders bold while it
+// streams, as in one write (second QA).
+func TestLongLineKeepsSpans(t *testing.T) {
+	var words []string
+	for i := range 30 {
+		words = append(words, fmt.Sprintf("m%03d", i))
+	}
+	src := "Intro " + strings.Join(words[:5], " ") + " **bold " + strings.Join(words[5:25], " ") + " end** then " + strings.Join(words[25:], " ") + "\n"
+	whole := render(src, 30, len(src))
+	streamed := render(src, 30, 4)
+	if !reflect.DeepEqual(streamed, whole) {
+		t.Errorf("streamed:\n%q\nwhole:\n%q", streamed, whole)
+	}
+	if strings.Contains(strings.Join(plain(streamed), "\n"), "**") {
+		t.Errorf("markers shown: %q", plain(streamed))
 	}
 }
