@@ -41,23 +41,23 @@ var commands = []command{
 
 // keyHelp is the key table shown by /help.
 const keyHelp = `keys
-  enter            submit (completes /commands)
+  enter                submit (completes /commands)
   ctrl+j, shift+enter  newline
-  ctrl+a/e         start/end of line
-  alt+←/→, ctrl+←/→  word back/forward
-  ctrl+w           delete word back
-  ctrl+u/k         kill to start/end of line
-  ctrl+y           yank
-  ↑/↓              lines, then history
-  ctrl+r           reverse history search
-  tab              complete /command, session id, model
-  shift+tab        cycle mode (normal/auto-accept/plan)
-  ctrl+q           edit the queue
-  esc esc, ctrl+c  interrupt / clear the line
-  ctrl+o           show reasoning in full
-  ctrl+d           exit (empty line)
-  ctrl+l           scroll the screen clear (the scrollback keeps it)
-  !cmd             run a shell command`
+  ctrl+a/e             start/end of line
+  alt+←/→, ctrl+←/→    word back/forward
+  ctrl+w               delete word back
+  ctrl+u/k             kill to start/end of line
+  ctrl+y               yank
+  ↑/↓                  lines, then history
+  ctrl+r               reverse history search
+  tab                  complete /command, session id, model
+  shift+tab            cycle mode (normal/auto-accept/plan)
+  ctrl+q               edit the queue
+  esc esc, ctrl+c      interrupt / clear the line
+  ctrl+o               show reasoning in full
+  ctrl+d               exit (empty line)
+  ctrl+l               scroll the screen clear (the scrollback keeps it)
+  !cmd                 run a shell command`
 
 func commandNames() []string {
 	names := make([]string, len(commands))
