@@ -18,7 +18,7 @@ func TestSlashCommands(t *testing.T) {
 		call  string   // backend call expected, "" none
 		shows []string // scrollback must show
 	}{
-		{"/help", "", []string{"/resume <id|prefix>", "ctrl+r           reverse history search", "/clear", "new session; old conversation scrolled off the screen", "ctrl+l           scroll the screen clear"}},
+		{"/help", "", []string{"/resume <id|prefix>", "ctrl+r               reverse history search", "/clear", "new session; old conversation scrolled off the screen", "ctrl+l               scroll the screen clear"}},
 		{"/model", "models", []string{"model: qwen3-coder", "● qwen3-coder", "  qwen3-coder-30b", "  llama-3.3-70b", "switch with /model <name>"}},
 		{"/model llama3", "model llama3", []string{"model: llama3"}},
 		{"/config", "report config", []string{"report of config"}},
