@@ -156,3 +156,23 @@ func TestEndToEndNarrowingKeepsOneCopy(t *testing.T) {
 		x.exit()
 	})
 }
+
+// TestEndToEndTypedWhileStarting: a prompt typed with Enter as zero starts
+// (before raw mode, before the first frame) is sent, and the opening lines
+// stay on screen (second QA: the print before the first frame went up over
+// them, and Enter had become a newline).
+func TestEndToEndTypedWhileStarting(t *testing.T) {
+	bin := buildZero(t)
+	srv := llmtest.NewServer(t)
+	srv.Script(llmtest.Reply(llmtest.Text("answered early\n")))
+	x := startZero(t, bin, t.TempDir(), t.TempDir(), "e", 100, 30, "--base-url", srv.URL(), "--model", "e2e-model")
+	x.typeLine("early typed prompt")
+	x.waitFor("the reply", func(l []string) bool { return contains(l, "answered early") && contains(l, "ask anything") })
+	lines := x.screen()
+	for _, want := range []string{"zero dev · e2e-model", "› early typed prompt", "answered early"} {
+		if c := count(lines, want); c != 1 {
+			t.Errorf("%q appears %d times:\n%s", want, c, strings.Join(lines, "\n"))
+		}
+	}
+	x.exit()
+}

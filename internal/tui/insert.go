@@ -41,10 +41,10 @@ func parseInsert(p []byte) (pr printed, ok bool) {
 		return pr, false
 	}
 	h := moved - offset + 1
-	if h < 1 || down > h-1 {
+	if h < 1 || down > h { // down == h: before the first frame the renderer's row is -1
 		return pr, false
 	}
-	return printed{height: h, row: h - 1 - down, lines: lines}, true
+	return printed{height: h, row: max(h-1-down, 0), lines: lines}, true
 }
 
 // steadyInsert rewrites a print above the frame (parseInsert) into: "\r",

@@ -249,10 +249,13 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 		}
 		return len(p), nil
 	}
-	if isInsertAbove(p) {
-		// A print before the first frame: no frame row to keep.
+	if pr, ok := parseInsert(p); ok {
+		// A print before the first frame (Enter typed while zero starts):
+		// the renderer's moves assume a frame and would go up over the
+		// opening lines; there is no frame row to keep, so the lines just
+		// go where the cursor is.
 		l.printed, l.believed = true, 0
-		if _, err := l.w.Write(keepErase(p)); err != nil {
+		if _, err := l.w.Write(buildInsert(pr.lines, 0, nil)); err != nil {
 			return 0, err
 		}
 		return len(p), nil

@@ -269,6 +269,11 @@ func TestSteadyInsert(t *testing.T) {
 	if got, _ := steadyInsert([]byte("\r\x1b[4B\n\x1b[5A\x1b[Lx\x1b[K\r\n"), 0, frame); !bytes.HasPrefix(got, []byte("\r\x1b[2Kx\x1b[K")) {
 		t.Errorf("cursor on the first row: %q", got)
 	}
+	// Before the first frame the renderer's row is -1: it moves down the
+	// whole height.
+	if pr, ok := parseInsert([]byte("\r\x1b[30B\n\x1b[30A\x1b[Lx\x1b[K\r\n")); !ok || pr.row != 0 || pr.height != 30 {
+		t.Errorf("print before the first frame: %+v %v", pr, ok)
+	}
 	for _, bad := range []string{"", "x", "\r\x1b[2B\n\x1b[6A\x1b[2Lone\x1b[K\r\n", "\r\x1b[2Bone\x1b[K\r\n", "\r\n\x1b[3A\x1b[1Mx\x1b[K\r\n"} {
 		if _, ok := steadyInsert([]byte(bad), 2, frame); ok {
 			t.Errorf("steadyInsert(%q) accepted", bad)
