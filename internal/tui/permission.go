@@ -250,7 +250,10 @@ func (m *Model) permView() (lines []string, row, col int) {
 			tail = append(tail, cells.Truncate(o, w, "…"))
 		}
 	}
-	row = -1
+	// The cursor sits at the start of the choices' last row: a frame
+	// without a cursor leaves it wherever the renderer last painted, and
+	// the writer must know its row to line up a resize (reflow.go).
+	row, col = len(tail)-1, 0
 	if p.typing {
 		lead := "  reason (enter sends, empty for none): "
 		l := p.reason.Layout(max(w-cells.Width(lead), 4))
