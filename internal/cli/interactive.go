@@ -150,6 +150,9 @@ func (b *tuiBackend) Run(ctx context.Context, turn tui.Turn, sink event.Sink) ev
 		var note string
 		req.Command, req.Path, req.Diff, note = describeCall(b.rt, call)
 		req.Why = withNote(why, note)
+		if req.Diff == "" && note != "" {
+			req.Summary = note // a write that changes nothing: say so, not the raw arguments
+		}
 		switch d := turn.Approve(ctx, req); d.Decision {
 		case tui.AllowOnce:
 			return answer{Allow: true, Scope: sandbox.ScopeOnce}
@@ -411,6 +414,9 @@ func describeCall(rt *runtime, call llm.ToolCall) (command, path, diff, note str
 			}
 		}
 		diff = udiff.Unified(args.Path, args.Path, old, args.Content)
+		if diff == "" {
+			note = "no change: " + args.Path + " already has this content"
+		}
 	}
 	return args.Command, args.Path, diff, note
 }

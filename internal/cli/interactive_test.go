@@ -451,3 +451,20 @@ func TestShellInterruptReadsAsAnInterruption(t *testing.T) {
 		t.Errorf("plain command: %+v", res)
 	}
 }
+
+// TestWritePreviewNoChange: a write_file whose content the file already
+// has is described as no change, not shown as raw arguments (second QA).
+func TestWritePreviewNoChange(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "w0.txt"), []byte("line one\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := workspace.New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, diff, note := describeCall(&runtime{ws: ws}, llm.ToolCall{Name: "write_file", Arguments: `{"path":"w0.txt","content":"line one\n"}`})
+	if diff != "" || note != "no change: w0.txt already has this content" {
+		t.Errorf("diff %q note %q", diff, note)
+	}
+}
