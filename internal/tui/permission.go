@@ -202,8 +202,8 @@ func (m *Model) permView() (lines []string, row, col int) {
 		title += style.Dim.Render("  " + sanitize.Line(p.req.Why))
 	}
 	head := append([]string{rule}, cells.Wrap(title, w)...)
-	if len(head) > 3 { // a long reason: keep two rows of it
-		head = append(head[:2], cells.Truncate(head[2], w, "…"))
+	if len(head) > 3 { // a long reason: keep two rows of it, marked as cut
+		head = append(head[:2], cells.Truncate(head[2], w-2, "")+style.Dim.Render(" …"))
 	}
 
 	var body []string

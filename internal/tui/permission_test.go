@@ -180,3 +180,21 @@ func TestPromptHintFitsWithTallCommand(t *testing.T) {
 	d.press("ctrl+c")
 	d.until(func() bool { return !d.m.turn.running })
 }
+
+// TestPermissionLongReasonMarkedCut: a reason longer than two rows is cut
+// with an ellipsis, never silently (second QA).
+func TestPermissionLongReasonMarkedCut(t *testing.T) {
+	f := newFake()
+	f.script["go"] = func(ctx context.Context, turn Turn, sink event.Sink) event.StopReason {
+		turn.Approve(ctx, PermissionRequest{Tool: "bash", Command: "make", Why: "flagged: " + strings.Repeat("a-reason-that-goes-on-and-on ", 8) + "END"})
+		return event.StopCompleted
+	}
+	d := newDriver(t, f, Options{Width: 60, Height: 24})
+	d.typeText("go")
+	d.press("enter")
+	d.until(func() bool { return d.m.perm != nil })
+	live := d.live()
+	if contains(live, "END") || !contains(live, " …") {
+		t.Errorf("long reason not marked as cut:\n%s", strings.Join(live, "\n"))
+	}
+}
