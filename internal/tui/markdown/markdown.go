@@ -113,9 +113,12 @@ func (s *Stream) line(raw string) []string {
 	}
 	if s.cont {
 		if s.quote {
-			return s.wrap(style.Italic.Render(Inline(trimmed)))
+			return s.quoteRows(trimmed)
 		}
 		return s.wrap(Inline(trimmed))
+	}
+	if inner, ok := quoted(trimmed); ok && s.fence == "" && fenceOf(trimmed) == "" {
+		return s.quoteRows(inner)
 	}
 	if f := fenceOf(trimmed); f != "" {
 		s.fence = f
@@ -146,7 +149,22 @@ func (s *Stream) emitStable() []string {
 		return nil
 	}
 	text := sanitize.ExpandTabs(sanitize.Text(s.partial))
-	starts := rowStarts(text, s.Width)
+	width, skip := s.Width, 0
+	if _, q := quoted(strings.TrimLeft(text, " ")); s.quote || (!s.cont && q) {
+		if width > 4 {
+			width -= 2 // quoteRows
+		}
+		if !s.cont { // the first rows hold the text after "> "
+			skip = strings.Index(text, ">") + 1
+			if skip < len(text) && text[skip] == ' ' {
+				skip++
+			}
+		}
+	}
+	starts := rowStarts(text[skip:], width)
+	for i := range starts {
+		starts[i] += skip
+	}
 	if len(starts) <= stableRows+1 {
 		return nil
 	}
@@ -164,8 +182,7 @@ func (s *Stream) emitStable() []string {
 		return nil
 	}
 	if !s.cont {
-		t := strings.TrimLeft(sanitize.Text(part), " ")
-		s.quote = strings.HasPrefix(t, "> ")
+		_, s.quote = quoted(strings.TrimLeft(sanitize.Text(part), " "))
 	}
 	out := s.line(part)
 	s.partial, s.cont = rest, true
@@ -209,6 +226,28 @@ func rowStarts(text string, width int) []int {
 		i = k
 	}
 	return starts
+}
+
+// quoted returns a block quote's text without its "> " marker.
+func quoted(trimmed string) (string, bool) {
+	if trimmed != ">" && !strings.HasPrefix(trimmed, "> ") {
+		return "", false
+	}
+	return strings.TrimPrefix(strings.TrimPrefix(trimmed, ">"), " "), true
+}
+
+// quoteRows renders a block quote's text: italic, wrapped two cells short
+// of the width, every row behind the quote bar (QA: wrapped rows had none).
+func (s *Stream) quoteRows(inner string) []string {
+	w := s.Width
+	if w > 4 {
+		w -= 2
+	}
+	rows := cells.Wrap(style.Italic.Render(Inline(inner)), w)
+	for i, r := range rows {
+		rows[i] = style.Dim.Render("│ ") + r
+	}
+	return rows
 }
 
 func (s *Stream) endFence() {

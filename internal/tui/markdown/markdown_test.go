@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/zero-agent/zero/internal/tui/cells"
 )
 
 func render(src string, width int, chunk int) []string {
@@ -178,5 +180,22 @@ func TestLongLineKeepsSpans(t *testing.T) {
 	}
 	if strings.Contains(strings.Join(plain(streamed), "\n"), "**") {
 		t.Errorf("markers shown: %q", plain(streamed))
+	}
+}
+
+// TestQuoteRowsKeepTheBar: every row of a wrapped block quote has the bar,
+// streamed or whole (second QA).
+func TestQuoteRowsKeepTheBar(t *testing.T) {
+	src := "> " + strings.Repeat("quoted words go on ", 12) + "end\nafter\n"
+	for _, chunk := range []int{len(src), 3} {
+		rows := plain(render(src, 30, chunk))
+		if len(rows) < 4 || rows[len(rows)-1] != "after" {
+			t.Fatalf("rows %q", rows)
+		}
+		for _, r := range rows[:len(rows)-1] {
+			if !strings.HasPrefix(r, "│ ") || cells.Width(r) > 30 {
+				t.Errorf("chunk %d: quote row %q", chunk, r)
+			}
+		}
 	}
 }
