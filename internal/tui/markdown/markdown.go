@@ -243,7 +243,13 @@ func (s *Stream) quoteRows(inner string) []string {
 	if w > 4 {
 		w -= 2
 	}
-	rows := cells.Wrap(style.Italic.Render(Inline(inner)), w)
+	// A bold or code span inside ends with a full reset; italics resume
+	// after it (QA: the rest of the quote lost its italics).
+	text := Inline(inner)
+	if open, _, _ := strings.Cut(style.Italic.Render("\x00"), "\x00"); open != "" {
+		text = strings.ReplaceAll(text, "\x1b[0m", "\x1b[0m"+open)
+	}
+	rows := cells.Wrap(style.Italic.Render(text), w)
 	for i, r := range rows {
 		rows[i] = style.Dim.Render("│ ") + r
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/zero-agent/zero/internal/tui/cells"
+	"github.com/zero-agent/zero/internal/tui/style"
 )
 
 func render(src string, width int, chunk int) []string {
@@ -197,5 +198,18 @@ func TestQuoteRowsKeepTheBar(t *testing.T) {
 				t.Errorf("chunk %d: quote row %q", chunk, r)
 			}
 		}
+	}
+}
+
+// TestQuoteItalicAfterBold: a quote stays italic after a bold span.
+func TestQuoteItalicAfterBold(t *testing.T) {
+	rows := render("> before **bold** after\n", 60, 100)
+	if len(rows) != 1 {
+		t.Fatalf("rows %q", rows)
+	}
+	after := rows[0][strings.LastIndex(rows[0], "bold"):]
+	open, _, _ := strings.Cut(style.Italic.Render("\x00"), "\x00")
+	if open != "" && !strings.Contains(after, open) {
+		t.Errorf("no italics after the bold span: %q", rows[0])
 	}
 }
