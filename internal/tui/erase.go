@@ -23,8 +23,12 @@ var erasedBelow = []byte("\x1b[2G\x1b[J\x1b[2K\r")
 // keepErase returns p with every ED that runs at column 0 rewritten (see
 // above); p itself when there is none. The column is known to be 0 when
 // the ED follows CR or LF, possibly with cursor moves up or down (CUU,
-// CUD) between them.
-func keepErase(p []byte) []byte {
+// CUD) between them, and always in the renderer's own writes (byRenderer):
+// Bubble Tea v2.1 and ultraviolet erase below only right after a move to
+// column 0 (TerminalRenderer.clearBelow, clearBottom; cursedRenderer.close),
+// and a move that finds the cursor already there writes nothing (QA: a
+// resize with the permission prompt open left a copy of it).
+func keepErase(p []byte, byRenderer bool) []byte {
 	const ed = "\x1b[J"
 	if !bytes.Contains(p, []byte(ed)) {
 		return p
@@ -37,7 +41,7 @@ func keepErase(p []byte) []byte {
 			break
 		}
 		at := i + j
-		if atColumnZero(p[:at]) {
+		if byRenderer || atColumnZero(p[:at]) {
 			out = append(out, p[last:at]...)
 			out = append(out, erasedBelow...)
 			last = at + len(ed)

@@ -244,7 +244,7 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 		}
 		l.printed, l.believed, l.dropped = true, 0, false
 		l.drawn = frame
-		if _, err := l.w.Write(keepErase(buildInsert(pr.lines, up, frame.lines))); err != nil {
+		if _, err := l.w.Write(keepErase(buildInsert(pr.lines, up, frame.lines), false)); err != nil {
 			return 0, err
 		}
 		return len(p), nil
@@ -255,7 +255,7 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 		// opening lines; there is no frame row to keep, so the lines just
 		// go where the cursor is.
 		l.printed, l.believed = true, 0
-		if _, err := l.w.Write(buildInsert(pr.lines, 0, nil)); err != nil {
+		if _, err := l.w.Write(keepErase(buildInsert(pr.lines, 0, nil), false)); err != nil {
 			return 0, err
 		}
 		return len(p), nil
@@ -275,7 +275,7 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	}
 	l.printed, l.dropped = false, false
 	l.drawn = l.viewed
-	if _, err := l.w.Write(keepErase(p)); err != nil {
+	if _, err := l.w.Write(keepErase(p, true)); err != nil {
 		return 0, err
 	}
 	return len(p), nil

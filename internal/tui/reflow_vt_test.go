@@ -293,3 +293,26 @@ func FuzzSteadyInsert(f *testing.F) {
 		}
 	})
 }
+
+// TestKeepErase: an erase below at column 0 never reaches the terminal as
+// ED (tmux would scroll the screen into its history if the cursor were on
+// the top-left cell); one after text on the row stays, unless the renderer
+// wrote it (it erases only at column 0).
+func TestKeepErase(t *testing.T) {
+	for _, tc := range []struct {
+		in         string
+		byRenderer bool
+		want       string
+	}{
+		{"\r\x1b[3A\x1b[J", false, "\r\x1b[3A\x1b[2G\x1b[J\x1b[2K\r"},
+		{"line\r\n\x1b[J", false, "line\r\n\x1b[2G\x1b[J\x1b[2K\r"},
+		{"footer\x1b[K\x1b[J", false, "footer\x1b[K\x1b[J"},
+		{"\x1b[?25l\x1b[6A\x1b[Jframe", true, "\x1b[?25l\x1b[6A\x1b[2G\x1b[J\x1b[2K\rframe"},
+		{"\x1b[?25l\x1b[6A\x1b[Jframe", false, "\x1b[?25l\x1b[6A\x1b[Jframe"},
+		{"no erase", true, "no erase"},
+	} {
+		if got := string(keepErase([]byte(tc.in), tc.byRenderer)); got != tc.want {
+			t.Errorf("keepErase(%q, %v) = %q, want %q", tc.in, tc.byRenderer, got, tc.want)
+		}
+	}
+}
