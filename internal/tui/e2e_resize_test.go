@@ -176,3 +176,36 @@ func TestEndToEndTypedWhileStarting(t *testing.T) {
 	}
 	x.exit()
 }
+
+// TestEndToEndResizeWithPromptOpen: narrowing, widening and narrowing the
+// pane while a permission prompt waits leaves one prompt on screen and none
+// in the scrollback (second QA: each resize left a full copy of it).
+func TestEndToEndResizeWithPromptOpen(t *testing.T) {
+	bin := buildZero(t)
+	srv := llmtest.NewServer(t)
+	srv.Script(
+		llmtest.Reply(llmtest.Text("About to write file 1.\n"), llmtest.ToolCall("write_file", `{"path":"w0.txt","content":"line one\nline two\n"}`)),
+		llmtest.Reply(llmtest.Text("done writing\n")),
+	)
+	x := startZero(t, bin, t.TempDir(), t.TempDir(), "w", 60, 30, "--base-url", srv.URL(), "--model", "e2e-model")
+	x.waitFor("the footer", func(l []string) bool { return contains(l, "· normal") })
+	x.typeLine("write it")
+	x.waitFor("the prompt", func(l []string) bool { return contains(l, "allow write_file?") })
+	for _, w := range []int{40, 120, 60} {
+		x.run("resize-window", "-t", "zero", "-x", fmt.Sprint(w), "-y", "30")
+		time.Sleep(400 * time.Millisecond)
+	}
+	x.waitFor("the prompt at 60 columns", func(l []string) bool { return contains(l, "[n] deny") })
+	lines := x.screen()
+	for _, want := range []string{"allow write_file?", "› write it", "About to write file 1."} {
+		if c := count(lines, want); c != 1 {
+			t.Errorf("%q appears %d times:\n%s", want, c, strings.Join(lines, "\n"))
+		}
+	}
+	pause()
+	x.run("send-keys", "-t", "zero", "n")
+	x.waitFor("the reason field", func(l []string) bool { return contains(l, "reason (enter sends") })
+	x.run("send-keys", "-t", "zero", "Enter")
+	x.waitFor("the end", func(l []string) bool { return contains(l, "done writing") && contains(l, "ask anything") })
+	x.exit()
+}
