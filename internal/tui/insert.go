@@ -47,22 +47,13 @@ func parseInsert(p []byte) (pr printed, ok bool) {
 	return printed{height: h, row: max(h-1-down, 0), lines: lines}, true
 }
 
-// steadyInsert rewrites a print above the frame (parseInsert) into: "\r",
-// CUU up rows to the frame's first row (the caller knows where the cursor
-// really is), the same lines (scrolling as needed), the frame lines with
-// autowrap off (a row wider than a narrowed terminal stays one row), ED,
-// and CUU back to the frame's first row. Nothing moves below the cursor's
-// row before it is written, so rows the terminal deleted there do not
-// matter. ok is false when p is not a print.
-func steadyInsert(p []byte, up int, frame []string) (out []byte, ok bool) {
-	pr, ok := parseInsert(p)
-	if !ok {
-		return nil, false
-	}
-	return buildInsert(pr.lines, up, frame), true
-}
-
-// buildInsert writes the rewrite steadyInsert describes.
+// buildInsert rewrites a print above the frame (parseInsert's lines)
+// into: "\r", CUU up rows to the frame's first row (the caller knows where
+// the cursor really is), the same lines (scrolling as needed), the frame
+// lines with autowrap off (a row wider than a narrowed terminal stays one
+// row), ED, and CUU back to the frame's first row. Nothing moves below the
+// cursor's row before it is written, so rows the terminal deleted there do
+// not matter.
 func buildInsert(lines []byte, up int, frame []string) []byte {
 	var b bytes.Buffer
 	b.WriteByte('\r')

@@ -159,7 +159,7 @@ func (l *lockedWriter) resized(width int) {
 // printed lines overwrite earlier transcript lines and the next erase wipes
 // them (issue 4: lines printed just before a height shrink were lost).
 // lockedWriter therefore rewrites every print into a form that never moves
-// below the cursor (steadyInsert): up to the frame's first row, the printed
+// below the cursor (buildInsert): up to the frame's first row, the printed
 // lines, the frame the renderer last drew written again under them, and
 // back up to its first row, where Bubble Tea expects the cursor: the
 // renderer's idea of the screen stays true, as with its own line
@@ -182,11 +182,11 @@ type lockedWriter struct {
 	// known is the size of the last resize the renderer was told of.
 	known   [2]int
 	reflows bool
-	// viewed is the last frame View returned, recent the last few; drawn
+	// recent are the last few frames View returned, newest last; drawn
 	// is the frame on screen as far as known: the one current when the
 	// renderer last wrote a frame, or the one a print wrote again.
-	viewed, drawn frameShape
-	recent        []frameShape
+	recent []frameShape
+	drawn  frameShape
 	// dropped: a frame write was dropped since the last one written.
 	dropped bool
 	// believed is the cursor's row in the frame as the renderer believes
@@ -200,12 +200,19 @@ type lockedWriter struct {
 // noteView records a frame View returned.
 func (l *lockedWriter) noteView(f frameShape) {
 	l.mu.Lock()
-	l.viewed = f
 	if len(l.recent) == 4 {
 		l.recent = append(l.recent[:0], l.recent[1:]...)
 	}
 	l.recent = append(l.recent, f)
 	l.mu.Unlock()
+}
+
+// viewed returns the last frame View returned.
+func (l *lockedWriter) viewed() frameShape {
+	if len(l.recent) == 0 {
+		return frameShape{row: -1}
+	}
+	return l.recent[len(l.recent)-1]
 }
 
 // frameFor returns the frame the renderer last drew, known from a print
@@ -261,7 +268,7 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	// A frame.
-	l.believed, _ = l.viewed.cursor()
+	l.believed, _ = l.viewed().cursor()
 	if l.resizePending() && onlyDrawing(p) {
 		// Drawn for a size the terminal no longer has, with moves that
 		// would land on the wrong rows: the renderer redraws the whole
@@ -274,7 +281,7 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 		l.eraseFix = 0
 	}
 	l.printed, l.dropped = false, false
-	l.drawn = l.viewed
+	l.drawn = l.viewed()
 	if _, err := l.w.Write(keepErase(p, true)); err != nil {
 		return 0, err
 	}
@@ -375,14 +382,6 @@ func lockOutput(w io.Writer) (io.Writer, *lockedWriter) {
 			return w, h, err == nil
 		}
 		return lockedFile{lockedWriter: lw, f: t}, lw
-	case terminalSizer:
-		lw.termSize = t.TerminalSize
 	}
 	return lw, lw
-}
-
-// terminalSizer is an output that knows its terminal's size (an emulator
-// in tests).
-type terminalSizer interface {
-	TerminalSize() (w, h int, ok bool)
 }

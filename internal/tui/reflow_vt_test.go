@@ -316,3 +316,12 @@ func TestKeepErase(t *testing.T) {
 		}
 	}
 }
+
+// steadyInsert parses a print and rewrites it (parseInsert, buildInsert).
+func steadyInsert(p []byte, up int, frame []string) (out []byte, ok bool) {
+	pr, ok := parseInsert(p)
+	if !ok {
+		return nil, false
+	}
+	return buildInsert(pr.lines, up, frame), true
+}
