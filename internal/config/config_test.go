@@ -259,7 +259,7 @@ func TestFileErrors(t *testing.T) {
 		{"bad kind", `{"providers":[{"name":"a","kind":"ollama"}]}`, `kind "ollama" is not one of`},
 		{"bad url", `{"providers":[{"name":"a","baseURL":"localhost:8080"}]}`, "is not an http(s) URL"},
 		{"duplicate", `{"providers":[{"name":"a"},{"name":"a"}]}`, "defined twice"},
-		{"mode", `{"permissionMode":"yolo"}`, `permissionMode "yolo"`},
+		{"mode", `{"permissionMode":"yolo"}`, `permissionMode: unknown permission mode "yolo"`},
 		{"negative", `{"maxTurns": 0}`, "maxTurns must be positive"},
 	}
 	for _, tt := range tests {
@@ -417,5 +417,16 @@ func TestUntrustedProjectCannotChooseTheEndpoint(t *testing.T) {
 	o.TrustedProject = true
 	if c, _ = Load(o); c.Active == nil || c.Active.Name != "evil" {
 		t.Fatalf("trusted project choice not applied: %+v", c.Active)
+	}
+}
+
+// TestPermissionModeSpellings: the user config takes every spelling
+// permission.ParseMode takes ("ask" and "normal" both made Zero exit 2
+// before issue 10: the config and the flag had lists of their own).
+func TestPermissionModeSpellings(t *testing.T) {
+	for _, m := range []string{"normal", "ask", "default", "auto-accept", "acceptEdits", "plan"} {
+		if _, _, err := ParseFile("config.json", []byte(`{"permissionMode":"`+m+`"}`)); err != nil {
+			t.Errorf("permissionMode %q: %v", m, err)
+		}
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/zero-agent/zero/internal/permission"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -93,9 +94,6 @@ type File struct {
 	Hooks json.RawMessage `json:"hooks,omitempty"`
 }
 
-// PermissionModes are the accepted values of permissionMode.
-var PermissionModes = []string{"ask", "auto-accept", "plan"}
-
 // UserPath returns the user config file: $XDG_CONFIG_HOME/zero/config.json
 // or ~/.config/zero/config.json.
 func UserPath() (string, error) {
@@ -107,6 +105,17 @@ func UserPath() (string, error) {
 		return "", fmt.Errorf("config: no home directory; set XDG_CONFIG_HOME: %w", err)
 	}
 	return filepath.Join(home, ".config", "zero", "config.json"), nil
+}
+
+// Dir is Zero's user configuration directory: $XDG_CONFIG_HOME/zero, or
+// ~/.config/zero. It holds config.json, grants.json, the trust file and
+// credentials.
+func Dir() string {
+	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" {
+		return filepath.Join(x, "zero")
+	}
+	h, _ := os.UserHomeDir()
+	return filepath.Join(h, ".config", "zero")
 }
 
 // ProjectPath returns the project config file of workspace dir.
@@ -227,8 +236,8 @@ func (f *File) validate() error {
 			}
 		}
 	}
-	if f.PermissionMode != "" && !contains(PermissionModes, f.PermissionMode) {
-		return fmt.Errorf("permissionMode %q is not one of %s", f.PermissionMode, strings.Join(PermissionModes, ", "))
+	if _, err := permission.ParseMode(f.PermissionMode); err != nil {
+		return fmt.Errorf("permissionMode: %w", err)
 	}
 	for name, v := range map[string]*int{"maxTurns": f.MaxTurns, "contextWindow": f.ContextWindow, "maxToolOutput": f.MaxToolOutput, "maxTurnOutput": f.MaxTurnOutput} {
 		if v != nil && *v <= 0 {

@@ -70,7 +70,7 @@ type Config struct {
 	Model       string `json:"model,omitempty"`
 	MaxTurns    int    `json:"maxTurns"`
 	AutoApprove bool   `json:"autoApprove"`
-	// PermissionMode is "" (ask), or one of PermissionModes.
+	// PermissionMode is "" (normal) or a mode permission.ParseMode accepts.
 	PermissionMode string `json:"permissionMode,omitempty"`
 	// ContextWindow in tokens; 0 means ask the catalog or the server.
 	ContextWindow int `json:"contextWindow,omitempty"`

@@ -150,13 +150,29 @@ type Totals struct {
 	ElapsedMs int64   `json:"elapsedMs"`
 }
 
-// Permission carries a permission request or decision.
+// Permission carries a permission request or a person's decision on it,
+// with the same fields on every surface (internal/permission's Request
+// and Decision are its typed forms).
 type Permission struct {
-	ID       string `json:"id"`
-	Tool     string `json:"tool"`
-	Summary  string `json:"summary,omitempty"`
-	Decision string `json:"decision,omitempty"` // allow_once | allow_session | deny
-	Reason   string `json:"reason,omitempty"`
+	// ID is the tool call's id; a decision names the request it answers.
+	ID   string `json:"id"`
+	Tool string `json:"tool"`
+	// Summary is the call's arguments on one line.
+	Summary string `json:"summary,omitempty"`
+	// Command is a shell call's whole command line, unabridged.
+	Command string `json:"command,omitempty"`
+	// Path and Diff: the file an edit or write touches and its unified
+	// diff against the file as it is.
+	Path string `json:"path,omitempty"`
+	Diff string `json:"diff,omitempty"`
+	// Prefix: on a request, the command prefix a grant could cover
+	// ("go test"); on a decision, the prefix granted.
+	Prefix string `json:"prefix,omitempty"`
+	// Decision is allow_once | allow_session | allow_always | deny.
+	Decision string `json:"decision,omitempty"`
+	// Reason: on a request, why it needs a person; on a denial, the
+	// person's reason (sent to the model).
+	Reason string `json:"reason,omitempty"`
 }
 
 // Sink consumes events. Implementations must not block the loop for long;

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/zero-agent/zero/internal/config"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -225,7 +226,7 @@ func (p Policy) wrapBwrap(cmd *exec.Cmd, dir string) error {
 	hide := p.Hide
 	if hide == nil {
 		h, _ := os.UserHomeDir()
-		hide = DefaultHidden(h, DefaultConfigDir())
+		hide = DefaultHidden(h, config.Dir())
 	}
 	for _, h := range hide {
 		st, err := os.Stat(h)

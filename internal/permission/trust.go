@@ -1,4 +1,4 @@
-package sandbox
+package permission
 
 import (
 	"crypto/sha256"

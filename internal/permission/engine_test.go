@@ -1,4 +1,4 @@
-package sandbox
+package permission
 
 import (
 	"context"
@@ -143,7 +143,7 @@ func TestGrants(t *testing.T) {
 	e := newEnv(t)
 	eng := e.engine(t, ModeNormal)
 	ctx := context.Background()
-	decide := func(cmd string) Decision {
+	decide := func(cmd string) Verdict {
 		return eng.Decide(ctx, call("bash", map[string]any{"command": cmd}), bashTool)
 	}
 
@@ -186,7 +186,7 @@ func TestGrants(t *testing.T) {
 	}
 
 	// Path grant for a read outside the workspace.
-	read := func(p string) Decision {
+	read := func(p string) Verdict {
 		return eng.Decide(ctx, call("read_file", map[string]any{"path": p}), readTool)
 	}
 	if d := read("../other/notes.txt"); d.Action != Ask {
@@ -257,11 +257,11 @@ func TestRecentWriteAsks(t *testing.T) {
 }
 
 func TestNonInteractive(t *testing.T) {
-	d := Decision{Action: Ask, Reason: "git push rewrites history", Rule: "git.push-force"}.NonInteractive()
+	d := Verdict{Action: Ask, Reason: "git push rewrites history", Rule: "git.push-force"}.NonInteractive()
 	if d.Action != Deny || !strings.Contains(d.Reason, "git push rewrites history") || !strings.Contains(d.Reason, "--permission-mode") {
 		t.Errorf("NonInteractive = %+v", d)
 	}
-	if a := (Decision{Action: Allow}).NonInteractive(); a.Action != Allow {
+	if a := (Verdict{Action: Allow}).NonInteractive(); a.Action != Allow {
 		t.Errorf("allow changed: %+v", a)
 	}
 }

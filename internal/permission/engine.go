@@ -1,24 +1,4 @@
-// Package sandbox enforces Zero's safety at the execution boundary, in
-// code a conversation cannot talk away (SPEC §6, issue 5). It owns two
-// things:
-//
-//   - the permission engine (Engine.Decide): every tool call is allowed,
-//     asked or denied from the tool's side effect, its arguments, the mode
-//     (normal, auto-accept, plan) and the grants the user gave (once, for
-//     the session, or persisted in grants.json); shell commands go through
-//     internal/shellguard first, and its deny is final in every mode;
-//     writes into a root's .git or .zero always ask a person
-//     (RuleControlWrite);
-//   - the OS sandbox for shell commands (Wrap, Backend): bubblewrap on
-//     Linux when it is installed and namespaces work, Landlock otherwise;
-//   - folder trust (Trust, TrustState, IsTrusted): which workspaces may
-//     load their .zero hooks, rules and config, pinned to their content.
-//
-// It must not run tools, talk to a person or print: the agent loop asks
-// the user when Decide says ask and reports the answer back with Grant.
-// Path resolution is internal/workspace's (symlinks, "..", B22/B23); this
-// package only decides on the resolved path.
-package sandbox
+package permission
 
 import (
 	"context"
@@ -28,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"sync"
 
 	"github.com/zero-agent/zero/internal/llm"
@@ -37,35 +16,6 @@ import (
 	"github.com/zero-agent/zero/internal/tools"
 	"github.com/zero-agent/zero/internal/workspace"
 )
-
-// Mode is the permission mode, cycled with Shift+Tab in the TUI and set
-// with --permission-mode in exec.
-type Mode string
-
-// Modes.
-const (
-	// ModeNormal runs reads; writes, shell and network ask.
-	ModeNormal Mode = "normal"
-	// ModeAutoAccept runs writes inside the workspace and shell commands
-	// the guard allows; guard asks still ask and denies still deny.
-	ModeAutoAccept Mode = "auto-accept"
-	// ModePlan runs read-only tools only.
-	ModePlan Mode = "plan"
-)
-
-// ParseMode accepts the mode names and common aliases ("default", "ask",
-// "auto", "acceptEdits", "read-only").
-func ParseMode(s string) (Mode, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "normal", "default", "ask", "":
-		return ModeNormal, nil
-	case "auto-accept", "auto", "autoaccept", "acceptedits", "accept-edits":
-		return ModeAutoAccept, nil
-	case "plan", "read-only", "readonly":
-		return ModePlan, nil
-	}
-	return "", fmt.Errorf("unknown permission mode %q (want normal, auto-accept or plan)", s)
-}
 
 // Action is what to do with a tool call.
 type Action string
@@ -77,8 +27,8 @@ const (
 	Deny  Action = "deny"
 )
 
-// Decision is the engine's answer for one tool call.
-type Decision struct {
+// Verdict is the engine's answer for one tool call.
+type Verdict struct {
 	Action Action `json:"action"`
 	// Reason is written for the model (and the person being asked): what
 	// was decided and what can be done next.
@@ -111,7 +61,7 @@ const (
 // NonInteractive turns ask into deny for surfaces that cannot ask a
 // person (headless exec without -i stream-json); the reason says how to
 // allow the call next time.
-func (d Decision) NonInteractive() Decision {
+func (d Verdict) NonInteractive() Verdict {
 	if d.Action != Ask {
 		return d
 	}
@@ -127,8 +77,7 @@ type Config struct {
 	Workspace *workspace.Workspace
 	// Home is the user's home directory; empty means os.UserHomeDir.
 	Home string
-	// ConfigDir holds grants.json and Zero's credentials; empty means
-	// $XDG_CONFIG_HOME/zero or ~/.config/zero.
+	// ConfigDir holds grants.json (config.Dir() for the user's). Required.
 	ConfigDir string
 	// Mode is the starting mode; empty means normal.
 	Mode Mode
@@ -159,14 +108,14 @@ type Engine struct {
 // error naming the file).
 func New(cfg Config) (*Engine, error) {
 	if cfg.Workspace == nil {
-		return nil, errors.New("sandbox: Config.Workspace is required")
+		return nil, errors.New("permission: Config.Workspace is required")
 	}
 	e := &Engine{ws: cfg.Workspace, home: cfg.Home, configDir: cfg.ConfigDir, mode: cfg.Mode, rules: cfg.Rules}
 	if e.home == "" {
 		e.home, _ = os.UserHomeDir()
 	}
 	if e.configDir == "" {
-		e.configDir = DefaultConfigDir()
+		return nil, errors.New("permission: Config.ConfigDir is required (config.Dir() for the user's)")
 	}
 	if e.mode == "" {
 		e.mode = ModeNormal
@@ -181,15 +130,6 @@ func New(cfg Config) (*Engine, error) {
 	}
 	e.grants = g
 	return e, nil
-}
-
-// DefaultConfigDir is $XDG_CONFIG_HOME/zero, or ~/.config/zero.
-func DefaultConfigDir() string {
-	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" {
-		return filepath.Join(x, "zero")
-	}
-	h, _ := os.UserHomeDir()
-	return filepath.Join(h, ".config", "zero")
 }
 
 // Mode returns the current mode.
@@ -230,14 +170,14 @@ func (e *Engine) Grant(g Grant) error {
 // Decide is the seam the agent loop calls before running a tool call:
 //
 //	d := engine.Decide(ctx, call, tool)
-//	switch d.Action { case sandbox.Allow: run; case sandbox.Ask: ask, then
-//	engine.Grant(...) and run, or report d.Reason; case sandbox.Deny:
+//	switch d.Action { case permission.Allow: run; case permission.Ask: ask, then
+//	engine.Grant(...) and run, or report d.Reason; case permission.Deny:
 //	return d.Reason to the model as an error result }
 //
 // It reads only call.Arguments and tool.Name/SideEffect. A once grant
 // that approves the call is used up. ctx is unused today (reserved for
 // rules and hooks that may run commands).
-func (e *Engine) Decide(ctx context.Context, call llm.ToolCall, tool tools.Tool) Decision {
+func (e *Engine) Decide(ctx context.Context, call llm.ToolCall, tool tools.Tool) Verdict {
 	_ = ctx
 	e.mu.Lock()
 	mode := e.mode
@@ -248,7 +188,7 @@ func (e *Engine) Decide(ctx context.Context, call llm.ToolCall, tool tools.Tool)
 	if raw, err := call.ArgumentsJSON(); err == nil {
 		_ = json.Unmarshal(raw, &args)
 	} else {
-		return Decision{Action: Deny, Reason: "the arguments are not a JSON object: " + err.Error(), Rule: RuleBadArguments}
+		return Verdict{Action: Deny, Reason: "the arguments are not a JSON object: " + err.Error(), Rule: RuleBadArguments}
 	}
 	name := tool.Name()
 	d := e.decideEffect(name, tool.SideEffect(), args, mode, recent, rs)
@@ -257,7 +197,7 @@ func (e *Engine) Decide(ctx context.Context, call llm.ToolCall, tool tools.Tool)
 
 // applyToolRule lets an `on: tool` rule tighten any decision (block,
 // confirm) and loosen only the question the mode would ask (allow).
-func applyToolRule(d Decision, r rules.Result) Decision {
+func applyToolRule(d Verdict, r rules.Result) Verdict {
 	if r.Rule == nil || d.Action == Deny {
 		return d
 	}
@@ -276,7 +216,7 @@ func applyToolRule(d Decision, r rules.Result) Decision {
 	return d
 }
 
-func ruleDecision(a Action, r *rules.Rule) Decision {
+func ruleDecision(a Action, r *rules.Rule) Verdict {
 	reason := r.Reason
 	if reason == "" {
 		reason = fmt.Sprintf("rule %q matched %q", r.ID, r.Match)
@@ -284,10 +224,10 @@ func ruleDecision(a Action, r *rules.Rule) Decision {
 	if a == Deny {
 		reason = "blocked by rule " + r.ID + ": " + reason
 	}
-	return Decision{Action: a, Reason: reason, Rule: "rules." + r.ID}
+	return Verdict{Action: a, Reason: reason, Rule: "rules." + r.ID}
 }
 
-func (e *Engine) decideEffect(name string, effect tools.SideEffect, args map[string]any, mode Mode, recent []string, rs *rules.Set) Decision {
+func (e *Engine) decideEffect(name string, effect tools.SideEffect, args map[string]any, mode Mode, recent []string, rs *rules.Set) Verdict {
 	switch effect {
 	case tools.SideRead:
 		return e.decideRead(name, args)
@@ -299,7 +239,7 @@ func (e *Engine) decideEffect(name string, effect tools.SideEffect, args map[str
 	case tools.SideShell:
 		cmd, _ := args["command"].(string)
 		if cmd == "" {
-			return Decision{Action: Deny, Reason: name + " needs a non-empty \"command\" string", Rule: RuleBadArguments}
+			return Verdict{Action: Deny, Reason: name + " needs a non-empty \"command\" string", Rule: RuleBadArguments}
 		}
 		return e.decideShell(name, cmd, mode, recent, rs)
 	case tools.SideNetwork:
@@ -307,22 +247,22 @@ func (e *Engine) decideEffect(name string, effect tools.SideEffect, args map[str
 			return planDeny(name)
 		}
 		if e.grants.Match(Grant{Tool: name}, e.ws.Root(), e.fold) {
-			return Decision{Action: Allow, Reason: "approved earlier for " + name, Rule: RuleGrant}
+			return Verdict{Action: Allow, Reason: "approved earlier for " + name, Rule: RuleGrant}
 		}
 		if mode == ModeAutoAccept {
-			return Decision{Action: Allow, Reason: "auto-accept mode runs network tools", Rule: RuleModeAuto}
+			return Verdict{Action: Allow, Reason: "auto-accept mode runs network tools", Rule: RuleModeAuto}
 		}
-		return Decision{Action: Ask, Reason: name + " reaches the network", Rule: RuleModeNormal}
+		return Verdict{Action: Ask, Reason: name + " reaches the network", Rule: RuleModeNormal}
 	default:
 		if mode == ModePlan {
 			return planDeny(name)
 		}
-		return Decision{Action: Ask, Reason: fmt.Sprintf("%s has an unknown side effect %q", name, effect), Rule: RuleUnknownEffect}
+		return Verdict{Action: Ask, Reason: fmt.Sprintf("%s has an unknown side effect %q", name, effect), Rule: RuleUnknownEffect}
 	}
 }
 
-func planDeny(name string) Decision {
-	return Decision{Action: Deny, Reason: "plan mode allows read-only tools only; " + name +
+func planDeny(name string) Verdict {
+	return Verdict{Action: Deny, Reason: "plan mode allows read-only tools only; " + name +
 		" is not run. Finish the plan, then the user can switch mode (Shift+Tab) to carry it out", Rule: RulePlan}
 }
 
@@ -339,36 +279,36 @@ func pathArg(args map[string]any) string {
 
 // decideRead: inside the workspace runs; secrets are refused; outside
 // asks (unless a path grant covers it).
-func (e *Engine) decideRead(name string, args map[string]any) Decision {
+func (e *Engine) decideRead(name string, args map[string]any) Verdict {
 	p := pathArg(args)
 	abs, inside, err := e.resolve(p, false)
 	if err != nil {
-		return Decision{Action: Allow, Reason: "the tool reports the path error itself", Rule: RuleReadInside}
+		return Verdict{Action: Allow, Reason: "the tool reports the path error itself", Rule: RuleReadInside}
 	}
 	if kind, secret := shellguard.SecretPath(abs, e.home, e.configDir); secret {
 		if e.grants.Match(Grant{Tool: name, Path: abs}, e.ws.Root(), e.fold) {
-			return Decision{Action: Allow, Reason: "approved earlier for " + abs, Rule: RuleGrant}
+			return Verdict{Action: Allow, Reason: "approved earlier for " + abs, Rule: RuleGrant}
 		}
-		return Decision{Action: Deny, Reason: fmt.Sprintf("%s is a secret (%s) and is not read by default; the user can grant this path explicitly", p, kind), Rule: RuleSecret}
+		return Verdict{Action: Deny, Reason: fmt.Sprintf("%s is a secret (%s) and is not read by default; the user can grant this path explicitly", p, kind), Rule: RuleSecret}
 	}
 	if inside {
-		return Decision{Action: Allow, Reason: "reads inside the workspace run", Rule: RuleReadInside}
+		return Verdict{Action: Allow, Reason: "reads inside the workspace run", Rule: RuleReadInside}
 	}
 	if e.grants.Match(Grant{Tool: name, Path: abs}, e.ws.Root(), e.fold) {
-		return Decision{Action: Allow, Reason: "approved earlier for " + abs, Rule: RuleGrant}
+		return Verdict{Action: Allow, Reason: "approved earlier for " + abs, Rule: RuleGrant}
 	}
-	return Decision{Action: Ask, Reason: fmt.Sprintf("%s reads %s, outside the workspace %s", name, abs, e.ws.Root()), Rule: RuleReadOutside}
+	return Verdict{Action: Ask, Reason: fmt.Sprintf("%s reads %s, outside the workspace %s", name, abs, e.ws.Root()), Rule: RuleReadOutside}
 }
 
 // decideWrite: writes are confined to the workspace and added roots.
-func (e *Engine) decideWrite(name string, args map[string]any, mode Mode, rs *rules.Set) Decision {
+func (e *Engine) decideWrite(name string, args map[string]any, mode Mode, rs *rules.Set) Verdict {
 	p := pathArg(args)
 	abs, inside, err := e.resolve(p, true)
 	if err != nil {
-		return Decision{Action: Allow, Reason: "the tool reports the path error itself", Rule: RuleModeNormal}
+		return Verdict{Action: Allow, Reason: "the tool reports the path error itself", Rule: RuleModeNormal}
 	}
 	if !inside {
-		return Decision{Action: Deny, Reason: fmt.Sprintf("%s may only write inside the workspace %s (or a root added with --add-dir); %s is outside", name, e.ws.Root(), abs), Rule: RuleWriteOutside}
+		return Verdict{Action: Deny, Reason: fmt.Sprintf("%s may only write inside the workspace %s (or a root added with --add-dir); %s is outside", name, e.ws.Root(), abs), Rule: RuleWriteOutside}
 	}
 	if dir, full, ok := e.controlDir(abs); ok {
 		// Only a person's explicit approval of a path inside this folder
@@ -376,16 +316,16 @@ func (e *Engine) decideWrite(name string, args map[string]any, mode Mode, rs *ru
 		// grant of the whole workspace, not a rule (a project's
 		// rules.json is itself under .zero).
 		if e.grants.matchPathIn(Grant{Tool: name, Path: abs}, full, e.ws.Root(), e.fold) {
-			return Decision{Action: Allow, Reason: "approved earlier for " + abs, Rule: RuleGrant}
+			return Verdict{Action: Allow, Reason: "approved earlier for " + abs, Rule: RuleGrant}
 		}
-		return Decision{Action: Ask, Reason: fmt.Sprintf("%s writes %s, inside %s: files there run code later (git hooks and config, "+
+		return Verdict{Action: Ask, Reason: fmt.Sprintf("%s writes %s, inside %s: files there run code later (git hooks and config, "+
 			"Zero's hooks, rules and config), so a person must approve this change in every mode", name, e.ws.Rel(abs), dir), Rule: RuleControlWrite}
 	}
 	if kind, secret := shellguard.SecretPath(abs, e.home, e.configDir); secret {
 		if e.grants.Match(Grant{Tool: name, Path: abs}, e.ws.Root(), e.fold) {
-			return Decision{Action: Allow, Reason: "approved earlier for " + abs, Rule: RuleGrant}
+			return Verdict{Action: Allow, Reason: "approved earlier for " + abs, Rule: RuleGrant}
 		}
-		return Decision{Action: Ask, Reason: fmt.Sprintf("%s writes %s, a secret file (%s)", name, p, kind), Rule: RuleSecretWrite}
+		return Verdict{Action: Ask, Reason: fmt.Sprintf("%s writes %s, a secret file (%s)", name, p, kind), Rule: RuleSecretWrite}
 	}
 	ruleAllow := false
 	if r := rs.Evaluate(rules.OnEdit, filepath.ToSlash(e.ws.Rel(abs))); r.Rule != nil {
@@ -399,15 +339,15 @@ func (e *Engine) decideWrite(name string, args map[string]any, mode Mode, rs *ru
 		}
 	}
 	if e.grants.Match(Grant{Tool: name}, e.ws.Root(), e.fold) || e.grants.Match(Grant{Tool: name, Path: abs}, e.ws.Root(), e.fold) {
-		return Decision{Action: Allow, Reason: "approved earlier for " + name, Rule: RuleGrant}
+		return Verdict{Action: Allow, Reason: "approved earlier for " + name, Rule: RuleGrant}
 	}
 	if ruleAllow {
-		return Decision{Action: Allow, Reason: "allowed by a project or user rule", Rule: "rules"}
+		return Verdict{Action: Allow, Reason: "allowed by a project or user rule", Rule: "rules"}
 	}
 	if mode == ModeAutoAccept {
-		return Decision{Action: Allow, Reason: "auto-accept mode runs writes inside the workspace", Rule: RuleModeAuto}
+		return Verdict{Action: Allow, Reason: "auto-accept mode runs writes inside the workspace", Rule: RuleModeAuto}
 	}
-	return Decision{Action: Ask, Reason: fmt.Sprintf("%s changes %s", name, e.ws.Rel(abs)), Rule: RuleModeNormal}
+	return Verdict{Action: Ask, Reason: fmt.Sprintf("%s changes %s", name, e.ws.Rel(abs)), Rule: RuleModeNormal}
 }
 
 // ControlDirs are the workspace folders whose files run code outside
@@ -434,11 +374,11 @@ func (e *Engine) controlDir(abs string) (name, full string, ok bool) {
 // decideShell: the guard's deny is final; plan mode runs no shell; a
 // guard ask needs an exact approval; a guard allow runs in auto-accept
 // mode or when prefix grants cover every part of the command.
-func (e *Engine) decideShell(name, cmd string, mode Mode, recent []string, rs *rules.Set) Decision {
+func (e *Engine) decideShell(name, cmd string, mode Mode, recent []string, rs *rules.Set) Verdict {
 	opts := shellguard.Options{Workspace: e.ws.Root(), Home: e.home, Roots: e.ws.Roots()[1:], RecentWrites: recent}
 	v := shellguard.Check(cmd, opts)
 	if v.Verdict == shellguard.Deny {
-		return Decision{Action: Deny, Reason: "refused in every mode: " + v.Reason, Rule: v.Rule}
+		return Verdict{Action: Deny, Reason: "refused in every mode: " + v.Reason, Rule: v.Rule}
 	}
 	if mode == ModePlan {
 		return planDeny(name)
@@ -458,7 +398,7 @@ func (e *Engine) decideShell(name, cmd string, mode Mode, recent []string, rs *r
 		case rules.Rewrite:
 			rewritten, cmd = r.Command, r.Command
 			if v = shellguard.Check(cmd, opts); v.Verdict == shellguard.Deny {
-				return Decision{Action: Deny, Reason: "rule " + r.Rule.ID + " rewrote the command and it is refused in every mode: " + v.Reason, Rule: v.Rule}
+				return Verdict{Action: Deny, Reason: "rule " + r.Rule.ID + " rewrote the command and it is refused in every mode: " + v.Reason, Rule: v.Rule}
 			}
 		case rules.Allow:
 			ruleAllow = true
@@ -472,23 +412,23 @@ func (e *Engine) decideShell(name, cmd string, mode Mode, recent []string, rs *r
 // shellGrantsAndMode finishes a shell decision the guard did not deny:
 // an exact grant approves; a guard ask asks; then a rule allow, the mode
 // or prefix grants decide.
-func (e *Engine) shellGrantsAndMode(name, cmd string, v shellguard.Verdict, mode Mode, opts shellguard.Options, ruleAllow bool) Decision {
+func (e *Engine) shellGrantsAndMode(name, cmd string, v shellguard.Verdict, mode Mode, opts shellguard.Options, ruleAllow bool) Verdict {
 	if e.grants.Match(Grant{Tool: name, Command: cmd}, e.ws.Root(), e.fold) {
-		return Decision{Action: Allow, Reason: "approved earlier: " + cmd, Rule: RuleGrant}
+		return Verdict{Action: Allow, Reason: "approved earlier: " + cmd, Rule: RuleGrant}
 	}
 	if v.Verdict == shellguard.Ask {
-		return Decision{Action: Ask, Reason: v.Reason, Rule: v.Rule}
+		return Verdict{Action: Ask, Reason: v.Reason, Rule: v.Rule}
 	}
 	if ruleAllow {
-		return Decision{Action: Allow, Reason: "allowed by a project or user rule", Rule: "rules"}
+		return Verdict{Action: Allow, Reason: "allowed by a project or user rule", Rule: "rules"}
 	}
 	if mode == ModeAutoAccept {
-		return Decision{Action: Allow, Reason: "auto-accept mode runs commands the guard allows", Rule: RuleModeAuto}
+		return Verdict{Action: Allow, Reason: "auto-accept mode runs commands the guard allows", Rule: RuleModeAuto}
 	}
 	if parts, ok := shellguard.Parts(cmd, opts); ok && e.grants.Covers(name, parts, e.ws.Root()) {
-		return Decision{Action: Allow, Reason: "every part of the command is covered by a command grant", Rule: RuleGrant}
+		return Verdict{Action: Allow, Reason: "every part of the command is covered by a command grant", Rule: RuleGrant}
 	}
-	return Decision{Action: Ask, Reason: "shell commands ask in normal mode: " + clip(cmd), Rule: RuleModeNormal}
+	return Verdict{Action: Ask, Reason: "shell commands ask in normal mode: " + clip(cmd), Rule: RuleModeNormal}
 }
 
 // resolve returns the resolved absolute path and whether it is inside a
