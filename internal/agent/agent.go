@@ -42,20 +42,8 @@ func (f GateFunc) Decide(ctx context.Context, call llm.ToolCall, t tools.Tool) D
 	return f(ctx, call, t)
 }
 
-// TextCallRecoverer recovers tool calls that a model wrote as text. The
-// default is textcalls.Recover with the offered tools' schemas and the
-// agent's session-wide id generator; a replacement must give every call
-// (valid or invalid) a session-unique ID. Result.Invalid calls are recorded
-// and answered with an is_error result carrying their error, never run.
-type TextCallRecoverer func(text string, offered []string) textcalls.Result
-
-// ResultShaper fits one turn's tool results into the context window
-// (internal/contextmgr): given the outcomes in call order it returns the
-// content to send for each. Nil sends results unchanged.
-type ResultShaper func(turn int, outcomes []Outcome) []string
-
-// Outcome is one executed tool call before shaping.
-type Outcome struct {
+// outcome is one executed tool call before shaping.
+type outcome struct {
 	Call   llm.ToolCall
 	Result tools.Result
 	// SideEffect is the tool's class ("" for an unknown tool); it drives
@@ -76,15 +64,16 @@ type Options struct {
 	Gate    Gate
 	// MaxTurns caps model requests per run; 0 means DefaultMaxTurns.
 	MaxTurns int
-	// MaxOutputTokens is sent as the request's max tokens; 0 for default.
-	MaxOutputTokens int
 	// Retries is how many times a retryable provider failure (overloaded,
 	// rate limit, broken or stalled stream) repeats the whole request;
-	// 0 means 3. Negative disables.
+	// 0 means 3. Negative disables. No surface sets it; it is a test
+	// seam (the stop-reason tests disable retries).
 	Retries int
 	// RetryBase is the first backoff delay (doubled each time, jittered,
 	// each wait at most 60 s); 0 means 1 s. A server's Retry-After is
 	// waited exactly; one over 60 s stops the run (StopProviderError).
+	// No surface sets it; it is a test seam: the retry tests set 1 ms so
+	// they prove the retries without waiting seconds.
 	RetryBase time.Duration
 	// DisableTextToolCalls turns off the recovery of tool calls written
 	// as text (Hermes/Qwen <tool_call>, Qwen3-Coder <function=...>,
@@ -93,26 +82,19 @@ type Options struct {
 	// whose server always returns structured calls may switch it off
 	// (config textToolCalls: false).
 	DisableTextToolCalls bool
-	// RecoverTextCalls replaces the default recovery (textcalls.Recover);
-	// it is tried on a turn with no structured tool calls.
-	RecoverTextCalls TextCallRecoverer
-	// Shape replaces the default result shaping. Nil uses the context
-	// levers (contextmgr.Manager.ShapeTurn) unless DisableLevers is set,
-	// in which case results are sent unchanged.
-	Shape ResultShaper
 
 	// DisableLevers turns off every context lever (result cap, turn
-	// budget, spill, read cache, write compaction). It exists for
-	// measurement (BenchmarkTrajectory's baseline); compaction and the
-	// history repair still run.
+	// budget, spill, read cache, write compaction): results are sent
+	// unchanged. It exists for measurement (BenchmarkTrajectory's
+	// baseline and TestLeversOffSendsEverything); compaction and
+	// the history repair still run.
 	DisableLevers bool
 	// MaxToolOutput caps one tool result sent to the model, in bytes
-	// (config maxToolOutput); 0 scales the cap with ContextWindow
-	// (contextmgr.ToolOutputCap: 4 KB up to 16K tokens or unknown, 16 KB
-	// from 128K tokens, linear between). The full output is spilled to
-	// SessionDir; a read_file result is cut on line boundaries instead,
-	// its marker naming the omitted lines and the read_file call that
-	// fetches them.
+	// (config maxToolOutput); 0 lets contextmgr.ToolOutputCap scale the
+	// cap with the window (the one place that rule lives). The full
+	// output is spilled to SessionDir; a read_file result is cut on line
+	// boundaries instead, its marker naming the omitted lines and the
+	// read_file call that fetches them.
 	MaxToolOutput int
 	// MaxTurnOutput caps all tool results of one turn together, in bytes
 	// (config maxTurnOutput); 0 means contextmgr.DefaultMaxTurnOutput
@@ -143,9 +125,6 @@ type Options struct {
 	History []llm.Message
 	// Sink receives every event; nil discards.
 	Sink event.Sink
-	// BeforeRequest may rewrite the history just before each request
-	// (compaction, write compaction). It returns the messages to send.
-	BeforeRequest func(ctx context.Context, history []llm.Message) []llm.Message
 }
 
 // Agent runs prompts against one conversation. It is not safe for
@@ -200,7 +179,7 @@ func New(opts Options) *Agent {
 		}
 	}
 	a.mgr = contextmgr.NewManager(opts.SessionDir)
-	a.mgr.MaxToolOutput = contextmgr.ToolOutputCap(opts.ContextWindow, opts.MaxToolOutput)
+	a.mgr.MaxToolOutput = opts.MaxToolOutput
 	a.mgr.MaxTurnOutput = opts.MaxTurnOutput
 	a.recount(h)
 	return a

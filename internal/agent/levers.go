@@ -16,13 +16,12 @@ import (
 // write compaction, plus the invariant repair and the token estimate that
 // run before every request.
 
-// shapeTurn is the default ResultShaper: contextmgr.Manager.ShapeTurn over
-// one turn's outcomes. A read_file result is keyed for the read cache by
+// shapeTurn is contextmgr.Manager.ShapeTurn over one turn's outcomes. A read_file result is keyed for the read cache by
 // the file's absolute path (the tool's Paths), the requested range, and
 // the state of the text it returned: the same bytes for the same range are
 // exactly what the earlier result already holds, so the loop needs no
 // file I/O of its own to know a re-read is unchanged.
-func (a *Agent) shapeTurn(emit func(event.Event), outs []Outcome) []string {
+func (a *Agent) shapeTurn(emit func(event.Event), outs []outcome) []string {
 	rs := make([]contextmgr.Result, len(outs))
 	for i, o := range outs {
 		rs[i] = contextmgr.Result{
@@ -42,8 +41,9 @@ func (a *Agent) shapeTurn(emit func(event.Event), outs []Outcome) []string {
 			a.mgr.Stats.Add(contextmgr.LeverSearch, 0)
 		}
 	}
-	// The window may have been learned from the server since New.
-	a.mgr.MaxToolOutput = contextmgr.ToolOutputCap(a.opts.ContextWindow, a.opts.MaxToolOutput)
+	// The window may have been learned from the server since New; the
+	// manager derives the per-result cap from it (contextmgr.ToolOutputCap).
+	a.mgr.WindowTokens = a.opts.ContextWindow
 	kept, err := a.mgr.ShapeTurn(a.turnSeq, rs)
 	if err != nil {
 		emit(event.Event{Type: event.Warning, Text: fmt.Sprintf("could not save a full tool output for later reading: %v", err)})
@@ -52,7 +52,7 @@ func (a *Agent) shapeTurn(emit func(event.Event), outs []Outcome) []string {
 }
 
 // readKey identifies one read_file result for the read cache.
-func readKey(o Outcome) *contextmgr.FileRead {
+func readKey(o outcome) *contextmgr.FileRead {
 	var args struct {
 		Path   string          `json:"path"`
 		Offset json.RawMessage `json:"offset"`
@@ -108,7 +108,7 @@ func (a *Agent) compactWrites() {
 
 // prepareRequest runs everything due before a request: repair, write
 // compaction, proactive compaction when the estimate passes 2/3 of the
-// window, the BeforeRequest hook. An error means the run cannot go on
+// window. An error means the run cannot go on
 // (the history cannot be brought under the window).
 func (a *Agent) prepareRequest(ctx context.Context, emit func(event.Event)) (llm.Request, error) {
 	a.repairHistory(emit)
@@ -133,23 +133,15 @@ func (a *Agent) prepareRequest(ctx context.Context, emit func(event.Event)) (llm
 	return a.buildRequest(ctx, emit), nil
 }
 
-// buildRequest assembles the request from the current history, running
-// the BeforeRequest hook (and repairing what it returns).
-func (a *Agent) buildRequest(ctx context.Context, emit func(event.Event)) llm.Request {
-	history := a.history
-	if a.opts.BeforeRequest != nil {
-		var log []string
-		history, log = contextmgr.Repair(a.opts.BeforeRequest(ctx, history))
-		for _, l := range log {
-			emit(event.Event{Type: event.Warning, Text: "request history repaired: " + l})
-		}
-	}
+// buildRequest assembles the request from the current history. It takes
+// the run's context and emitter so callers (compact.go) need not change
+// when a step that reports is added here.
+func (a *Agent) buildRequest(context.Context, func(event.Event)) llm.Request {
 	return llm.Request{
-		Model:     a.opts.Model,
-		System:    a.opts.System,
-		Messages:  history,
-		Tools:     a.opts.Tools.Specs(a.opts.Visible),
-		MaxTokens: a.opts.MaxOutputTokens,
+		Model:    a.opts.Model,
+		System:   a.opts.System,
+		Messages: a.history,
+		Tools:    a.opts.Tools.Specs(a.opts.Visible),
 	}
 }
 

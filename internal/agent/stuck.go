@@ -69,7 +69,7 @@ func (d *stuckDetector) finding() (string, bool) {
 
 // observe records one turn's outcomes for stuck detection and the
 // completion check (a test or build command that exited 0).
-func (r *run) observe(outs []Outcome) {
+func (r *run) observe(outs []outcome) {
 	seen := map[string]bool{}
 	for _, o := range outs {
 		// Identical calls in one reply are one duplicate request, not a

@@ -13,17 +13,14 @@ import (
 // textCallsOn reports whether tool calls written as text are recovered.
 func (a *Agent) textCallsOn() bool { return !a.opts.DisableTextToolCalls }
 
-// recoverText runs the configured recoverer (default textcalls.Recover with
-// the offered tools' schemas and the session's id generator).
+// recoverText runs textcalls.Recover with the offered tools' schemas and
+// the session's id generator.
 func (a *Agent) recoverText(text string, specs []llm.ToolSpec) textcalls.Result {
 	offered := make([]string, 0, len(specs))
 	schemas := make(map[string]json.RawMessage, len(specs))
 	for _, s := range specs {
 		offered = append(offered, s.Name)
 		schemas[s.Name] = s.Parameters
-	}
-	if a.opts.RecoverTextCalls != nil {
-		return a.opts.RecoverTextCalls(text, offered)
 	}
 	return textcalls.Recover(text, offered, textcalls.Options{Schemas: schemas, IDs: a.ids})
 }

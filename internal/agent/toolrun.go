@@ -68,13 +68,13 @@ func (r *run) runTools(ctx context.Context, calls []llm.ToolCall, invalid map[st
 		i = j
 	}
 	interrupted = ctx.Err() != nil
-	outs := make([]Outcome, len(ps))
+	outs := make([]outcome, len(ps))
 	for i, p := range ps {
 		if !p.done {
 			p.res = tools.Result{Content: cancelledResult, IsError: true}
 			p.done = true
 		}
-		outs[i] = Outcome{Call: p.call, Result: p.res}
+		outs[i] = outcome{Call: p.call, Result: p.res}
 		if p.tool != nil {
 			outs[i].SideEffect = p.tool.SideEffect()
 		}
@@ -86,8 +86,6 @@ func (r *run) runTools(ctx context.Context, calls []llm.ToolCall, invalid map[st
 		for i, o := range outs {
 			kept[i] = o.Result.Content
 		}
-	case r.a.opts.Shape != nil:
-		kept = r.a.opts.Shape(r.turn, outs)
 	case !r.a.opts.DisableLevers:
 		kept = r.a.shapeTurn(r.emit, outs)
 	default:

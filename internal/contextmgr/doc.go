@@ -5,9 +5,9 @@
 //
 //   - Cap and Shape: a per-result byte cap (head + tail, or the lines that
 //     matter for test, compiler, log and diff output) with a marker naming
-//     the spill file that holds the full text; ToolOutputCap scales the
-//     cap with the context window (4 KB up to 16K tokens, 16 KB from 128K)
-//     unless max_tool_output is set;
+//     the spill file that holds the full text; ToolOutputCap is the one
+//     rule that scales the cap with the context window unless
+//     max_tool_output is set (Manager.ResultCap applies it);
 //   - CapRead: a read_file result is cut on line boundaries instead, its
 //     marker naming the exact omitted line range and the read_file
 //     offset/limit call that fetches it, the tool's "offset=N" footer

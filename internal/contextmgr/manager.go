@@ -40,8 +40,11 @@ type Manager struct {
 	// spilling, and markers then only say how much was omitted.
 	SessionDir string
 	// MaxToolOutput and MaxTurnOutput are max_tool_output and
-	// max_turn_output, in bytes.
+	// max_turn_output, in bytes; MaxToolOutput 0 lets the cap follow
+	// WindowTokens (ResultCap).
 	MaxToolOutput, MaxTurnOutput int
+	// WindowTokens is the model's context window in tokens (0: unknown).
+	WindowTokens int
 	// Cache remembers reads; nil disables the read cache.
 	Cache *ReadCache
 	// Stats accumulates the bytes saved per lever this session.
@@ -65,10 +68,7 @@ func NewManager(sessionDir string) *Manager {
 // turn: that result's marker names no file and the error is returned
 // (joined) alongside the contents.
 func (m *Manager) ShapeTurn(turn int, results []Result) ([]string, error) {
-	perResult := m.MaxToolOutput
-	if perResult <= 0 {
-		perResult = DefaultMaxToolOutput
-	}
+	perResult := m.ResultCap()
 	out := make([]string, len(results))
 	sizes := make([]int, len(results))
 	for i, r := range results {
@@ -114,6 +114,10 @@ func (m *Manager) ShapeTurn(turn int, results []Result) ([]string, error) {
 	}
 	return out, errors.Join(errs...)
 }
+
+// ResultCap is the per-result cap ShapeTurn applies, in bytes:
+// ToolOutputCap(WindowTokens, MaxToolOutput).
+func (m *Manager) ResultCap() int { return ToolOutputCap(m.WindowTokens, m.MaxToolOutput) }
 
 // addSaved books saved bytes of one result of size bytes: what the
 // per-result cap alone would drop to the cap lever, the rest to the turn

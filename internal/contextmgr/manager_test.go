@@ -96,3 +96,34 @@ func TestManagerTurnBudget(t *testing.T) {
 		t.Errorf("stats %+v", m.Stats)
 	}
 }
+
+// The per-result cap ShapeTurn applies follows the window unless
+// max_tool_output is set; both go through ToolOutputCap.
+func TestShapeTurnCapFollowsWindow(t *testing.T) {
+	out := strings.Repeat("0123456789abcdef\n", 2000) // 34 KB, no test or log shape
+	tests := []struct {
+		name               string
+		window, configured int
+		want               int
+	}{
+		{"unknown window", 0, 0, DefaultMaxToolOutput},
+		{"128K window", 128 * 1024, 0, MaxScaledToolOutput},
+		{"configured wins", 128 * 1024, 2048, 2048},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := NewManager("")
+			m.WindowTokens, m.MaxToolOutput = tc.window, tc.configured
+			if m.ResultCap() != tc.want {
+				t.Fatalf("ResultCap = %d, want %d", m.ResultCap(), tc.want)
+			}
+			got, err := m.ShapeTurn(1, []Result{{CallID: "c", Content: out, SideEffect: "shell"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(got[0]); n > tc.want || n < tc.want*3/4 {
+				t.Errorf("kept %d bytes, want close to the %d-byte cap", n, tc.want)
+			}
+		})
+	}
+}
