@@ -1,0 +1,216 @@
+package permission
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/shellguard"
+	"github.com/zero-agent/zero/internal/tools"
+	"github.com/zero-agent/zero/internal/workspace"
+)
+
+// Asker asks a person (the app's prompt, a stream-json client, an editor)
+// to approve one call. It blocks until they answer or ctx ends (then it
+// returns a denial).
+type Asker func(ctx context.Context, req Request) Decision
+
+// Hooks are the beforeTool hooks a gate fires after a call is allowed; a
+// block turns the call into a denial.
+type Hooks interface {
+	BeforeTool(ctx context.Context, call llm.ToolCall) (blocked bool, reason string)
+}
+
+// Outcome is a gate's answer for one call: run it (with Rewrite as its
+// arguments when set), or send Reason to the model as the tool result.
+type Outcome struct {
+	Allow   bool
+	Reason  string
+	Rewrite string
+}
+
+// Gate decides each tool call of a run: the Engine rules (confinement →
+// guard → rules → mode → grants); when it asks, Ask answers (nil: the ask
+// becomes a denial the model can read, so headless runs never block), and
+// the request and the decision go to Audit (the session log and the
+// surface); an allowed call still passes the beforeTool Hooks.
+type Gate struct {
+	Engine    *Engine
+	Workspace *workspace.Workspace
+	Ask       Asker
+	Audit     event.Sink
+	Hooks     Hooks
+}
+
+// Decide rules on one call.
+func (g *Gate) Decide(ctx context.Context, call llm.ToolCall, t tools.Tool) Outcome {
+	v := g.Engine.Decide(ctx, call, t)
+	switch v.Action {
+	case Deny:
+		return Outcome{Reason: v.Reason}
+	case Ask:
+		if g.Ask == nil {
+			if g.Engine.Mode() == ModeAutoAccept {
+				return Outcome{Reason: "needs a person even in auto-accept mode: " + v.Reason + ". Do it another way, or the user can approve it in the interactive app or answer permission_request events with -i stream-json."}
+			}
+			return Outcome{Reason: v.NonInteractive().Reason}
+		}
+		req := g.request(call, t, v)
+		g.emit(event.PermissionRequest, req.Event())
+		d := g.Ask(ctx, req)
+		if !d.Allowed() && d.Choice == "" {
+			d.Choice = Reject
+		}
+		g.emit(event.PermissionDecision, d.Event(req))
+		if !d.Allowed() {
+			reason := d.Reason
+			if reason == "" {
+				reason = "no reason given"
+			}
+			return Outcome{Reason: "the user denied this call: " + reason}
+		}
+		g.grant(call, t, v, d)
+	}
+	out := Outcome{Allow: true}
+	if t.SideEffect() == tools.SideRead {
+		g.openForRead(call)
+	}
+	if v.Command != "" && t.SideEffect() == tools.SideShell {
+		out.Rewrite = withCommand(call, v.Command)
+	}
+	if g.Hooks != nil {
+		if blocked, reason := g.Hooks.BeforeTool(ctx, call); blocked {
+			return Outcome{Reason: "a beforeTool hook blocked this call: " + reason}
+		}
+	}
+	return out
+}
+
+// request builds what the person is shown for call.
+func (g *Gate) request(call llm.ToolCall, t tools.Tool, v Verdict) Request {
+	p := Preview(g.Workspace, call)
+	req := Request{ID: call.ID, Tool: call.Name, Summary: oneLine(call.Arguments, 500), Command: p.Command, Path: p.Path, Diff: p.Diff, Why: withNote(v.Reason, p.Note)}
+	if req.Diff == "" && p.Note != "" {
+		req.Summary = p.Note // a write that changes nothing: say so, not the raw arguments
+	}
+	if t.SideEffect() == tools.SideShell && v.Rule == RuleModeNormal && g.Workspace != nil {
+		home, _ := os.UserHomeDir()
+		req.Prefix = SuggestPrefix(p.Command, shellguard.Options{Workspace: g.Workspace.Root(), Roots: g.Workspace.Roots()[1:], Home: home})
+	}
+	return req
+}
+
+// grant records an allow for the session or always with the engine.
+func (g *Gate) grant(call llm.ToolCall, t tools.Tool, v Verdict, d Decision) {
+	scope := d.Scope()
+	if scope == ScopeOnce {
+		return
+	}
+	gr := Grant{Scope: scope, Tool: t.Name()}
+	if v.Rule == RuleControlWrite || v.Rule == RuleSecretWrite {
+		// a write into .git, .zero or a secret is granted for that path
+		// only, never tool-wide
+		gr.Path = g.absPath(call)
+	}
+	if t.SideEffect() == tools.SideShell {
+		gr.Command = commandOf(call)
+		if p := strings.TrimSpace(d.Prefix); p != "" {
+			gr.Command, gr.Prefix = p, true
+		}
+	}
+	_ = g.Engine.Grant(gr)
+}
+
+func (g *Gate) emit(typ event.Type, p *event.Permission) {
+	if g.Audit != nil {
+		g.Audit.Emit(event.Event{Type: typ, Permission: p})
+	}
+}
+
+// absPath returns the call's path argument made absolute against the
+// workspace root (symlinks are the engine's business).
+func (g *Gate) absPath(call llm.ToolCall) string {
+	p := pathOf(call)
+	if p == "" || g.Workspace == nil || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(g.Workspace.Root(), p)
+}
+
+// openForRead makes an allowed read outside the workspace possible: the
+// file's directory (or the directory itself) becomes a read-only root.
+// Reads inside are left alone; the engine keeps deciding every later call.
+func (g *Gate) openForRead(call llm.ToolCall) {
+	p := pathOf(call)
+	if g.Workspace == nil || p == "" {
+		return
+	}
+	if _, err := g.Workspace.Resolve(p, false); err == nil {
+		return
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(g.Workspace.Root(), p)
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return
+	}
+	if st, err := os.Stat(real); err == nil && !st.IsDir() {
+		real = filepath.Dir(real)
+	}
+	_ = g.Workspace.AddReadRoot(real)
+}
+
+func pathOf(call llm.ToolCall) string {
+	var a struct {
+		Path string `json:"path"`
+	}
+	_ = json.Unmarshal([]byte(call.Arguments), &a)
+	return a.Path
+}
+
+// commandOf returns the command argument of a shell call.
+func commandOf(call llm.ToolCall) string {
+	var a struct {
+		Command string `json:"command"`
+	}
+	_ = json.Unmarshal([]byte(call.Arguments), &a)
+	return strings.TrimSpace(a.Command)
+}
+
+// withCommand returns call's arguments with the command replaced (a
+// project rule's rewrite, already re-checked by the guard).
+func withCommand(call llm.ToolCall, command string) string {
+	var a map[string]any
+	if json.Unmarshal([]byte(call.Arguments), &a) != nil || a == nil {
+		a = map[string]any{}
+	}
+	a["command"] = command
+	b, _ := json.Marshal(a)
+	return string(b)
+}
+
+// withNote appends a preview note to the request's reason.
+func withNote(why, note string) string {
+	if note == "" {
+		return why
+	}
+	if why == "" {
+		return note
+	}
+	return why + " · " + note
+}
+
+// oneLine is s with its whitespace runs folded to one space, cut to max
+// runes.
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > max {
+		return string(r[:max-1]) + "…"
+	}
+	return s
+}
