@@ -149,10 +149,15 @@ func (a *Agent) buildRequest(context.Context, func(event.Event)) llm.Request {
 const messageOverhead = 16
 
 // fixedBytes is the part of every request that compaction cannot shrink:
-// the system prompt and the tool schemas.
+// the system prompt and the offered tool schemas.
 func (a *Agent) fixedBytes() int {
-	n := len(a.opts.System)
-	for _, s := range a.opts.Tools.Specs(a.opts.Visible) {
+	return len(a.opts.System) + specBytes(a.opts.Tools.Specs(a.opts.Visible))
+}
+
+// specBytes approximates the request bytes of the tool schemas offered.
+func specBytes(specs []llm.ToolSpec) int {
+	n := 0
+	for _, s := range specs {
 		n += len(s.Name) + len(s.Description) + len(s.Parameters) + messageOverhead
 	}
 	return n
@@ -165,11 +170,7 @@ func (a *Agent) historyRequestBytes(msgs []llm.Message) int {
 
 // requestBytes is historyRequestBytes for a built request.
 func requestBytes(req llm.Request) int {
-	n := len(req.System) + contextmgr.HistoryBytes(req.Messages) + messageOverhead*len(req.Messages)
-	for _, s := range req.Tools {
-		n += len(s.Name) + len(s.Description) + len(s.Parameters) + messageOverhead
-	}
-	return n
+	return len(req.System) + specBytes(req.Tools) + contextmgr.HistoryBytes(req.Messages) + messageOverhead*len(req.Messages)
 }
 
 // calibrate teaches the estimator the server's bytes-per-token ratio from

@@ -5,16 +5,19 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/zero-agent/zero/internal/contextmgr"
 	"github.com/zero-agent/zero/internal/llm"
 )
 
 // Report is the state of the context window for /context and
-// `zero context`: what each lever saved this session, how full the window
-// is and what takes the most room. Bytes are bytes; tokens are estimated
-// with the bytes-per-token ratio learned from the server's usage reports
-// (4 bytes per token until the first report, Calibrated false).
+// `zero context`: how full the window is and with what (system prompt,
+// tool schemas, messages, free space, as Claude Code's /context shows
+// it), what each lever saved this session and what takes the most room.
+// Bytes are bytes; tokens are estimated with the bytes-per-token ratio
+// learned from the server's usage reports (4 bytes per token until the
+// first report, Calibrated false).
 //
 // The savings cover the session: on resume (Options.History) they are
 // recounted from the markers the levers left in the history (see
@@ -28,9 +31,21 @@ type Report struct {
 	SavedBytes, SavedTokens int
 	// WindowTokens is Options.ContextWindow (0: unknown).
 	WindowTokens int
-	// UsedTokens estimates the next request (system prompt, tool schemas
-	// and history) with the calibrated ratio.
+	// UsedTokens estimates the next request with the calibrated ratio:
+	// SystemTokens + ToolsTokens + MessagesTokens.
 	UsedTokens int
+	// SystemBytes and SystemTokens are the system prompt's, sent with
+	// every request.
+	SystemBytes, SystemTokens int
+	// Tools is how many tool schemas are offered now (plan mode offers
+	// fewer); ToolsBytes and ToolsTokens are their size in every request.
+	Tools, ToolsBytes, ToolsTokens int
+	// MessagesTokens is the history's share of UsedTokens, with the
+	// framing of each message.
+	MessagesTokens int
+	// FreeTokens is what the window has left (0 when WindowTokens is
+	// unknown or the estimate passes it).
+	FreeTokens int
 	// LastInputTokens is the prompt size the server last reported (0:
 	// never reported).
 	LastInputTokens int
@@ -59,9 +74,13 @@ const reportBiggest = 8
 // ContextReport measures the window now. It is cheap (no I/O) and must not
 // be called during a Run from another goroutine.
 func (a *Agent) ContextReport() Report {
+	specs := a.opts.Tools.Specs(a.opts.Visible)
 	r := Report{
 		WindowTokens:    a.opts.ContextWindow,
 		UsedTokens:      a.est.Tokens(a.historyRequestBytes(a.history)),
+		SystemBytes:     len(a.opts.System),
+		Tools:           len(specs),
+		ToolsBytes:      specBytes(specs),
 		LastInputTokens: a.lastInput,
 		Calibrated:      a.lastInput > 0,
 		BytesPerToken:   a.est.BytesPerToken(),
@@ -69,6 +88,12 @@ func (a *Agent) ContextReport() Report {
 		Messages:        len(a.history),
 		Compactions:     a.compactions,
 		Biggest:         contextmgr.Biggest(a.history, reportBiggest),
+	}
+	r.SystemTokens = a.est.Tokens(r.SystemBytes)
+	r.ToolsTokens = a.est.Tokens(r.ToolsBytes)
+	r.MessagesTokens = max(0, r.UsedTokens-r.SystemTokens-r.ToolsTokens)
+	if r.WindowTokens > 0 {
+		r.FreeTokens = max(0, r.WindowTokens-r.UsedTokens)
 	}
 	st := a.mgr.Stats
 	for _, l := range contextmgr.Levers {
@@ -82,20 +107,26 @@ func (a *Agent) ContextReport() Report {
 	return r
 }
 
-// String renders the report as /context prints it.
+// String renders the report as /context prints it: the window, then one
+// line per part of the next request and the free space, then the savings
+// and the biggest items.
 func (r Report) String() string {
 	var b strings.Builder
-	approx := "~"
 	if r.WindowTokens > 0 {
-		fmt.Fprintf(&b, "window: %s%d of %d tokens (%d%%)", approx, r.UsedTokens, r.WindowTokens, r.UsedTokens*100/r.WindowTokens)
+		fmt.Fprintf(&b, "window: ~%d of %d tokens (%d%%)", r.UsedTokens, r.WindowTokens, r.UsedTokens*100/r.WindowTokens)
 	} else {
-		fmt.Fprintf(&b, "window: %s%d tokens used (window size unknown)", approx, r.UsedTokens)
+		fmt.Fprintf(&b, "window: ~%d tokens used (window size unknown)", r.UsedTokens)
 	}
-	fmt.Fprintf(&b, ", %d messages, %s", r.Messages, contextmgr.HumanBytes(r.HistoryBytes))
 	if r.LastInputTokens > 0 {
 		fmt.Fprintf(&b, "; last request %d tokens (server), %.1f bytes/token", r.LastInputTokens, r.BytesPerToken)
 	}
 	b.WriteString("\n")
+	r.part(&b, "system prompt", r.SystemTokens, contextmgr.HumanBytes(r.SystemBytes))
+	r.part(&b, fmt.Sprintf("tool schemas (%d)", r.Tools), r.ToolsTokens, contextmgr.HumanBytes(r.ToolsBytes))
+	r.part(&b, fmt.Sprintf("messages (%d)", r.Messages), r.MessagesTokens, contextmgr.HumanBytes(r.HistoryBytes))
+	if r.WindowTokens > 0 {
+		r.part(&b, "free", r.FreeTokens, "")
+	}
 	if len(r.Levers) == 0 {
 		b.WriteString("saved: nothing yet\n")
 	} else {
@@ -117,16 +148,35 @@ func (r Report) String() string {
 	return b.String()
 }
 
+// part writes one line of the window's breakdown: label, estimated
+// tokens, their share of a known window, and the bytes behind them.
+func (r Report) part(b *strings.Builder, label string, tokens int, bytes string) {
+	share := ""
+	if r.WindowTokens > 0 {
+		share = fmt.Sprintf("%5.1f%%", float64(tokens)*100/float64(r.WindowTokens))
+	}
+	line := fmt.Sprintf("  %-19s %8s tokens %s  %9s", label, "~"+strconv.Itoa(tokens), share, bytes)
+	b.WriteString(strings.TrimRight(line, " "))
+	b.WriteString("\n")
+}
+
 // Markers the levers leave in the history (internal/contextmgr), read back
-// on resume to recount the savings.
-var (
-	omittedRe = regexp.MustCompile(`\[\.\.\. (\d+) bytes omitted`)
-	// readCutRe is contextmgr.ReadMarker with a byte count.
-	readCutRe = regexp.MustCompile(`\[\.\.\. lines \d+-\d+ omitted \(\d+ lines, (\d+) bytes\)`)
-	prunedRe  = regexp.MustCompile(`^\[old tool output pruned: (\d+) bytes`)
-	appliedRe = regexp.MustCompile(`\[(\d+) bytes applied; omitted from history`)
-	cachedRe  = regexp.MustCompile(`^\[.+ unchanged since turn \d+, see the earlier result\]$`)
-)
+// on resume to recount the savings. Compiled on first use: start-up time
+// counts, and only a resumed session needs them.
+type leverMarkers struct {
+	omitted, readCut, pruned, applied, cached *regexp.Regexp
+}
+
+var markers = sync.OnceValue(func() leverMarkers {
+	return leverMarkers{
+		omitted: regexp.MustCompile(`\[\.\.\. (\d+) bytes omitted`),
+		// readCut is contextmgr.ReadMarker with a byte count.
+		readCut: regexp.MustCompile(`\[\.\.\. lines \d+-\d+ omitted \(\d+ lines, (\d+) bytes\)`),
+		pruned:  regexp.MustCompile(`^\[old tool output pruned: (\d+) bytes`),
+		applied: regexp.MustCompile(`\[(\d+) bytes applied; omitted from history`),
+		cached:  regexp.MustCompile(`^\[.+ unchanged since turn \d+, see the earlier result\]$`),
+	}
+})
 
 // recount restores the lever statistics of a resumed history from the
 // markers its levers left: cut results name the bytes omitted, pruned
@@ -134,6 +184,10 @@ var (
 // stubs point at an earlier result of the same call. Items a summary
 // replaced are gone; each summary counts as one action with no bytes.
 func (a *Agent) recount(h []llm.Message) {
+	if len(h) == 0 {
+		return
+	}
+	re := markers()
 	st := &a.mgr.Stats
 	lastFull := map[string]int{} // tool+arguments -> full size of its last result
 	args := map[string]string{}  // call id -> tool+arguments
@@ -144,23 +198,23 @@ func (a *Agent) recount(h []llm.Message) {
 		}
 		for _, c := range m.ToolCalls() {
 			args[c.ID] = c.Name + "\x00" + c.Arguments
-			for _, sm := range appliedRe.FindAllStringSubmatch(c.Arguments, -1) {
+			for _, sm := range re.applied.FindAllStringSubmatch(c.Arguments, -1) {
 				n, _ := strconv.Atoi(sm[1])
 				st.Add(contextmgr.LeverWrites, n)
 			}
 		}
 		for _, r := range m.ToolResults() {
 			switch {
-			case prunedRe.MatchString(r.Content):
-				n, _ := strconv.Atoi(prunedRe.FindStringSubmatch(r.Content)[1])
+			case re.pruned.MatchString(r.Content):
+				n, _ := strconv.Atoi(re.pruned.FindStringSubmatch(r.Content)[1])
 				st.Add(contextmgr.LeverPrune, n-len(r.Content))
-			case cachedRe.MatchString(r.Content):
+			case re.cached.MatchString(r.Content):
 				st.Add(contextmgr.LeverReadCache, lastFull[args[r.CallID]]-len(r.Content))
 			default:
 				full := len(r.Content)
-				sm := omittedRe.FindStringSubmatch(r.Content)
+				sm := re.omitted.FindStringSubmatch(r.Content)
 				if sm == nil {
-					sm = readCutRe.FindStringSubmatch(r.Content)
+					sm = re.readCut.FindStringSubmatch(r.Content)
 				}
 				if sm != nil {
 					n, _ := strconv.Atoi(sm[1])
