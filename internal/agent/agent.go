@@ -55,7 +55,8 @@ type outcome struct {
 type Options struct {
 	Provider llm.Provider
 	Model    string
-	// System is the system prompt sent with every request.
+	// System is the system prompt sent with every request (SystemPrompt,
+	// PlanSystemPrompt); SetSystem changes it.
 	System string
 	Tools  *tools.Registry
 	// Visible filters the tools offered to the model (plan mode offers
@@ -192,6 +193,14 @@ func (a *Agent) History() []llm.Message {
 
 // SetModel switches the model for later requests.
 func (a *Agent) SetModel(model string) { a.opts.Model = model }
+
+// SetSystem replaces the system prompt for later requests (a mode switch:
+// PlanSystemPrompt on entering plan mode, SystemPrompt on leaving it). The
+// history is untouched, but the system prompt opens every request, so the
+// provider's prompt cache misses once, on the first request after the
+// switch; requests stay append-only otherwise. Setting the prompt it
+// already has changes nothing.
+func (a *Agent) SetSystem(system string) { a.opts.System = system }
 
 // SetVisible changes which tools are offered (mode changes).
 func (a *Agent) SetVisible(f func(tools.Tool) bool) { a.opts.Visible = f }

@@ -23,7 +23,11 @@
 //   - stuck.go, completion.go, verify.go: stuck detection and the
 //     completion check (a "tests pass" claim needs a test or build
 //     command that exited 0);
-//   - report.go: ContextReport for /context and `zero context`.
+//   - report.go: ContextReport for /context and `zero context`;
+//   - prompt.go: the system prompt, one for work and one for plan mode.
+//     A mode switch (SetSystem, SetVisible) changes the system prompt and
+//     the tool list, so the provider's prompt cache misses at that request
+//     only; every other request is the previous one plus new messages.
 //
 // Everything the loop does is reported as internal/event.Event to one Sink;
 // surfaces and the session log are consumers. The loop performs no terminal
