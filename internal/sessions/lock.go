@@ -34,31 +34,55 @@ func (s *Session) Lock() error {
 	if s.lock != nil {
 		return nil
 	}
-	path := filepath.Join(s.Dir(), LockFile)
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+	f, err := lockPid(filepath.Join(s.Dir(), LockFile), s.id)
 	if err != nil {
-		return fmt.Errorf("sessions: lock %s: %w", s.id, err)
+		return err
 	}
-	held, err := tryLock(f)
+	s.lock = f
+	return nil
+}
+
+// lockPid takes the lock file at path for session id (see Lock) and writes
+// this process's pid into it.
+func lockPid(path, id string) (*os.File, error) {
+	f, pid, err := acquire(path)
 	if err != nil {
-		f.Close()
-		return fmt.Errorf("sessions: lock %s: %w", s.id, err)
+		return nil, fmt.Errorf("sessions: lock %s: %w", id, err)
 	}
-	if held {
-		b := make([]byte, 32)
-		n, _ := f.ReadAt(b, 0)
-		f.Close()
-		if pid, err := strconv.Atoi(strings.TrimSpace(string(b[:n]))); err == nil && pid > 0 {
-			return fmt.Errorf("session %s is in use by another zero process (pid %d): %w", s.id, pid, ErrInUse)
+	if f == nil {
+		if pid > 0 {
+			return nil, fmt.Errorf("session %s is in use by another zero process (pid %d): %w", id, pid, ErrInUse)
 		}
-		return fmt.Errorf("session %s is in use by another zero process: %w", s.id, ErrInUse)
+		return nil, fmt.Errorf("session %s is in use by another zero process: %w", id, ErrInUse)
 	}
 	// The pid is for the message above only; the lock is the flock.
 	if err := f.Truncate(0); err == nil {
 		_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	}
-	s.lock = f
-	return nil
+	return f, nil
+}
+
+// acquire opens (creating) the lock file at path and takes its flock
+// without blocking. When another open lock holds it, f is nil and pid is
+// the pid the holder wrote (0 when unknown).
+func acquire(path string) (f *os.File, pid int, err error) {
+	f, err = os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, 0, err
+	}
+	held, err := tryLock(f)
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	if !held {
+		return f, 0, nil
+	}
+	b := make([]byte, 32)
+	n, _ := f.ReadAt(b, 0)
+	f.Close()
+	pid, _ = strconv.Atoi(strings.TrimSpace(string(b[:n])))
+	return nil, max(pid, 0), nil
 }
 
 // Unlock releases the lock taken by Lock (Close does too). Without the

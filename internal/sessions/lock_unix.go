@@ -22,3 +22,7 @@ func tryLock(f *os.File) (held bool, err error) {
 	}
 	return false, err
 }
+
+// flockWorks: a lock here excludes other processes, so List may remove a
+// prompt-less session whose lock it can take (see Store.List).
+const flockWorks = true
