@@ -68,6 +68,7 @@ func load100MB(b *testing.B) (*Session, int) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	sendPrompt(b, s, "go") // kept on Close; writeLog replaces the log
 	s.Close()
 	n := writeLog(b, s.EventsPath(), 100<<20)
 	fi, _ := os.Stat(s.EventsPath())

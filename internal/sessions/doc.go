@@ -16,7 +16,14 @@
 // Session.Lock is an advisory flock(2) on <dir>/lock that a run holds while
 // it appends, so two processes resuming one session fail fast ("session X
 // is in use by another zero process (pid N)") instead of interleaving
-// their records.
+// their records. Create returns a session already locked.
+//
+// Only sessions in which the user said something are kept (keep.go): a
+// session with no prompt and no `!cmd` is removed by Close, hidden by
+// List, Latest and prefix Loads, and removed by List when a crash left it
+// and no process holds its lock, so --resume continues the last real
+// conversation. Metadata.Workspace and InWorkspace let a surface warn on
+// a resume from another workspace.
 //
 // It knows the event vocabulary (internal/event) and messages
 // (internal/llm), and borrows the tool-call invariant repair from

@@ -21,7 +21,8 @@ var ErrInUse = errors.New("session is in use")
 // <dir>/lock, non-blocking) and writes this process's pid into the lock
 // file. A run that appends to the session holds it from before its first
 // Append until Close or Unlock, so two processes resuming one session never
-// interleave their records. It fails at once with ErrInUse (wrapped, naming
+// interleave their records; Create returns a session that holds it. List
+// removes a prompt-less session only after taking its lock (keep.go). It fails at once with ErrInUse (wrapped, naming
 // the holder's pid when the file holds one) when another open lock exists
 // (another process, or another Session value of this process). Locking a
 // Session that already holds the lock is a no-op. The lock is advisory:
@@ -85,8 +86,10 @@ func acquire(path string) (f *os.File, pid int, err error) {
 	return nil, max(pid, 0), nil
 }
 
-// Unlock releases the lock taken by Lock (Close does too). Without the
-// lock it does nothing.
+// Unlock releases the lock taken by Lock or Create (Close does too, and
+// removes a prompt-less session; Unlock never removes). Without the lock
+// it does nothing. A caller that only probes whether another process holds
+// a session (Lock, then give it back) should give it back with Unlock.
 func (s *Session) Unlock() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

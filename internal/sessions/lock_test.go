@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/llm"
 )
 
 // TestLockHelperProcess is not a test: TestLockAcrossProcesses runs the
@@ -41,6 +42,7 @@ func TestLockAcrossProcesses(t *testing.T) {
 	st := Open(t.TempDir())
 	s, err := st.Create(Metadata{Workspace: "/w"})
 	must(t, err)
+	sendPrompt(t, s, "hi")
 	must(t, s.Close())
 	cmd := exec.Command(os.Args[0], "-test.run=^TestLockHelperProcess$")
 	cmd.Env = append(os.Environ(), "ZERO_LOCK_HELPER="+s.ID(), "ZERO_LOCK_HELPER_DIR="+st.Dir())
@@ -79,7 +81,8 @@ func TestLockWithinProcess(t *testing.T) {
 	if err := b.Lock(); !errors.Is(err, ErrInUse) || !strings.Contains(err.Error(), fmt.Sprintf("(pid %d)", os.Getpid())) {
 		t.Fatalf("second Session of one process: %v", err)
 	}
-	must(t, a.Append(event.Event{Type: event.Warning, Text: "a"}))
+	prompt := llm.TextMessage(llm.RoleUser, "a")
+	must(t, a.Append(event.Event{Type: event.Message, Message: &prompt}))
 	must(t, a.Unlock())
 	must(t, b.Lock())
 	if err := a.Lock(); !errors.Is(err, ErrInUse) {

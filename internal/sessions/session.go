@@ -39,6 +39,7 @@ type Session struct {
 	repairs []Warning
 	enc     bytes.Buffer
 	lock    *os.File // the lock file while Lock holds it
+	removed bool     // Close removed the prompt-less session
 }
 
 func newSession(st *Store, meta Metadata) *Session {
@@ -83,10 +84,12 @@ func (s *Session) flushMeta() error {
 
 // Append writes ev as one JSON line. SchemaVersion and Time are filled
 // when zero. The line and its '\n' go out in one write(2) on an O_APPEND
-// descriptor; message, compaction, error and run_end events are fsynced
-// (with metadata), deltas are not. The first Append after Load repairs a
-// torn tail (see RepairTail). Metadata (Updated, Turns, FirstPrompt,
-// Model, Provider) follows the events appended.
+// descriptor; message, compaction, error, run_end and user_shell events
+// are fsynced (with metadata), deltas are not. run_start and user_shell
+// lines carry the session's workspace unless the event names one. The
+// first Append after Load repairs a torn tail (see RepairTail). Metadata
+// (Updated, Turns, FirstPrompt, ShellCommands, Model, Provider) follows
+// the events appended.
 func (s *Session) Append(ev event.Event) error {
 	if ev.SchemaVersion == 0 {
 		ev.SchemaVersion = event.SchemaVersion
@@ -96,7 +99,7 @@ func (s *Session) Append(ev event.Event) error {
 	if ev.Time.IsZero() {
 		ev.Time = s.st.now() // under the lock: times follow log order
 	}
-	if ev.Type == event.RunStart && ev.Workspace == "" {
+	if (ev.Type == event.RunStart || ev.Type == event.UserShell) && ev.Workspace == "" {
 		ev.Workspace = s.meta.Workspace // so a lost metadata.json can be rebuilt
 	}
 	s.enc.Reset()
@@ -149,8 +152,8 @@ func (s *Session) Repairs() []Warning {
 
 func durable(t event.Type) bool {
 	switch t {
-	case event.Message, event.Compaction, event.Error, event.RunEnd:
-		return true
+	case event.Message, event.Compaction, event.Error, event.RunEnd, event.UserShell:
+		return true // a user_shell may be all a session holds: see keep.go
 	}
 	return false
 }
@@ -192,9 +195,10 @@ func (s *Session) note(ev event.Event) {
 }
 
 // noteMeta folds ev into m: Updated, Model, Provider and Workspace from
-// run_start (the first workspace wins), FirstPrompt and Turns from user
-// prompts. Append and the rebuild of a lost metadata.json share it, so a
-// rebuilt file says what the lost one said.
+// run_start (the first workspace wins; a user_shell's too), FirstPrompt
+// and Turns from user prompts, ShellCommands from user_shell. Append and
+// the rebuild of a lost metadata.json share it, so a rebuilt file says
+// what the lost one said.
 func noteMeta(m *Metadata, ev event.Event) {
 	if !ev.Time.IsZero() {
 		m.Updated = ev.Time
@@ -213,6 +217,11 @@ func noteMeta(m *Metadata, ev event.Event) {
 		}
 		if m.FirstPrompt == "" {
 			m.FirstPrompt = cut(ev.Prompt)
+		}
+	case event.UserShell:
+		m.ShellCommands++
+		if m.Workspace == "" {
+			m.Workspace = ev.Workspace
 		}
 	case event.Message:
 		if ev.Message == nil || ev.Message.Role != llm.RoleUser || hasResults(*ev.Message) {
@@ -260,8 +269,12 @@ func (s *Session) Sync() error {
 	return err
 }
 
-// Close syncs and closes the log and releases the lock (see Lock). The
-// session may be appended to again after Close (the log is reopened).
+// Close syncs and closes the log and releases the lock (see Lock). A
+// session that holds its lock (Create returns it locked) and recorded no
+// prompt and no `!cmd` is removed, directory and all (see Metadata.Empty
+// and keep.go); Removed then reports true. Otherwise the session may be
+// appended to again after Close (the log is reopened). Closing a session
+// this Session does not hold the lock of never removes it.
 func (s *Session) Close() error {
 	err := s.Sync()
 	s.mu.Lock()
@@ -269,6 +282,9 @@ func (s *Session) Close() error {
 	if s.f != nil {
 		err = errors.Join(err, s.f.Close())
 		s.f = nil
+	}
+	if s.lock != nil && s.meta.Empty() {
+		err = errors.Join(err, s.removeLocked())
 	}
 	return errors.Join(err, s.unlockLocked())
 }

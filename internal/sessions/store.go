@@ -47,6 +47,10 @@ type Metadata struct {
 	// nudges and continuations, or a compaction summary). A log without
 	// run_start lines counts its first such message only.
 	Turns int `json:"turns"`
+	// ShellCommands counts the `!cmd`s the user ran in the app (user_shell
+	// events). With Turns and FirstPrompt it decides whether the session
+	// is kept (see Empty).
+	ShellCommands int `json:"shellCommands,omitempty"`
 	// promptInRun: the current run's prompt was counted (not stored).
 	promptInRun bool
 	// ForkedFrom is the id of the session this one was forked from.
@@ -93,7 +97,12 @@ func NewID(t time.Time) string {
 }
 
 // Create makes a new session from meta: ID, Created and Updated are filled
-// when empty; Workspace is made canonical (absolute, symlinks resolved). The directory is private (0700).
+// when empty; Workspace is made canonical (absolute, symlinks resolved).
+// The directory is private (0700). The session is returned locked (see
+// Lock): it is built under a hidden name and renamed into place with its
+// lock held, so no other process ever sees it unlocked (List removes
+// unlocked prompt-less sessions). Close releases the lock and, when no
+// prompt was recorded, removes the session (see Metadata.Empty).
 func (st *Store) Create(meta Metadata) (*Session, error) {
 	now := st.now()
 	if meta.Created.IsZero() {
@@ -113,20 +122,59 @@ func (st *Store) Create(meta Metadata) (*Session, error) {
 		if !given {
 			meta.ID = NewID(meta.Created)
 		}
-		err := os.Mkdir(filepath.Join(st.dir, meta.ID), 0o700)
+		s, err := st.create(meta)
 		if err == nil {
-			break
+			return s, nil
 		}
 		if !errors.Is(err, fs.ErrExist) || given || try > 8 {
 			return nil, fmt.Errorf("sessions: create %s: %w", meta.ID, err)
 		}
 	}
-	s := newSession(st, meta)
-	if err := writeFileAtomic(s.metaPath(), mustJSON(meta)); err != nil {
+}
+
+// create makes the directory of meta.ID in a hidden temporary directory
+// (ids skips it), with metadata.json and the lock taken, and renames it
+// into place. Where flock(2) is missing the lock is taken after the rename
+// (a directory holding an open file may not rename there, and List removes
+// nothing there). rename(2) fails with EEXIST or ENOTEMPTY (both
+// fs.ErrExist) onto a session; the Lstat catches an empty directory.
+func (st *Store) create(meta Metadata) (*Session, error) {
+	final := filepath.Join(st.dir, meta.ID)
+	if _, err := os.Lstat(final); err == nil {
+		return nil, fs.ErrExist
+	}
+	tmp, err := os.MkdirTemp(st.dir, ".create-")
+	if err != nil {
 		return nil, err
+	}
+	s := newSession(st, meta)
+	fail := func(err error) (*Session, error) {
+		if s.lock != nil {
+			s.lock.Close()
+			s.lock = nil
+		}
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	if flockWorks {
+		if s.lock, err = lockPid(filepath.Join(tmp, LockFile), meta.ID); err != nil {
+			return fail(err)
+		}
+	}
+	if err := writeFileAtomic(filepath.Join(tmp, MetadataFile), mustJSON(meta)); err != nil {
+		return fail(err)
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		return fail(err)
+	}
+	if !flockWorks {
+		if s.lock, err = lockPid(filepath.Join(final, LockFile), meta.ID); err != nil {
+			return nil, err
+		}
 	}
 	f, err := os.OpenFile(s.EventsPath(), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
+		s.unlockLocked()
 		return nil, fmt.Errorf("sessions: create log: %w", err)
 	}
 	s.f = f
@@ -135,8 +183,9 @@ func (st *Store) Create(meta Metadata) (*Session, error) {
 
 // Load opens the session whose id is id or starts with it. It errors with
 // ErrNotFound when none matches and names the candidates when the prefix
-// is ambiguous. Loading never modifies the log; the first Append repairs a
-// torn tail.
+// is ambiguous; a prefix ignores prompt-less sessions (see Metadata.Empty)
+// when it matches another, and an exact id loads any session. Loading
+// never modifies the log; the first Append repairs a torn tail.
 func (st *Store) Load(id string) (*Session, error) {
 	id = strings.TrimSpace(id)
 	if id == "" || strings.ContainsAny(id, `/\`) || id == "." || id == ".." {
@@ -156,6 +205,9 @@ func (st *Store) Load(id string) (*Session, error) {
 			match = append(match, x)
 		}
 	}
+	if len(match) > 1 {
+		match = withPrompts(st, match)
+	}
 	switch len(match) {
 	case 0:
 		return nil, fmt.Errorf("sessions: %q in %s: %w (list them with `zero sessions`)", id, st.dir, ErrNotFound)
@@ -170,10 +222,31 @@ func (st *Store) Load(id string) (*Session, error) {
 	return newSession(st, meta), nil
 }
 
-// List returns every session's metadata, most recently updated first (ties
-// by id, newest first). A session whose metadata.json is missing or
-// damaged is listed with its id and the log's modification time, never
-// hidden.
+// withPrompts returns the ids of ids whose sessions are not Empty, or ids
+// when all are.
+func withPrompts(st *Store, ids []string) []string {
+	var out []string
+	for _, id := range ids {
+		if m, _ := st.readMeta(id); !m.Empty() {
+			out = append(out, id)
+		}
+	}
+	if len(out) == 0 {
+		return ids
+	}
+	return out
+}
+
+// List returns the metadata of every session that recorded a prompt or a
+// `!cmd` (see Metadata.Empty), most recently updated first (ties by id,
+// newest first). A session whose metadata.json is missing or damaged is
+// listed as rebuilt from its log (Workspace included, from the log's
+// run_start or user_shell lines), never hidden while its log records a
+// prompt.
+//
+// A prompt-less session is left out. When no process holds its lock (a
+// crash left it; a live run holds it, and Create returns sessions
+// locked) List removes it, where flock(2) exists; see keep.go.
 func (st *Store) List() ([]Metadata, error) {
 	ids, err := st.ids()
 	if err != nil {
@@ -182,6 +255,10 @@ func (st *Store) List() ([]Metadata, error) {
 	out := make([]Metadata, 0, len(ids))
 	for _, id := range ids {
 		m, _ := st.readMeta(id)
+		if m.Empty() {
+			st.prune(id)
+			continue
+		}
 		out = append(out, m)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -194,7 +271,9 @@ func (st *Store) List() ([]Metadata, error) {
 }
 
 // Latest returns the most recently updated session whose Workspace is
-// workspace (made canonical like Create does), or any session when workspace is "". It
+// workspace (made canonical like Create does), or any session when
+// workspace is "", among those List returns: a prompt-less session is
+// never the latest, so --resume continues the last real conversation. It
 // errors with ErrNotFound when there is none.
 func (st *Store) Latest(workspace string) (*Session, error) {
 	if workspace != "" {
@@ -264,7 +343,8 @@ func (st *Store) ids() ([]string, error) {
 // readMeta reads a session's metadata. When metadata.json is missing or
 // damaged it is rebuilt from the log (see metaFromLog), falling back to
 // what the directory itself tells (id, log modification time); the error
-// still says the file was unreadable.
+// still says the file was unreadable. A file that says no prompt was sent
+// is checked against the log (see reconcile).
 func (st *Store) readMeta(id string) (Metadata, error) {
 	dir := filepath.Join(st.dir, id)
 	data, err := os.ReadFile(filepath.Join(dir, MetadataFile))
@@ -277,6 +357,8 @@ func (st *Store) readMeta(id string) (Metadata, error) {
 		if t, ok := idTime(id); ok {
 			m.Created = t // the id names the creation; the first event came later
 		}
+	} else if m.Empty() {
+		reconcile(&m, filepath.Join(dir, EventsFile))
 	}
 	m.ID = id
 	if m.Updated.IsZero() {
@@ -307,7 +389,8 @@ func idTime(id string) (time.Time, bool) {
 
 // metaFromLog rebuilds what metadata.json held from the events at path,
 // replaying them through noteMeta as Append did: Workspace, Provider and
-// Model from run_start events, FirstPrompt and Turns from user prompts,
+// Model from run_start events (Workspace also from user_shell events),
+// FirstPrompt and Turns from user prompts, ShellCommands from user_shell,
 // Created and Updated from the first and last event times (readMeta
 // prefers the id's time for Created). Fields the log
 // does not record (Title, ForkedFrom, ParentID) stay empty, and so does
@@ -320,7 +403,7 @@ func metaFromLog(path string) Metadata {
 		return m
 	}
 	evs, _ := decodeEvents(data, func(t event.Type) bool {
-		return t == event.RunStart || t == event.Message || t == event.RunEnd
+		return t == event.RunStart || t == event.Message || t == event.RunEnd || t == event.UserShell
 	})
 	for _, ev := range evs {
 		if m.Created.IsZero() {

@@ -54,6 +54,18 @@ func testStore(t *testing.T) (*Store, *clock) {
 
 func intp(i int) *int { return &i }
 
+// sendPrompt records a user prompt as a run does (run_start, then the user
+// message), so the session is kept (see Metadata.Empty).
+func sendPrompt(t testing.TB, s *Session, text string) {
+	t.Helper()
+	msg := llm.TextMessage(llm.RoleUser, text)
+	for _, ev := range []event.Event{{Type: event.RunStart, Prompt: text}, {Type: event.Message, Message: &msg}} {
+		if err := s.Append(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // conversation is a run with a tool round trip, as the agent loop emits it.
 func conversation() ([]event.Event, []llm.Message) {
 	call := &llm.ToolCall{ID: "call_1", Name: "bash", Arguments: `{"command":"go test ./..."}`}
@@ -202,14 +214,17 @@ func TestListAndLatest(t *testing.T) {
 	a, _ := st.Create(Metadata{Workspace: wsA})
 	b, _ := st.Create(Metadata{Workspace: wsB})
 	c, _ := st.Create(Metadata{Workspace: wsA})
+	lost, _ := st.Create(Metadata{Workspace: wsB})
+	sendPrompt(t, lost, "lost")
+	sendPrompt(t, b, "b")
+	sendPrompt(t, c, "c")
 	// a is used last: it must come first.
 	if err := a.Append(event.Event{Type: event.Message, Message: &llm.Message{Role: llm.RoleUser, Parts: []llm.Part{{Type: llm.PartText, Text: "hello"}}}}); err != nil {
 		t.Fatal(err)
 	}
-	// A session whose metadata was lost is still listed.
-	lost, _ := st.Create(Metadata{})
+	// A session whose metadata was lost is still listed, rebuilt from its
+	// log (workspace included).
 	os.WriteFile(filepath.Join(lost.Dir(), MetadataFile), []byte("{torn"), 0o600)
-	os.Chtimes(lost.EventsPath(), time.Unix(0, 0), time.Unix(0, 0))
 
 	list, err := st.List()
 	if err != nil {
@@ -224,6 +239,9 @@ func TestListAndLatest(t *testing.T) {
 	}
 	if list[0].Turns != 1 || list[0].FirstPrompt != "hello" {
 		t.Errorf("List[0] = %+v", list[0])
+	}
+	if m := list[3]; m.Workspace != canonical(wsB) || m.FirstPrompt != "lost" {
+		t.Errorf("lost metadata rebuilt as %+v", m)
 	}
 
 	for _, tt := range []struct{ ws, want string }{{wsA, a.ID()}, {wsB, b.ID()}, {"", a.ID()}} {
@@ -316,8 +334,10 @@ func TestCrashDamage(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			st, _ := testStore(t)
 			s, _ := st.Create(Metadata{})
-			s.Close()
 			os.WriteFile(s.EventsPath(), []byte(tt.damage()), 0o600)
+			// Close keeps it: its log records a prompt, though no Append
+			// told the Session so.
+			s.Close()
 
 			s, err := st.Load(s.ID())
 			if err != nil {
@@ -402,6 +422,7 @@ func TestWorkspaceThroughSymlink(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	sendPrompt(t, s, "hi")
 	want, _ := filepath.EvalSymlinks(real)
 	if s.Meta().Workspace != want {
 		t.Errorf("workspace = %s, want %s", s.Meta().Workspace, want)
