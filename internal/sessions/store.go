@@ -27,6 +27,17 @@ const (
 // prefix or a workspace.
 var ErrNotFound = errors.New("session not found")
 
+// ErrAmbiguous is returned (matched by errors.Is) when an id prefix names
+// several sessions; the error's text names them (a usage error for the
+// command line).
+var ErrAmbiguous = errors.New("ambiguous session id")
+
+// ambiguousError is "sessions: "2026" is ambiguous: id1, id2, …".
+type ambiguousError struct{ msg string }
+
+func (e *ambiguousError) Error() string        { return e.msg }
+func (e *ambiguousError) Is(target error) bool { return target == ErrAmbiguous }
+
 // Metadata describes one session; it is stored as metadata.json.
 type Metadata struct {
 	// ID is the directory name: "20261130-051200-ab12cd" (UTC time of
@@ -182,8 +193,8 @@ func (st *Store) create(meta Metadata) (*Session, error) {
 }
 
 // Load opens the session whose id is id or starts with it. It errors with
-// ErrNotFound when none matches and names the candidates when the prefix
-// is ambiguous; a prefix ignores prompt-less sessions (see Metadata.Empty)
+// ErrNotFound when none matches and with ErrAmbiguous, naming the
+// candidates, when the prefix is ambiguous; a prefix ignores prompt-less sessions (see Metadata.Empty)
 // when it matches another, and an exact id loads any session. Loading
 // never modifies the log; the first Append repairs a torn tail.
 func (st *Store) Load(id string) (*Session, error) {
@@ -216,7 +227,7 @@ func (st *Store) Load(id string) (*Session, error) {
 		if len(match) > 5 {
 			match = append(match[:5], "…")
 		}
-		return nil, fmt.Errorf("sessions: %q is ambiguous: %s", id, strings.Join(match, ", "))
+		return nil, &ambiguousError{fmt.Sprintf("sessions: %q is ambiguous: %s", id, strings.Join(match, ", "))}
 	}
 	meta, _ := st.readMeta(match[0])
 	return newSession(st, meta), nil

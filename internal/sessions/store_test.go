@@ -181,7 +181,7 @@ func TestLoadByPrefix(t *testing.T) {
 		{in: "20261130-051200-aaaaaa", want: "20261130-051200-aaaaaa"},
 		{in: "20261130-0612", want: "20261130-061200-cccccc"},
 		{in: "20261130-051200-aaaab", want: "20261130-051200-aaaabb"},
-		{in: "20261130-0512", errHas: "ambiguous"},
+		{in: "20261130-0512", errHas: `sessions: "20261130-0512" is ambiguous: 20261130-051200-aaaaaa, 20261130-051200-aaaabb`},
 		{in: "2025", notFound: true},
 		{in: "../x", errHas: "bad session id"},
 		{in: "", errHas: "bad session id"},
@@ -200,6 +200,9 @@ func TestLoadByPrefix(t *testing.T) {
 		default:
 			if err == nil || !strings.Contains(err.Error(), tt.errHas) {
 				t.Errorf("Load(%q) err = %v, want %q", tt.in, err, tt.errHas)
+			}
+			if ambiguous := strings.Contains(tt.errHas, "ambiguous"); errors.Is(err, ErrAmbiguous) != ambiguous {
+				t.Errorf("Load(%q): errors.Is(err, ErrAmbiguous) = %v, want %v", tt.in, !ambiguous, ambiguous)
 			}
 		}
 	}
