@@ -9,6 +9,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/zero-agent/zero/internal/run"
+	"github.com/zero-agent/zero/internal/tui/sanitize"
 	"io"
 	"os"
 	"strings"
@@ -83,10 +85,10 @@ var Version = "dev"
 // code: 0 ok, 1 crash, 2 usage, 3 provider error, 4 incomplete, 130
 // interrupted.
 func Main(args []string) int {
-	return run(stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr, inIsTTY: isTerminal(os.Stdin), outIsTTY: isTerminal(os.Stdout)}, args)
+	return dispatch(stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr, inIsTTY: isTerminal(os.Stdin), outIsTTY: isTerminal(os.Stdout)}, args)
 }
 
-func run(s stdio, args []string) int {
+func dispatch(s stdio, args []string) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "-h", "--help", "help":
@@ -128,8 +130,14 @@ func exitCode(s stdio, err error) int {
 		return ExitOK
 	}
 	var ue *usageError
-	if errors.As(err, &ue) {
+	var ce *run.ConfigError
+	var inUse *run.InUseError
+	switch {
+	case errors.As(err, &ue):
 		fmt.Fprintln(s.err, "zero:", ue.msg)
+		return ExitUsage
+	case errors.As(err, &ce), errors.As(err, &inUse):
+		fmt.Fprintln(s.err, "zero:", err)
 		return ExitUsage
 	}
 	if errors.Is(err, flag.ErrHelp) {
@@ -175,6 +183,16 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
+}
+
+// oneLine is s on one line (whitespace runs folded, control characters
+// made safe), cut to max runes.
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(sanitize.Line(s)), " ")
+	if r := []rune(s); len(r) > max {
+		return string(r[:max-1]) + "…"
+	}
+	return s
 }
 
 func isTerminal(f *os.File) bool {

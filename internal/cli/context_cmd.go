@@ -11,21 +11,25 @@ import (
 	"github.com/zero-agent/zero/internal/config"
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/providers/catalog"
+	"github.com/zero-agent/zero/internal/run"
 	"github.com/zero-agent/zero/internal/sessions"
-	"github.com/zero-agent/zero/internal/tools"
-	"github.com/zero-agent/zero/internal/tools/webfetch"
 	"github.com/zero-agent/zero/internal/workspace"
 )
 
 // runContext is `zero context [--session ID]`: what the latest session of
 // this workspace (or the one named) puts in the model's window, and the
 // bytes each context lever saved. It reads the stored session only: no
-// model server is needed or contacted.
+// model server is needed or contacted. The window is the one the session
+// last ran with (its run_start events record it); the tools are the run
+// layer's tool set.
 func runContext(s stdio, args []string) error {
 	fs := flag.NewFlagSet("context", flag.ContinueOnError)
 	fs.SetOutput(s.err)
 	id := fs.String("session", "", "session id or prefix (default: the latest of this workspace)")
 	if _, err := parseInterspersed(fs, args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
 		return usagef("%v", err)
 	}
 	wd, err := os.Getwd()
@@ -33,13 +37,19 @@ func runContext(s stdio, args []string) error {
 		return err
 	}
 	wd = canonicalDir(wd)
+	return contextReport(s, wd, *id)
+}
+
+// contextReport prints the context report of session id ("" the latest
+// of workspace wd).
+func contextReport(s stdio, wd, id string) error {
 	st, err := openStore()
 	if err != nil {
 		return err
 	}
 	var sess *sessions.Session
-	if *id != "" {
-		sess, err = st.Load(*id)
+	if id != "" {
+		sess, err = st.Load(id)
 	} else {
 		sess, err = st.Latest(wd)
 	}
@@ -47,7 +57,7 @@ func runContext(s stdio, args []string) error {
 		return usagef("no session for %s yet (zero sessions --all lists them)", wd)
 	}
 	if err != nil {
-		return err
+		return usagef("%v", err)
 	}
 	defer sess.Close()
 	evs, _, err := sess.Events()
@@ -60,16 +70,21 @@ func runContext(s stdio, args []string) error {
 	if err != nil {
 		return err
 	}
-	m, _ := catalog.Resolve(meta.Provider, meta.Model)
-	window, source := catalog.Window(m, 0, cfg.ContextWindow)
-	compactions, lastInput := 0, 0
+	compactions, lastInput, ranWith := 0, 0, 0
 	for _, e := range evs {
 		switch {
 		case e.Type == event.Compaction:
 			compactions++
 		case e.Type == event.Usage && e.Usage != nil && !e.Usage.Estimated:
 			lastInput = e.Usage.InputTokens
+		case e.Type == event.RunStart && e.ContextWindow > 0:
+			ranWith = e.ContextWindow
 		}
+	}
+	window, source := ranWith, "the window the session ran with"
+	if window == 0 {
+		m, _ := catalog.Resolve(meta.Provider, meta.Model)
+		window, source = catalog.Window(m, 0, cfg.ContextWindow)
 	}
 	ws, err := workspace.New(wd)
 	if err != nil {
@@ -79,7 +94,7 @@ func runContext(s stdio, args []string) error {
 	a := agent.New(agent.Options{
 		Model:         meta.Model,
 		System:        agent.SystemPrompt(wd, time.Now(), ""),
-		Tools:         tools.NewRegistry(append(tools.Core(ws, tools.Options{}), webfetch.New(webfetch.Options{}))...),
+		Tools:         run.ToolSet(ws, run.ToolOptions{}),
 		History:       history,
 		ContextWindow: window,
 		MaxToolOutput: cfg.MaxToolOutput,

@@ -81,7 +81,7 @@ func TestDoctorProvider(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errb bytes.Buffer
-			code := run(stdio{out: &out, err: &errb}, tc.args)
+			code := dispatch(stdio{out: &out, err: &errb}, tc.args)
 			if code != tc.code {
 				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.code, out.String(), errb.String())
 			}

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
+	"github.com/zero-agent/zero/internal/run"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -13,30 +13,14 @@ import (
 	"github.com/zero-agent/zero/internal/config"
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/providers/catalog"
-	"github.com/zero-agent/zero/internal/providers/openai"
 )
 
 // loadConfig resolves configuration for the workspace dir ("" is the
 // current directory); a project file counts only once the folder is
 // trusted. Bad files are usage errors.
 func loadConfig(dir string, over config.Overrides) (*config.Config, error) {
-	cfg, _, err := loadConfigTrust(dir, over)
+	cfg, _, err := run.LoadConfig(dir, over)
 	return cfg, err
-}
-
-// loadConfigTrust is loadConfig that also returns the folder's trust
-// state, read once (the trust file and the hashes of the project files)
-// for both the config and the permission engine (newSafety).
-func loadConfigTrust(dir string, over config.Overrides) (*config.Config, folderTrust, error) {
-	if dir == "" {
-		dir, _ = os.Getwd()
-	}
-	trust := readFolderTrust(dir)
-	cfg, err := config.Load(config.Options{Workspace: dir, TrustedProject: trust.ok(), Overrides: over})
-	if err != nil {
-		return nil, trust, usagef("%v", err)
-	}
-	return cfg, trust, nil
 }
 
 // runProviders is `zero providers list|add|remove|use|check`.
@@ -197,9 +181,9 @@ func providersCheck(s stdio, name string) error {
 	if err != nil {
 		return err
 	}
-	prov, err := buildProvider(r)
+	prov, err := run.NewProvider(r)
 	if err != nil {
-		return usagef("%v", err)
+		return err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -242,7 +226,7 @@ func runModels(s stdio, args []string) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	ids, err := modelIDs(ctx, r)
+	ids, err := run.ModelIDs(ctx, r)
 	if err != nil {
 		var pe *llm.ProviderError
 		if errors.As(err, &pe) {
@@ -254,18 +238,4 @@ func runModels(s stdio, args []string) error {
 		fmt.Fprintln(s.out, id)
 	}
 	return nil
-}
-
-// modelIDs lists the model ids provider r offers: the catalog for vendor
-// APIs, the server's live GET /models list for OpenAI-compatible ones.
-func modelIDs(ctx context.Context, r *config.Resolved) ([]string, error) {
-	switch r.Kind {
-	case config.KindAnthropic, config.KindGemini:
-		var ids []string
-		for _, m := range catalog.Models(string(r.Kind)) {
-			ids = append(ids, m.ID)
-		}
-		return ids, nil
-	}
-	return openai.ListModels(ctx, r.BaseURL, r.APIKey)
 }

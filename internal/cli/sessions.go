@@ -4,35 +4,19 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/zero-agent/zero/internal/run"
 	"os"
 	"path/filepath"
 	"text/tabwriter"
 	"time"
 
-	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/sessions"
 )
 
-// sessionLog is the session store as an event consumer: it records every
-// event except streaming deltas (the complete messages are recorded as
-// message events, so deltas would only repeat them).
-type sessionLog struct{ s *sessions.Session }
+func openStore() (*sessions.Store, error) { return run.OpenStore() }
 
-// Emit appends e unless it is a text or reasoning delta.
-func (l sessionLog) Emit(e event.Event) {
-	if e.Type == event.Text || e.Type == event.Reasoning {
-		return
-	}
-	l.s.Emit(e)
-}
-
-func openStore() (*sessions.Store, error) {
-	dir, err := sessions.DefaultDir()
-	if err != nil {
-		return nil, err
-	}
-	return sessions.Open(dir), nil
-}
+// canonicalDir returns dir with symlinks resolved (run.CanonicalDir).
+func canonicalDir(dir string) string { return run.CanonicalDir(dir) }
 
 // sessionsUsage is `zero sessions -h`. PROMPTS is sessions.Metadata.Turns:
 // the user messages with text the session recorded.
@@ -110,13 +94,4 @@ func runLogs(s stdio, args []string) error {
 	fmt.Fprintf(s.out, "latest session for %s: %s\n  %s\n  %s\n", wd, sess.ID(),
 		filepath.Join(sess.Dir(), sessions.MetadataFile), sess.EventsPath())
 	return nil
-}
-
-// canonicalDir returns dir with symlinks resolved, so one workspace has one
-// name in session metadata.
-func canonicalDir(dir string) string {
-	if r, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = r
-	}
-	return filepath.Clean(dir)
 }

@@ -80,6 +80,10 @@ type Event struct {
 	Provider string `json:"provider,omitempty"`
 	Model    string `json:"model,omitempty"`
 	Prompt   string `json:"prompt,omitempty"`
+	// ContextWindow is the model's context window in tokens as the run
+	// layer resolved it (0: unknown), so reports read later (`zero
+	// context`) use the window the session ran with.
+	ContextWindow int `json:"contextWindow,omitempty"`
 	// Workspace is the run's workspace root (absolute). The session log
 	// fills it in the run_start lines it writes, so a lost metadata.json
 	// can be rebuilt from the log; other consumers may leave it empty.

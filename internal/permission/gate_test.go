@@ -176,4 +176,3 @@ func TestApprovedReadOutsideBecomesReadable(t *testing.T) {
 		t.Fatal("approved read made the directory writable")
 	}
 }
-

@@ -121,6 +121,9 @@ type Options struct {
 	// Tick is how often the status line's elapsed time refreshes while a
 	// turn runs (0: every second; negative: never, for tests).
 	Tick time.Duration
+	// Prompt, when set, is sent as the first prompt as the app starts
+	// (`zero "task"`), as if typed and sent with Enter.
+	Prompt string
 }
 
 // New returns the app model for backend.
@@ -158,6 +161,10 @@ func (m *Model) SetSender(send func(tea.Msg)) { m.send = send }
 func (m *Model) Init() tea.Cmd {
 	if !m.openingPrinted {
 		m.commit(m.openingLines()...)
+	}
+	if p := m.opts.Prompt; strings.TrimSpace(p) != "" {
+		m.hist.Add(p)
+		return tea.Batch(m.flush(), m.startRun(p))
 	}
 	return m.flush()
 }

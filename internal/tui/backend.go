@@ -5,6 +5,7 @@ import (
 
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/permission"
 )
 
 // Backend is everything the TUI needs from the rest of Zero. The CLI
@@ -59,31 +60,21 @@ type Backend interface {
 	Rules(ctx context.Context, arg string) (string, error)
 }
 
-// Mode is the input mode, cycled with Shift+Tab and passed with each turn.
-type Mode string
+// Mode is the permission mode, cycled with Shift+Tab and passed with each
+// turn (internal/permission parses and owns it).
+type Mode = permission.Mode
 
-// Modes, in Shift+Tab order.
+// Modes, in Shift+Tab order (Mode.Next).
 const (
 	// ModeNormal asks before file edits and flagged shell commands.
-	ModeNormal Mode = "normal"
+	ModeNormal = permission.ModeNormal
 	// ModeAutoAccept approves file edits and flagged shell commands
 	// (project rules' blocks and hard denies still apply).
-	ModeAutoAccept Mode = "auto-accept"
-	// ModePlan adds a planning directive to each request and offers
-	// read-only tools only.
-	ModePlan Mode = "plan"
+	ModeAutoAccept = permission.ModeAutoAccept
+	// ModePlan offers read-only tools only; the model is told it is
+	// planning.
+	ModePlan = permission.ModePlan
 )
-
-// Next returns the mode after m in the cycle normal → auto-accept → plan.
-func (m Mode) Next() Mode {
-	switch m {
-	case ModeNormal:
-		return ModeAutoAccept
-	case ModeAutoAccept:
-		return ModePlan
-	}
-	return ModeNormal
-}
 
 // Turn is one user prompt handed to Backend.Run.
 type Turn struct {
@@ -98,37 +89,23 @@ type Turn struct {
 // Approver asks the user to approve one tool call.
 type Approver func(ctx context.Context, req PermissionRequest) Decision
 
-// PermissionRequest is what the permission prompt shows. The strings are
-// untrusted (they come from the model) and are sanitised for display.
-type PermissionRequest struct {
-	// ID, Tool and Summary as in event.Permission.
-	ID      string
-	Tool    string
-	Summary string
-	// Command is the full shell command for shell tools, shown unabridged.
-	Command string
-	// Path is the file an edit touches; Diff its unified diff.
-	Path string
-	Diff string
-	// Why says why approval is needed ("flagged: rm with -r", "edits need
-	// approval in normal mode").
-	Why string
-}
+// PermissionRequest is what the permission prompt shows: the request
+// every surface shares (internal/permission). Its strings are untrusted
+// (they come from the model) and are sanitised for display.
+type PermissionRequest = permission.Request
 
-// Decision values, as in event.Permission.Decision.
+// Decision is the user's answer (internal/permission): allow once, for
+// the session or always (a shell call's grant may cover a command
+// Prefix), or deny with the user's typed Reason (sent to the model).
+type Decision = permission.Decision
+
+// Decision choices, as permission_decision events spell them.
 const (
-	AllowOnce    = "allow_once"
-	AllowSession = "allow_session"
-	Deny         = "deny"
+	AllowOnce    = permission.AllowOnce
+	AllowSession = permission.AllowSession
+	AllowAlways  = permission.AllowAlways
+	Deny         = permission.Reject
 )
-
-// Decision is the user's answer: Decision is AllowOnce, AllowSession or
-// Deny; Reason is the user's typed reason for a deny (sent to the model),
-// possibly empty.
-type Decision struct {
-	Decision string
-	Reason   string
-}
 
 // Info is the footer's data.
 type Info struct {

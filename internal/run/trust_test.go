@@ -1,4 +1,4 @@
-package cli
+package run
 
 import (
 	"bytes"
@@ -8,11 +8,11 @@ import (
 	"testing"
 
 	"github.com/zero-agent/zero/internal/config"
-	"github.com/zero-agent/zero/internal/sandbox"
+	"github.com/zero-agent/zero/internal/permission"
 	"github.com/zero-agent/zero/internal/workspace"
 )
 
-// TestTrustIsReadOnceAtStartUp: the trust state loadConfigTrust read for
+// TestTrustIsReadOnceAtStartUp: the trust state LoadConfig read for
 // the config is the one newSafety uses. The trust file is removed between
 // the two steps, so a second read would find the folder untrusted; the
 // config and the permission engine must still agree on the first read.
@@ -36,7 +36,7 @@ func TestTrustIsReadOnceAtStartUp(t *testing.T) {
 			for _, k := range []string{"ZERO_PROVIDER", "ZERO_MODEL", "ZERO_BASE_URL", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "OPENAI_BASE_URL"} {
 				t.Setenv(k, "")
 			}
-			dir := canonicalDir(t.TempDir())
+			dir := CanonicalDir(t.TempDir())
 			os.MkdirAll(filepath.Join(dir, ".zero"), 0o755)
 			project := filepath.Join(dir, ".zero", "config.json")
 			if err := os.WriteFile(project, []byte(`{"model": "project-model"}`), 0o644); err != nil {
@@ -46,21 +46,21 @@ func TestTrustIsReadOnceAtStartUp(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tc.trust {
-				if err := sandbox.Trust(sandbox.DefaultConfigDir(), dir); err != nil {
+				if err := permission.Trust(config.Dir(), dir); err != nil {
 					t.Fatal(err)
 				}
 			}
 			if tc.editAfter {
 				os.WriteFile(project, []byte(`{"model": "project-model", "maxTurns": 7}`), 0o644)
 			}
-			cfg, trust, err := loadConfigTrust(dir, config.Overrides{})
+			cfg, trust, err := LoadConfig(dir, config.Overrides{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if cfg.Model != tc.wantModel {
 				t.Errorf("config model %q, want %q", cfg.Model, tc.wantModel)
 			}
-			os.Remove(filepath.Join(sandbox.DefaultConfigDir(), sandbox.TrustFile))
+			os.Remove(filepath.Join(config.Dir(), permission.TrustFile))
 
 			ws, err := workspace.New(dir)
 			if err != nil {
@@ -68,13 +68,12 @@ func TestTrustIsReadOnceAtStartUp(t *testing.T) {
 			}
 			defer ws.Close()
 			var stderr bytes.Buffer
-			rt := &runtime{s: stdio{err: &stderr}, cfg: cfg, ws: ws}
-			sf, err := newSafety(rt, trust, modeNormal, shellPolicy(ws))
+			sf, err := newSafety(&stderr, ws, cfg, trust, permission.ModeNormal)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if sf.trusted != tc.wantTrusted {
-				t.Errorf("safety trusted = %v, want %v (the config read the folder as %v)", sf.trusted, tc.wantTrusted, trust.ok())
+				t.Errorf("safety trusted = %v, want %v (the config read the folder as %v)", sf.trusted, tc.wantTrusted, trust.OK())
 			}
 			if tc.wantNote == "" && stderr.Len() > 0 || !strings.Contains(stderr.String(), tc.wantNote) {
 				t.Errorf("stderr %q, want %q", stderr.String(), tc.wantNote)

@@ -1,9 +1,8 @@
-package cli
+package tui
 
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,182 +10,24 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zero-agent/zero/internal/config"
 	"github.com/zero-agent/zero/internal/event"
-	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/llm/llmtest"
-	"github.com/zero-agent/zero/internal/tools"
-	"github.com/zero-agent/zero/internal/tui"
-	"github.com/zero-agent/zero/internal/workspace"
+	"github.com/zero-agent/zero/internal/run"
 )
 
-// numbered returns n lines "row 1\n" … "row n\n" joined with eol.
-func numbered(n int, eol string) string {
+// numbered returns n lines "row 1\n" … "row n\n".
+func numbered(n int) string {
 	var sb strings.Builder
 	for i := 1; i <= n; i++ {
-		sb.WriteString("row " + strconv.Itoa(i) + eol)
+		sb.WriteString("row " + strconv.Itoa(i) + "\n")
 	}
 	return sb.String()
 }
 
-// hunks drops a unified diff's file headers, folds CRLF and drops a BOM,
-// leaving the @@ lines and the body to compare.
-func hunks(diff string) string {
-	var out []string
-	for _, l := range strings.Split(strings.ReplaceAll(diff, "\r\n", "\n"), "\n") {
-		if strings.HasPrefix(l, "--- ") || strings.HasPrefix(l, "+++ ") {
-			continue
-		}
-		out = append(out, strings.ReplaceAll(l, "\ufeff", ""))
-	}
-	return strings.Join(out, "\n")
-}
-
-// TestEditPreviewUsesTheFilesLineNumbers: the permission prompt's diff for
-// edit_file is the whole file before and after the edit as edit_file makes
-// it, so its hunks carry the file's line numbers and equal the diff the
-// tool reports after approval (CRLF shown as LF, BOM dropped).
-func TestEditPreviewUsesTheFilesLineNumbers(t *testing.T) {
-	for _, tc := range []struct {
-		name       string
-		file       string
-		args       string
-		wantHunk   string // the first @@ line
-		wantBody   []string
-		wantReplay bool // the tool's own diff must show the same hunks
-	}{
-		{
-			name:     "line 50 of 60",
-			file:     numbered(60, "\n"),
-			args:     `{"path":"f.txt","old_string":"row 50","new_string":"ROW FIFTY"}`,
-			wantHunk: "@@ -47,7 +47,7 @@",
-			wantBody: []string{" row 49", "-row 50", "+ROW FIFTY", " row 51"},
-		},
-		{
-			name:     "CRLF with a BOM, LF old_string",
-			file:     "\ufeff" + numbered(10, "\r\n"),
-			args:     `{"path":"f.txt","old_string":"row 7\nrow 8","new_string":"row 7\nrow 7.5\nrow 8"}`,
-			wantHunk: "@@ -5,6 +5,7 @@",
-			wantBody: []string{" row 7", "+row 7.5", " row 8"},
-		},
-		{
-			name:     "BOM and an edit on line 1",
-			file:     "\ufeff" + numbered(3, "\r\n"),
-			args:     `{"path":"f.txt","old_string":"row 1","new_string":"first"}`,
-			wantHunk: "@@ -1,3 +1,3 @@",
-			wantBody: []string{"-row 1", "+first", " row 2"},
-		},
-		{
-			name:     "replace_all given as a string",
-			file:     "x := 1\n" + numbered(20, "\n") + "x := 1\n",
-			args:     `{"path":"f.txt","old_string":"x := 1","new_string":"x := 2","replace_all":"true"}`,
-			wantHunk: "@@ -1,4 +1,4 @@",
-			wantBody: []string{" row 20", "-x := 1", "+x := 2"},
-		},
-		{
-			name:     "indentation fallback",
-			file:     "package a\n\nfunc f() {\n\tif x {\n\t\treturn 1\n\t}\n}\n",
-			args:     `{"path":"f.txt","old_string":"    if x {\n        return 1\n    }","new_string":"    if x {\n        return 2\n    }"}`,
-			wantHunk: "@@ -2,6 +2,6 @@",
-			wantBody: []string{"-\t\treturn 1", "+\t\treturn 2"},
-		},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, "f.txt"), []byte(tc.file), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			ws, err := workspace.New(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer ws.Close()
-			_, path, diff, note := describeCall(&runtime{ws: ws}, llm.ToolCall{Name: "edit_file", Arguments: tc.args})
-			if note != "" {
-				t.Fatalf("note %q for an edit that applies", note)
-			}
-			if path != "f.txt" {
-				t.Errorf("path %q", path)
-			}
-			if strings.ContainsAny(diff, "\r\ufeff") {
-				t.Errorf("diff carries CR or BOM bytes: %q", diff)
-			}
-			lines := strings.Split(diff, "\n")
-			first := ""
-			for _, l := range lines {
-				if strings.HasPrefix(l, "@@") {
-					first = l
-					break
-				}
-			}
-			if first != tc.wantHunk {
-				t.Errorf("first hunk %q, want %q\n%s", first, tc.wantHunk, diff)
-			}
-			body := strings.Join(lines, "\n")
-			if !strings.Contains(body, strings.Join(tc.wantBody, "\n")) {
-				t.Errorf("diff lacks %q:\n%s", strings.Join(tc.wantBody, "\n"), diff)
-			}
-
-			// Approve it: the tool's own diff has the same hunks.
-			var ef tools.Tool
-			for _, tl := range tools.Core(ws, tools.Options{}) {
-				if tl.Name() == "edit_file" {
-					ef = tl
-				}
-			}
-			res, err := ef.Run(context.Background(), json.RawMessage(tc.args))
-			if err != nil || res.IsError {
-				t.Fatalf("edit_file: %v %q", err, res.Content)
-			}
-			if hunks(res.Diff) != hunks(diff) {
-				t.Errorf("preview hunks differ from the tool's:\npreview:\n%s\ntool:\n%s", hunks(diff), hunks(res.Diff))
-			}
-		})
-	}
-}
-
-// TestEditPreviewFallsBackToTheFragment: an edit that would not apply to
-// the file as it is shows old_string against new_string and says so.
-func TestEditPreviewFallsBackToTheFragment(t *testing.T) {
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "f.txt"), []byte("a\nb\na\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "latin1.txt"), []byte("caf\xe9\n"), 0o644)
-	ws, err := workspace.New(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
-	for _, tc := range []struct {
-		name, args string
-		wantNote   []string
-	}{
-		{"not found", `{"path":"f.txt","old_string":"zzz","new_string":"yyy"}`, []string{"preview: would not apply (old_string not found); diff shows the edit's text only, not file lines"}},
-		{"ambiguous", `{"path":"f.txt","old_string":"a","new_string":"c"}`, []string{"preview: would not apply (old_string matches 2 places)"}},
-		{"missing file", `{"path":"nope.txt","old_string":"zzz","new_string":"yyy"}`, []string{"preview: nope.txt does not exist, the edit will fail; diff shows its text only"}},
-		{"not UTF-8", `{"path":"latin1.txt","old_string":"zzz","new_string":"yyy"}`, []string{"preview: latin1.txt is not UTF-8; diff shows the edit's text only"}},
-		{"outside the workspace", `{"path":"../elsewhere.txt","old_string":"zzz","new_string":"yyy"}`, []string{"preview: path ../elsewhere.txt", "; diff shows the edit's text only"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, _, diff, note := describeCall(&runtime{ws: ws}, llm.ToolCall{Name: "edit_file", Arguments: tc.args})
-			for _, w := range tc.wantNote {
-				if !strings.Contains(note, w) {
-					t.Errorf("note %q lacks %q", note, w)
-				}
-			}
-			var args struct{ OldString, NewString string }
-			json.Unmarshal([]byte(tc.args), &struct {
-				O *string `json:"old_string"`
-				N *string `json:"new_string"`
-			}{&args.OldString, &args.NewString})
-			if !strings.Contains(diff, "-"+args.OldString+"\n") || !strings.Contains(diff, "+"+args.NewString+"\n") {
-				t.Errorf("fragment diff %q", diff)
-			}
-		})
-	}
-}
-
-// testBackend builds a tuiBackend over a real runtime pointed at a fake
+// testBackend builds a RunBackend over a real runtime pointed at a fake
 // OpenAI-compatible server, in a fresh workspace, home and session store.
-func testBackend(t *testing.T, srv *llmtest.Server) (*tuiBackend, string) {
+func testBackend(t *testing.T, srv *llmtest.Server) (*RunBackend, string) {
 	t.Helper()
 	home := t.TempDir()
 	t.Setenv("HOME", home)
@@ -195,18 +36,19 @@ func testBackend(t *testing.T, srv *llmtest.Server) (*tuiBackend, string) {
 	for _, k := range []string{"ZERO_PROVIDER", "ZERO_MODEL", "ZERO_BASE_URL", "ZERO_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "OPENAI_BASE_URL"} {
 		t.Setenv(k, "")
 	}
-	dir := canonicalDir(t.TempDir())
+	dir := run.CanonicalDir(t.TempDir())
 	var stderr bytes.Buffer
-	rt, err := newRuntime(stdio{out: &bytes.Buffer{}, err: &stderr}, overrides{baseURL: srv.URL() + "/v1", model: "m", workdir: dir}, "")
+	rt, err := run.Open(run.Options{Workdir: dir, Overrides: config.Overrides{BaseURL: srv.URL() + "/v1", Model: "m"}, Stderr: &stderr})
 	if err != nil {
 		t.Fatalf("runtime: %v (%s)", err, stderr.String())
 	}
 	t.Cleanup(rt.Close)
-	b := &tuiBackend{rt: rt}
-	if _, err := b.open(false, ""); err != nil {
+	sess, err := rt.OpenSession(run.Which{})
+	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(b.close)
+	b := NewRunBackend(rt, sess)
+	t.Cleanup(b.Close)
 	return b, dir
 }
 
@@ -216,18 +58,18 @@ func testBackend(t *testing.T, srv *llmtest.Server) (*tuiBackend, string) {
 func TestPermissionPromptCarriesThePreview(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	b, dir := testBackend(t, srv)
-	os.WriteFile(filepath.Join(dir, "f.txt"), []byte(numbered(60, "\n")), 0o644)
+	os.WriteFile(filepath.Join(dir, "f.txt"), []byte(numbered(60)), 0o644)
 	srv.Script(
 		llmtest.Reply(llmtest.ToolCall("edit_file", `{"path":"f.txt","old_string":"row 50","new_string":"ROW FIFTY"}`)),
 		llmtest.Reply(llmtest.ToolCall("edit_file", `{"path":"f.txt","old_string":"no such row","new_string":"x"}`)),
 		llmtest.Reply(llmtest.Text("done")),
 	)
-	var reqs []tui.PermissionRequest
-	approve := func(ctx context.Context, r tui.PermissionRequest) tui.Decision {
+	var reqs []PermissionRequest
+	approve := func(ctx context.Context, r PermissionRequest) Decision {
 		reqs = append(reqs, r)
-		return tui.Decision{Decision: tui.AllowOnce}
+		return Decision{Choice: AllowOnce}
 	}
-	b.Run(context.Background(), tui.Turn{Prompt: "edit", Mode: tui.ModeNormal, Approve: approve}, event.SinkFunc(func(event.Event) {}))
+	b.Run(context.Background(), Turn{Prompt: "edit", Mode: ModeNormal, Approve: approve}, event.SinkFunc(func(event.Event) {}))
 	if len(reqs) != 2 {
 		t.Fatalf("%d permission requests, want 2", len(reqs))
 	}
@@ -284,14 +126,14 @@ func TestFooterTokensFollowTheEstimate(t *testing.T) {
 				t.Fatalf("start info %+v, want a positive estimate", before)
 			}
 			srv.Script(tc.turns...)
-			stop := b.Run(context.Background(), tui.Turn{Prompt: "go", Mode: tui.ModeAutoAccept}, event.SinkFunc(func(event.Event) {}))
+			stop := b.Run(context.Background(), Turn{Prompt: "go", Mode: ModeAutoAccept}, event.SinkFunc(func(event.Event) {}))
 			if stop != event.StopCompleted {
 				t.Fatalf("stop %q", stop)
 			}
 			got := b.Info()
 			want := tc.wantUsed
 			if !tc.wantExact {
-				want = b.agent.ContextReport().UsedTokens
+				want = b.Session().ContextReport().UsedTokens
 				if want <= before.UsedTokens {
 					t.Fatalf("estimate %d did not grow from %d: the test reply is too short", want, before.UsedTokens)
 				}
@@ -315,14 +157,14 @@ func TestFooterTokensAfterSessionChanges(t *testing.T) {
 	}
 	srv.Script(turns...)
 	for range 4 {
-		if stop := b.Run(context.Background(), tui.Turn{Prompt: "go on", Mode: tui.ModeNormal}, event.SinkFunc(func(event.Event) {})); stop != event.StopCompleted {
+		if stop := b.Run(context.Background(), Turn{Prompt: "go on", Mode: ModeNormal}, event.SinkFunc(func(event.Event) {})); stop != event.StopCompleted {
 			t.Fatalf("stop %q", stop)
 		}
 	}
 	first := b.Info().SessionID
 	check := func(step string) {
 		t.Helper()
-		got, want := b.Info(), b.agent.ContextReport().UsedTokens
+		got, want := b.Info(), b.Session().ContextReport().UsedTokens
 		if got.UsedTokens != want || !got.Estimated {
 			t.Errorf("after %s: %d estimated=%v, want the estimate %d", step, got.UsedTokens, got.Estimated, want)
 		}
@@ -355,10 +197,16 @@ func TestResumeUnknownPointsToSessions(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	b, _ := testBackend(t, srv)
 	held := b.Info().SessionID
+	// A prompt makes the session one worth keeping (one with no prompt
+	// is not kept when the app leaves it).
+	srv.Script(llmtest.Reply(llmtest.Text("hi")))
+	if stop := b.Run(context.Background(), Turn{Prompt: "hello", Mode: ModeNormal}, event.SinkFunc(func(event.Event) {})); stop != event.StopCompleted {
+		t.Fatalf("stop %q", stop)
+	}
 	if _, err := b.NewSession(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	other, err := b.rt.store.Load(held)
+	other, err := b.rt.Store.Load(held)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -427,7 +275,7 @@ func TestShellInterruptReadsAsAnInterruption(t *testing.T) {
 					}
 				}()
 			}
-			res := b.Shell(ctx, tc.command, tui.ModeNormal)
+			res := b.Shell(ctx, tc.command, ModeNormal)
 			cancel()
 			if res.Err != nil || !res.Interrupted {
 				t.Fatalf("Err = %v, Interrupted = %v, want an interrupted result", res.Err, res.Interrupted)
@@ -446,25 +294,8 @@ func TestShellInterruptReadsAsAnInterruption(t *testing.T) {
 		})
 	}
 	// A command that ends on its own is unchanged.
-	res := b.Shell(context.Background(), "echo hi; exit 3", tui.ModeNormal)
+	res := b.Shell(context.Background(), "echo hi; exit 3", ModeNormal)
 	if res.Err != nil || res.ExitCode != 3 || !strings.Contains(res.Output, "hi\n") || strings.Contains(res.Output, "interrupted") {
 		t.Errorf("plain command: %+v", res)
-	}
-}
-
-// TestWritePreviewNoChange: a write_file whose content the file already
-// has is described as no change, not shown as raw arguments (second QA).
-func TestWritePreviewNoChange(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "w0.txt"), []byte("line one\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ws, err := workspace.New(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _, diff, note := describeCall(&runtime{ws: ws}, llm.ToolCall{Name: "write_file", Arguments: `{"path":"w0.txt","content":"line one\n"}`})
-	if diff != "" || note != "no change: w0.txt already has this content" {
-		t.Errorf("diff %q note %q", diff, note)
 	}
 }

@@ -1,0 +1,12 @@
+package run
+
+import "fmt"
+
+// ConfigError is a problem with how Zero was set up or called (a bad
+// config file, a missing key, an unknown session): the command line exits
+// 2 with its text, which says what to do next.
+type ConfigError struct{ Msg string }
+
+func (e *ConfigError) Error() string { return e.Msg }
+
+func configErrorf(format string, a ...any) error { return &ConfigError{fmt.Sprintf(format, a...)} }

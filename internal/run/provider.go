@@ -1,0 +1,178 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/zero-agent/zero/internal/config"
+	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/providers/anthropic"
+	"github.com/zero-agent/zero/internal/providers/catalog"
+	"github.com/zero-agent/zero/internal/providers/discovery"
+	"github.com/zero-agent/zero/internal/providers/gemini"
+	"github.com/zero-agent/zero/internal/providers/openai"
+)
+
+// NewProvider makes the llm.Provider for a resolved profile. Stream
+// timeouts come from the environment: ZERO_IDLE_TIMEOUT (seconds of
+// silence allowed inside a stream) and ZERO_FIRST_BYTE_TIMEOUT (seconds to
+// wait for a local server to start answering a long prompt; OpenAI-
+// compatible servers only). Errors are ConfigErrors.
+func NewProvider(r *config.Resolved) (llm.Provider, error) {
+	if r.Model == "" {
+		return nil, configErrorf("no model for provider %q: pass --model or set \"model\" in ~/.config/zero/config.json", r.Name)
+	}
+	idle, err := secondsEnv("ZERO_IDLE_TIMEOUT")
+	if err != nil {
+		return nil, err
+	}
+	first, err := secondsEnv("ZERO_FIRST_BYTE_TIMEOUT")
+	if err != nil {
+		return nil, err
+	}
+	switch r.Kind {
+	case config.KindAnthropic:
+		return anthropic.New(anthropic.Options{Name: r.Name, BaseURL: r.BaseURL, APIKey: r.APIKey, Model: r.Model, Headers: r.Headers, IdleTimeout: idle}), nil
+	case config.KindGemini:
+		return gemini.New(gemini.Options{Name: r.Name, BaseURL: r.BaseURL, APIKey: r.APIKey, Model: r.Model, Headers: r.Headers, IdleTimeout: idle}), nil
+	default:
+		p, err := openai.New(openai.Options{Name: r.Name, BaseURL: r.BaseURL, APIKey: r.APIKey, Model: r.Model, Headers: r.Headers, IdleTimeout: idle, FirstByteTimeout: first})
+		if err != nil {
+			return nil, &ConfigError{err.Error()}
+		}
+		return p, nil
+	}
+}
+
+// secondsEnv reads a duration in seconds from the environment; unset is 0
+// (the provider's default).
+func secondsEnv(name string) (time.Duration, error) {
+	v := strings.TrimSpace(os.Getenv(name))
+	if v == "" {
+		return 0, nil
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || f <= 0 {
+		return 0, configErrorf("%s must be a positive number of seconds, not %q", name, v)
+	}
+	return time.Duration(f * float64(time.Second)), nil
+}
+
+// NeedKey fails fast, before any network, when a vendor API is chosen
+// without its key.
+func NeedKey(r *config.Resolved) error {
+	if r.APIKey != "" {
+		return nil
+	}
+	env := map[config.Kind]string{config.KindOpenAI: "OPENAI_API_KEY", config.KindAnthropic: "ANTHROPIC_API_KEY", config.KindGemini: "GEMINI_API_KEY"}[r.Kind]
+	if env == "" {
+		return nil
+	}
+	return configErrorf("provider %s needs an API key: set %s (or apiKeyEnv in its profile), or pick a local server with --base-url", r.Name, env)
+}
+
+// ModelIDs lists the model ids provider r offers: the catalog for vendor
+// APIs, the server's live GET /models list for OpenAI-compatible ones
+// (a vendor profile without its key is a ConfigError, before any network).
+func ModelIDs(ctx context.Context, r *config.Resolved) ([]string, error) {
+	switch r.Kind {
+	case config.KindAnthropic, config.KindGemini:
+		var ids []string
+		for _, m := range catalog.Models(string(r.Kind)) {
+			ids = append(ids, m.ID)
+		}
+		return ids, nil
+	}
+	if err := NeedKey(r); err != nil {
+		return nil, err
+	}
+	return openai.ListModels(ctx, r.BaseURL, r.APIKey)
+}
+
+// discover is used when nothing is configured: it probes the usual local
+// server ports on 127.0.0.1 (short timeouts) and uses the first that
+// answers GET /v1/models, with its first model. Nothing found is a
+// ConfigError with how to start a server or set a key.
+func discover(stderr io.Writer, model string) (*config.Resolved, *discovery.Server, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	srv, err := discovery.Find(ctx)
+	if err != nil {
+		return nil, nil, configErrorf("no model configured and no local server found: %v\n"+
+			"  Start one: ollama serve · llama-server -m model.gguf --port 8080 · LM Studio's server (port 1234) · vllm serve MODEL\n"+
+			"  or set OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY, or pass --base-url and --model", err)
+	}
+	if model == "" {
+		model = srv.Models[0]
+	}
+	fmt.Fprintf(stderr, "zero: using %s at %s, model %s\n", srv.Kind, srv.BaseURL, model)
+	return &config.Resolved{Name: string(srv.Kind), Kind: config.KindOpenAICompatible, BaseURL: srv.BaseURL, Model: model, TextToolCalls: true}, srv, nil
+}
+
+// firstModel fills in the model of a server named by --base-url alone: its
+// first model, as discovery does.
+func firstModel(stderr io.Writer, r *config.Resolved) {
+	if r.Model != "" || r.Kind != config.KindOpenAICompatible {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ids, err := openai.ListModels(ctx, r.BaseURL, r.APIKey)
+	cancel()
+	if err == nil && len(ids) > 0 {
+		r.Model = ids[0]
+		fmt.Fprintf(stderr, "zero: using model %s from %s (pass --model to choose)\n", r.Model, r.BaseURL)
+	}
+}
+
+// localHost reports whether base names a server on this machine or the
+// local network, where llama.cpp, Ollama and LM Studio report their window;
+// a remote API is not probed at start-up (it would only add round trips).
+func localHost(base string) bool {
+	u, err := url.Parse(base)
+	if err != nil {
+		return false
+	}
+	h := u.Hostname()
+	if h == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && (ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast())
+}
+
+// contextWindow resolves the model's window in tokens: config, then what a
+// local server reports, then the catalog, then a conservative default
+// (with a warning, never a silent large guess).
+func contextWindow(stderr io.Writer, cfg *config.Config, r *config.Resolved, srv *discovery.Server) int {
+	m, warn := catalog.Resolve(string(r.Kind), r.Model)
+	discovered := 0
+	if !m.Known && cfg.ContextWindow == 0 && r.Kind == config.KindOpenAICompatible && (srv != nil || localHost(r.BaseURL)) {
+		if srv == nil {
+			srv = &discovery.Server{BaseURL: r.BaseURL}
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		discovered, _ = (&discovery.Prober{}).ContextWindow(ctx, *srv, r.Model)
+		cancel()
+	}
+	w, source := catalog.Window(m, discovered, cfg.ContextWindow)
+	if source == "default" && warn != "" {
+		fmt.Fprintln(stderr, "zero: warning:", warn)
+	}
+	return w
+}
+
+// HostOf returns the host:port of a base URL for display.
+func HostOf(base string) string {
+	u, err := url.Parse(base)
+	if err != nil || u.Host == "" {
+		return base
+	}
+	return u.Host
+}

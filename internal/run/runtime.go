@@ -1,0 +1,188 @@
+package run
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/zero-agent/zero/internal/config"
+	"github.com/zero-agent/zero/internal/hooks"
+	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/permission"
+	"github.com/zero-agent/zero/internal/providers/discovery"
+	"github.com/zero-agent/zero/internal/sandbox"
+	"github.com/zero-agent/zero/internal/sessions"
+	"github.com/zero-agent/zero/internal/tools"
+	"github.com/zero-agent/zero/internal/workspace"
+)
+
+// Options say what a surface asks of the run layer; the rest comes from
+// configuration.
+type Options struct {
+	// Workdir is the workspace directory ("" is the current directory);
+	// AddDirs are extra roots the tools may write (--add-dir).
+	Workdir string
+	AddDirs []string
+	// Overrides are the command line's provider choices (--base-url,
+	// --model, --api-key, --provider).
+	Overrides config.Overrides
+	// Mode is the permission mode asked for on the command line ("":
+	// the config's). AutoApprove is --auto-approve (auto-accept mode); it
+	// contradicts an explicit plan mode, which is a ConfigError.
+	Mode        string
+	AutoApprove bool
+	// MaxTurns caps model requests per prompt (0: the config's).
+	MaxTurns int
+	// CompletionCheck nudges the model once when its final answer says
+	// work remains or claims tests pass unverified (on for exec; off, the
+	// finding is a warning event).
+	CompletionCheck bool
+	// Stderr receives set-up warnings (nil: discarded).
+	Stderr io.Writer
+}
+
+// Runtime is everything resolved once per process: configuration, the
+// provider and its window, the workspace, the permission engine and hooks.
+// Sessions are opened over it. Close releases the workspace.
+type Runtime struct {
+	Config *config.Config
+	// Active is the resolved provider profile (Model changes with
+	// Session.SetModel).
+	Active   *config.Resolved
+	Provider llm.Provider
+	// Window is the model's context window in tokens.
+	Window    int
+	Workspace *workspace.Workspace
+	Store     *sessions.Store
+	Engine    *permission.Engine
+	// Trusted is whether the folder is trusted (project rules and hooks
+	// load).
+	Trusted bool
+
+	opts       Options
+	stderr     io.Writer
+	mode       permission.Mode
+	maxTurns   int
+	policy     sandbox.Policy
+	hooks      *hooks.Runner
+	guidelines string
+	userShell  tools.Tool
+}
+
+// Open resolves configuration, the provider and the workspace.
+// Configuration problems are ConfigErrors saying what to do next.
+func Open(o Options) (*Runtime, error) {
+	stderr := o.Stderr
+	if stderr == nil {
+		stderr = io.Discard
+	}
+	dir, err := Workdir(o.Workdir)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkWorkspace(stderr, dir); err != nil {
+		return nil, err
+	}
+	cfg, trust, err := LoadConfig(dir, o.Overrides)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range cfg.Warnings {
+		fmt.Fprintln(stderr, "zero: warning:", w)
+	}
+	mode, err := resolveMode(o, cfg)
+	if err != nil {
+		return nil, err
+	}
+	active := cfg.Active
+	var srv *discovery.Server
+	if active == nil {
+		active, srv, err = discover(stderr, o.Overrides.Model)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := NeedKey(active); err != nil {
+		return nil, err
+	}
+	firstModel(stderr, active)
+	prov, err := NewProvider(active)
+	if err != nil {
+		return nil, err
+	}
+	ws, err := workspace.New(dir, o.AddDirs...)
+	if err != nil {
+		return nil, configErrorf("workspace: %v", err)
+	}
+	st, err := OpenStore()
+	if err != nil {
+		ws.Close()
+		return nil, err
+	}
+	rt := &Runtime{Config: cfg, Active: active, Provider: prov, Workspace: ws, Store: st, opts: o, stderr: stderr, mode: mode, maxTurns: cfg.MaxTurns}
+	if o.MaxTurns > 0 {
+		rt.maxTurns = o.MaxTurns
+	}
+	rt.Window = contextWindow(stderr, cfg, active, srv)
+	rt.policy = shellPolicy(ws)
+	sf, err := newSafety(stderr, ws, cfg, trust, mode)
+	if err != nil {
+		ws.Close()
+		return nil, err
+	}
+	rt.Engine, rt.Trusted, rt.guidelines = sf.engine, sf.trusted, sf.guidelines
+	rt.hooks = sf.hooks
+	rt.userShell = userShell(ws)
+	return rt, nil
+}
+
+// resolveMode is the permission mode of a run: the command line's, else
+// the config's; --auto-approve (or autoApprove in the config) means
+// auto-accept, except that a plan mode the config asks for still wins.
+func resolveMode(o Options, cfg *config.Config) (permission.Mode, error) {
+	flagMode, err := permission.ParseMode(o.Mode)
+	if err != nil {
+		return "", &ConfigError{err.Error()}
+	}
+	if o.Mode != "" {
+		if flagMode == permission.ModePlan && o.AutoApprove {
+			return "", configErrorf("--permission-mode plan and --auto-approve contradict each other: plan mode runs read-only tools only")
+		}
+		if o.AutoApprove {
+			return permission.ModeAutoAccept, nil
+		}
+		return flagMode, nil
+	}
+	mode, err := permission.ParseMode(cfg.PermissionMode)
+	if err != nil {
+		return "", configErrorf("permissionMode in the config: %v", err)
+	}
+	if (o.AutoApprove || cfg.AutoApprove) && mode != permission.ModePlan {
+		mode = permission.ModeAutoAccept
+	}
+	return mode, nil
+}
+
+// Mode is the runtime's current permission mode.
+func (rt *Runtime) Mode() permission.Mode { return rt.Engine.Mode() }
+
+// Tools returns the tool set as sessions build it, for reports (/tools):
+// the same names, schemas and descriptions the model is offered.
+func (rt *Runtime) Tools() *tools.Registry {
+	return ToolSet(rt.Workspace, ToolOptions{Policy: &rt.policy, Engine: rt.Engine})
+}
+
+// Guidelines is the project prose (ZERO.md) the system prompt carries.
+func (rt *Runtime) Guidelines() string { return rt.guidelines }
+
+// Close releases the workspace.
+func (rt *Runtime) Close() { rt.Workspace.Close() }
+
+// OpenStore opens the session store ($ZERO_SESSION_DIR or the data
+// directory).
+func OpenStore() (*sessions.Store, error) {
+	dir, err := sessions.DefaultDir()
+	if err != nil {
+		return nil, err
+	}
+	return sessions.Open(dir), nil
+}

@@ -1,0 +1,282 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/zero-agent/zero/internal/agent"
+	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/hooks"
+	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/permission"
+	"github.com/zero-agent/zero/internal/sessions"
+	"github.com/zero-agent/zero/internal/tools"
+)
+
+// Which names the session to open: a new one (the zero value), the
+// workspace's latest (Latest), one by id or unambiguous prefix (ID), or a
+// new branch of one (Fork).
+type Which struct {
+	Latest bool
+	ID     string
+	Fork   string
+}
+
+// Session is one open conversation: its log, its agent loop, its gate and
+// its sink chain. One prompt runs at a time.
+type Session struct {
+	rt      *Runtime
+	log     *sessions.Session
+	agent   *agent.Agent
+	chain   *event.Stamper
+	pricing *pricing
+	surface *surface
+	gate    *permission.Gate
+	hooks   *HookRunner
+
+	mu    sync.Mutex
+	usage Usage
+	// reported: the last usage report describes the latest request (a
+	// user or tool message, or a compaction, makes it stale).
+	reported bool
+	// shellNotes are `!cmd` outputs the next prompt carries as context.
+	shellNotes []string
+	closed     bool
+	// started is the date line of the system prompt (kept across mode
+	// switches so the prompt only changes where the mode does).
+	started time.Time
+}
+
+// Usage is how much of the window the session uses now.
+type Usage struct {
+	UsedTokens int
+	// Estimated marks UsedTokens as a local estimate (no server report
+	// yet, or one made stale by a later message).
+	Estimated bool
+}
+
+// OpenSession opens the session w names, locks it, and fires the
+// sessionStart hooks (a block is a ConfigError). A resumed session of
+// another workspace opens with a warning.
+func (rt *Runtime) OpenSession(w Which) (*Session, error) {
+	log, history, err := rt.openLog(w)
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{rt: rt, log: log, started: time.Now()}
+	s.chain, s.pricing, s.surface = newChain(log, string(rt.Active.Kind), rt.Active.Model, rt.Window)
+	s.hooks = &HookRunner{runner: rt.hooks, audit: s.chain, sessID: log.ID()}
+	s.gate = &permission.Gate{Engine: rt.Engine, Workspace: rt.Workspace, Audit: s.chain, Hooks: s.hooks}
+	if err := rt.Workspace.AddReadRoot(log.Dir()); err != nil {
+		fmt.Fprintln(rt.stderr, "zero: warning: cut tool outputs will not be readable:", err)
+	}
+	mode := rt.Engine.Mode()
+	s.agent = agent.New(agent.Options{
+		Provider:             rt.Provider,
+		Model:                rt.Active.Model,
+		System:               s.systemPrompt(mode),
+		Tools:                ToolSet(rt.Workspace, ToolOptions{Policy: &rt.policy, Engine: rt.Engine, Hooks: s.hooks}),
+		Gate:                 agent.GateFunc(s.decide),
+		Visible:              Visible(mode),
+		MaxTurns:             rt.maxTurns,
+		History:              history,
+		Sink:                 event.Multi{s.chain, event.SinkFunc(s.track)},
+		SessionDir:           log.Dir(),
+		ContextWindow:        rt.Window,
+		MaxToolOutput:        rt.Config.MaxToolOutput,
+		MaxTurnOutput:        rt.Config.MaxTurnOutput,
+		DisableTextToolCalls: !rt.Active.TextToolCalls,
+		CompletionCheck:      rt.opts.CompletionCheck,
+	})
+	s.usage = Usage{UsedTokens: s.agent.ContextReport().UsedTokens, Estimated: true}
+	if blocked, reason := s.hooks.Fire(context.Background(), hooks.SessionStart, hooks.Payload{}); blocked {
+		log.Close()
+		return nil, configErrorf("a sessionStart hook refused to start: %s", reason)
+	}
+	return s, nil
+}
+
+// openLog opens (and locks) the session log w names, with its history.
+func (rt *Runtime) openLog(w Which) (*sessions.Session, []llm.Message, error) {
+	var log *sessions.Session
+	var err error
+	switch {
+	case w.Fork != "":
+		log, err = rt.Store.Fork(w.Fork)
+	case w.ID != "":
+		log, err = rt.Store.Load(w.ID)
+	case w.Latest:
+		log, err = rt.Store.Latest(rt.Workspace.Root())
+		if errors.Is(err, sessions.ErrNotFound) {
+			return nil, nil, configErrorf("no session to resume in %s (zero sessions --all lists them)", rt.Workspace.Root())
+		}
+	default:
+		log, err = rt.Store.Create(sessions.Metadata{Workspace: rt.Workspace.Root(), Provider: rt.Active.Name, Model: rt.Active.Model})
+	}
+	if err != nil {
+		if errors.Is(err, sessions.ErrNotFound) || errors.Is(err, sessions.ErrAmbiguous) {
+			return nil, nil, &ConfigError{err.Error()}
+		}
+		return nil, nil, err
+	}
+	if err := log.Lock(); err != nil {
+		log.Close()
+		if errors.Is(err, sessions.ErrInUse) {
+			return nil, nil, &InUseError{ID: log.ID(), Err: err}
+		}
+		return nil, nil, err
+	}
+	if m := log.Meta(); !m.InWorkspace(rt.Workspace.Root()) {
+		fmt.Fprintf(rt.stderr, "zero: warning: session %s belongs to %s, not this workspace (%s); its tools now work here\n", log.ID(), m.Workspace, rt.Workspace.Root())
+	}
+	history, warns, err := log.History()
+	if err != nil {
+		log.Close()
+		return nil, nil, err
+	}
+	for _, w := range sessions.Summarize(warns) {
+		fmt.Fprintln(rt.stderr, "zero: session log:", w)
+	}
+	return log, history, nil
+}
+
+// InUseError: another zero holds the session's lock.
+type InUseError struct {
+	ID  string
+	Err error
+}
+
+func (e *InUseError) Error() string {
+	return fmt.Sprintf("%v (fork it instead: --fork %s)", e.Err, e.ID)
+}
+func (e *InUseError) Unwrap() error { return e.Err }
+
+// Turn is one prompt for Session.Prompt.
+type Turn struct {
+	Prompt string
+	// Sink is the surface's consumer of the run's events (nil: the
+	// session log only).
+	Sink event.Sink
+	// Ask answers permission requests; nil turns them into denials the
+	// model can read (headless runs never block).
+	Ask permission.Asker
+}
+
+// Prompt runs one prompt to its end (cancel ctx to interrupt: the loop
+// stops, every tool call gets a result, run_end is written and the session
+// stays resumable). `!cmd` outputs since the last prompt follow it, as
+// context.
+func (s *Session) Prompt(ctx context.Context, t Turn) agent.Result {
+	s.surface.set(t.Sink)
+	defer s.surface.set(nil)
+	s.gate.Ask = t.Ask
+	defer func() { s.gate.Ask = nil }()
+	res := s.agent.Run(ctx, s.withShellNotes(t.Prompt))
+	s.mu.Lock()
+	if !s.reported {
+		// Many local servers send no usage: show the same estimate
+		// /context reports rather than a stale number.
+		s.usage = Usage{UsedTokens: s.agent.ContextReport().UsedTokens, Estimated: true}
+	}
+	s.mu.Unlock()
+	return res
+}
+
+// systemPrompt is the session's system prompt in mode: plan mode's says
+// the run is read-only and its answer a plan.
+func (s *Session) systemPrompt(mode permission.Mode) string {
+	if mode == permission.ModePlan {
+		return agent.PlanSystemPrompt(s.rt.Workspace.Root(), s.started, s.rt.guidelines)
+	}
+	return agent.SystemPrompt(s.rt.Workspace.Root(), s.started, s.rt.guidelines)
+}
+
+// decide is the agent's gate: the permission gate, with the surface's
+// asker of the prompt under way.
+func (s *Session) decide(ctx context.Context, call llm.ToolCall, t tools.Tool) agent.Decision {
+	o := s.gate.Decide(ctx, call, t)
+	return agent.Decision{Allow: o.Allow, Reason: o.Reason, Rewrite: o.Rewrite}
+}
+
+// track follows usage reports for Usage.
+func (s *Session) track(e event.Event) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case e.Type == event.Usage && e.Usage != nil && !e.Usage.Estimated:
+		s.usage = Usage{UsedTokens: e.Usage.InputTokens + e.Usage.OutputTokens}
+		s.reported = true
+	case e.Type == event.Message && e.Message != nil && e.Message.Role != llm.RoleAssistant, e.Type == event.Compaction:
+		s.reported = false
+	}
+}
+
+// SetMode switches the permission mode for later calls and prompts: the
+// engine's rules, the tools offered (plan: read-only ones) and the system
+// prompt (plan mode tells the model it is planning; the provider's prompt
+// cache misses once, on the next request).
+func (s *Session) SetMode(m permission.Mode) {
+	s.rt.Engine.SetMode(m)
+	s.agent.SetVisible(Visible(m))
+	s.agent.SetSystem(s.systemPrompt(m))
+}
+
+// SetModel switches the model for later requests (the same provider).
+func (s *Session) SetModel(name string) {
+	s.agent.SetModel(name)
+	s.pricing.setModel(name)
+	s.rt.Active.Model = name
+}
+
+// Compact compacts the history now and describes what it did.
+func (s *Session) Compact(ctx context.Context) (string, error) {
+	desc, err := s.agent.Compact(ctx)
+	s.mu.Lock()
+	s.usage = Usage{UsedTokens: s.agent.ContextReport().UsedTokens, Estimated: true}
+	s.mu.Unlock()
+	return desc, err
+}
+
+// Usage reports how much of the window the session uses now; safe to call
+// while a prompt runs.
+func (s *Session) Usage() Usage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.usage
+}
+
+// ContextReport is what the window holds, for /context.
+func (s *Session) ContextReport() agent.Report { return s.agent.ContextReport() }
+
+// History is a copy of the conversation so far.
+func (s *Session) History() []llm.Message { return s.agent.History() }
+
+// ID is the session's id; Dir and EventsPath where its log is.
+func (s *Session) ID() string         { return s.log.ID() }
+func (s *Session) Dir() string        { return s.log.Dir() }
+func (s *Session) EventsPath() string { return s.log.EventsPath() }
+
+// Kept reports, after Close, whether the session was kept (it holds a
+// prompt or a `!cmd`; sessions.Session.Close removes one that holds
+// neither).
+func (s *Session) Kept() bool { return !s.log.Removed() }
+
+// Err reports a failure to write the session log.
+func (s *Session) Err() error { return s.log.Err() }
+
+// Close fires the sessionEnd hooks and closes the log (a session in which
+// no prompt was sent is not kept).
+func (s *Session) Close() {
+	s.mu.Lock()
+	closed := s.closed
+	s.closed = true
+	s.mu.Unlock()
+	if closed {
+		return
+	}
+	s.hooks.Fire(context.Background(), hooks.SessionEnd, hooks.Payload{})
+	s.log.Close()
+}

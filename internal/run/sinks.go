@@ -1,0 +1,122 @@
+package run
+
+import (
+	"sync"
+
+	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/providers/catalog"
+	"github.com/zero-agent/zero/internal/sessions"
+)
+
+// chain is a session's event sink chain, assembled once: stamp (run id,
+// turn, time for events from outside the loop: permission requests and
+// decisions, hook runs, `!cmd`) → pricing (cost per request and per run)
+// → the session log, then the surface of the prompt under way (none
+// between prompts: a compaction or `!cmd` then reaches the log only).
+func newChain(sess *sessions.Session, provider, model string, window int) (*event.Stamper, *pricing, *surface) {
+	sf := &surface{}
+	pr := newPricing(event.Multi{sessionLog{sess}, sf}, provider, model)
+	return &event.Stamper{Next: windowStamp{pr, window}}, pr, sf
+}
+
+// windowStamp records the context window on run_start events.
+type windowStamp struct {
+	next   event.Sink
+	window int
+}
+
+func (w windowStamp) Emit(e event.Event) {
+	if e.Type == event.RunStart && e.ContextWindow == 0 {
+		e.ContextWindow = w.window
+	}
+	w.next.Emit(e)
+}
+
+// surface forwards events to the current prompt's consumer.
+type surface struct {
+	mu   sync.Mutex
+	sink event.Sink
+}
+
+func (s *surface) set(sink event.Sink) {
+	s.mu.Lock()
+	s.sink = sink
+	s.mu.Unlock()
+}
+
+// Emit implements event.Sink.
+func (s *surface) Emit(e event.Event) {
+	s.mu.Lock()
+	sink := s.sink
+	s.mu.Unlock()
+	if sink != nil {
+		sink.Emit(e)
+	}
+}
+
+// sessionLog is the session store as an event consumer: it records every
+// event except streaming deltas (the complete messages are recorded as
+// message events, so deltas would only repeat them).
+type sessionLog struct{ s *sessions.Session }
+
+// Emit appends e unless it is a text or reasoning delta.
+func (l sessionLog) Emit(e event.Event) {
+	if e.Type == event.Text || e.Type == event.Reasoning {
+		return
+	}
+	l.s.Emit(e)
+}
+
+// pricing is an event.Sink decorator: it adds the estimated cost (from the
+// model catalog's prices) to usage events and run_end totals before
+// passing every event on. Per-request cost is summed from each usage
+// event, so a long-context tier applies to the requests that crossed it
+// only.
+type pricing struct {
+	next event.Sink
+
+	mu       sync.Mutex
+	provider string
+	model    catalog.Model
+	usd      float64
+	known    bool
+}
+
+func newPricing(next event.Sink, provider, model string) *pricing {
+	p := &pricing{next: next, provider: provider}
+	p.setModel(model)
+	return p
+}
+
+// setModel prices later requests as model's (a /model switch).
+func (p *pricing) setModel(model string) {
+	m, _ := catalog.Resolve(p.provider, model)
+	p.mu.Lock()
+	p.model = m
+	p.mu.Unlock()
+}
+
+// Emit implements event.Sink.
+func (p *pricing) Emit(e event.Event) {
+	p.mu.Lock()
+	switch e.Type {
+	case event.RunStart:
+		p.usd, p.known = 0, false
+	case event.Usage:
+		if e.Usage != nil {
+			if usd, ok := catalog.Cost(p.model, *e.Usage); ok {
+				p.usd += usd
+				p.known = true
+				e.CostUSD = usd
+			}
+		}
+	case event.RunEnd:
+		if e.Totals != nil && p.known {
+			t := *e.Totals
+			t.CostUSD = p.usd
+			e.Totals = &t
+		}
+	}
+	p.mu.Unlock()
+	p.next.Emit(e)
+}

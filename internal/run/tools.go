@@ -1,0 +1,152 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/zero-agent/zero/internal/hooks"
+	"github.com/zero-agent/zero/internal/permission"
+	"github.com/zero-agent/zero/internal/redact"
+	"github.com/zero-agent/zero/internal/sandbox"
+	"github.com/zero-agent/zero/internal/tools"
+	"github.com/zero-agent/zero/internal/tools/webfetch"
+	"github.com/zero-agent/zero/internal/workspace"
+)
+
+// ToolOptions are what ToolSet wires the tools to. The zero value gives
+// the tools as the model sees them (names, schemas, descriptions), for
+// reports that run nothing (`zero context`).
+type ToolOptions struct {
+	// Policy confines shell commands (the OS sandbox); zero: unconfined.
+	Policy *sandbox.Policy
+	// Engine learns the files the session wrote (running one of them
+	// later asks, case B19); nil: nothing is noted.
+	Engine *permission.Engine
+	// Hooks fire afterTool for each result; nil: none.
+	Hooks *HookRunner
+}
+
+// ToolSet is the one tool set of a run: the core tools bound to ws plus
+// web_fetch, each with secrets masked in its output; shell output also
+// carries the sandbox's notes. Runs, `zero context` and the app's /tools
+// all take it from here, so they cannot disagree.
+func ToolSet(ws *workspace.Workspace, o ToolOptions) *tools.Registry {
+	core := tools.Options{BashEnv: bashEnv()}
+	annotate := func(string) string { return "" }
+	if o.Policy != nil {
+		core.CommandWrapper = o.Policy.Wrap
+		annotate = o.Policy.Annotate
+	}
+	reg := tools.NewRegistry()
+	for _, t := range append(tools.Core(ws, core), webfetch.New(webfetch.Options{})) {
+		filter := redactSecrets
+		if t.SideEffect() == tools.SideShell {
+			filter = func(s string) string { return redactSecrets(s + annotate(s)) }
+		}
+		reg.Add(&observed{Tool: tools.Filtered(t, filter), engine: o.Engine, hooks: o.Hooks})
+	}
+	return reg
+}
+
+// Visible returns the tool filter of a mode: plan offers read-only tools.
+func Visible(mode permission.Mode) func(tools.Tool) bool {
+	if mode.ReadOnly() {
+		return func(t tools.Tool) bool { return t.SideEffect() == tools.SideRead }
+	}
+	return nil
+}
+
+// userShell is the tool that runs the user's own `!cmd` lines: outside the
+// sandbox and with the user's environment (the guard's hard deny still
+// applies, in Session.Shell).
+func userShell(ws *workspace.Workspace) tools.Tool {
+	for _, t := range tools.Core(ws, tools.Options{}) {
+		if t.SideEffect() == tools.SideShell {
+			return t
+		}
+	}
+	return nil
+}
+
+// shellPolicy is what shell commands may touch inside the sandbox
+// (bubblewrap, else Landlock): read everywhere but secrets, write the
+// workspace, added roots, temp and the build caches (a `go test` or `npm
+// test` must be able to write its cache), no network.
+func shellPolicy(ws *workspace.Workspace) sandbox.Policy {
+	p := sandbox.Policy{Workspace: ws.Root(), Writable: append([]string(nil), ws.Roots()[1:]...)}
+	if dir, err := os.UserCacheDir(); err == nil {
+		p.Writable = append(p.Writable, dir)
+	}
+	for _, env := range []string{"GOCACHE", "GOMODCACHE"} {
+		if v := os.Getenv(env); v != "" {
+			p.Writable = append(p.Writable, v)
+		}
+	}
+	gopath := os.Getenv("GOPATH")
+	if gopath == "" {
+		if home, err := os.UserHomeDir(); err == nil {
+			gopath = filepath.Join(home, "go")
+		}
+	}
+	if gopath != "" {
+		p.Writable = append(p.Writable, filepath.Join(gopath, "pkg", "mod"))
+	}
+	var existing []string
+	for _, d := range p.Writable {
+		if _, err := os.Stat(d); err == nil {
+			existing = append(existing, d)
+		}
+	}
+	p.Writable = existing
+	return p
+}
+
+// bashEnv is the environment of shell commands and hooks: the user's,
+// without provider keys and Zero's own settings (a command's output is
+// seen by the model; masking alone can be bypassed by transforming the
+// value).
+func bashEnv() []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		u := strings.ToUpper(k)
+		if strings.HasPrefix(u, "ZERO_") || strings.HasSuffix(u, "_API_KEY") || strings.HasSuffix(u, "_TOKEN") ||
+			strings.HasSuffix(u, "_SECRET") || strings.HasSuffix(u, "_SECRET_ACCESS_KEY") || u == "ANTHROPIC_AUTH_TOKEN" {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// redactSecrets masks API keys, tokens and private keys in tool output
+// before it reaches the model, the screen or the session log.
+func redactSecrets(s string) string {
+	out, _ := redact.String(s)
+	return out
+}
+
+// observed wraps a tool so the engine learns the files the session wrote
+// (running one of them later asks, case B19) and afterTool hooks see each
+// result.
+type observed struct {
+	tools.Tool
+	engine *permission.Engine
+	hooks  *HookRunner
+}
+
+// Run runs the tool, then records writes and fires afterTool hooks.
+func (o *observed) Run(ctx context.Context, args json.RawMessage) (tools.Result, error) {
+	res, err := o.Tool.Run(ctx, args)
+	if o.engine != nil && o.Tool.SideEffect() == tools.SideWrite && !res.IsError {
+		for _, p := range res.Paths {
+			o.engine.NoteWrite(p)
+		}
+	}
+	o.hooks.Fire(ctx, hooks.AfterTool, hooks.Payload{Tool: o.Tool.Name(), Arguments: args,
+		Result: &hooks.ToolResult{Content: res.Content, IsError: res.IsError, ExitCode: res.ExitCode}})
+	return res, err
+}
