@@ -20,7 +20,7 @@ import (
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/permission"
 	"github.com/zero-agent/zero/internal/run"
-	"github.com/zero-agent/zero/internal/streamjson"
+	"github.com/zero-agent/zero/internal/headless/streamjson"
 	"github.com/zero-agent/zero/internal/tui/sanitize"
 )
 

@@ -6,8 +6,11 @@
 // the input box and the footer `model · host · used/window ctx (pct) ·
 // mode`. There is no alternate screen.
 //
-// The app talks to the rest of Zero only through Backend (backend.go). Its
-// pure cores live in subpackages: editor (line editing, history, layout in
+// The app talks to the rest of Zero only through Backend (backend.go);
+// RunBackend (backend_run.go) is the Backend over the run layer
+// (internal/run), and tests use fakes of it. It must not build providers,
+// tools or gates, nor decide permissions: it shows a run's events and asks
+// the user what internal/permission asks. Its pure cores live in subpackages: editor (line editing, history, layout in
 // cells), markdown (incremental rendering), render (tool cards, diffs,
 // reasoning), sanitize (neutralising untrusted text), cells (one width
 // implementation), input (unbracketed-paste detection on raw reads) and
