@@ -10,7 +10,6 @@ import (
 	"github.com/zero-agent/zero/internal/contextmgr"
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/llm"
-	"github.com/zero-agent/zero/internal/providers/httperr"
 )
 
 // keepRecent is how many of the latest messages compaction never touches
@@ -67,16 +66,16 @@ func (a *Agent) Compact(ctx context.Context) (string, error) {
 }
 
 // overflowCompact answers a context-overflow error from the server. What
-// the server said (internal/providers/httperr.Overflow: its window and its
-// count of the prompt) is learned first: the window for the rest of the
-// session when it was unknown or larger, the prompt count to calibrate the
-// estimator; without a count the request is taken to be at least the
-// window. Then it compacts to half the window (or half the history when
-// the window is unknown) and returns the request to retry.
+// the server said (llm.AsOverflow: its window and its count of the prompt)
+// is learned first: the window for the rest of the session when it was
+// unknown or larger, the prompt count to calibrate the estimator; without
+// a count the request is taken to be at least the window. Then it
+// compacts to half the window (or half the history when the window is
+// unknown) and returns the request to retry.
 func (a *Agent) overflowCompact(ctx context.Context, emit func(event.Event), cause error) (llm.Request, error) {
 	reqBytes := a.historyRequestBytes(a.history)
 	prompt := 0
-	if o, ok := httperr.Overflow(cause); ok {
+	if o, ok := llm.AsOverflow(cause); ok {
 		if o.Limit > 0 && (a.opts.ContextWindow <= 0 || o.Limit < a.opts.ContextWindow) {
 			a.opts.ContextWindow = o.Limit
 			emit(event.Event{Type: event.Warning, Text: fmt.Sprintf("the server's context window is %d tokens; using it for this session", o.Limit)})

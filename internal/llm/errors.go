@@ -18,7 +18,7 @@ const (
 	ErrOverloaded      ErrorKind = "overloaded"       // 503/529, Anthropic overloaded_error
 	ErrContextOverflow ErrorKind = "context_overflow" // prompt larger than the window
 	ErrBadRequest      ErrorKind = "bad_request"      // 400/404/422 the request itself is wrong
-	ErrConnect         ErrorKind = "connect"          // no connection could be made
+	ErrConnect         ErrorKind = "connect"          // no connection could be made, after the transport's connect retry
 	ErrStreamStall     ErrorKind = "stream_stall"     // no bytes within the idle timeout
 	ErrStreamBroken    ErrorKind = "stream_broken"    // connection dropped mid-stream
 	ErrServer          ErrorKind = "server"           // 5xx not otherwise classified
@@ -73,9 +73,15 @@ func (e *ProviderError) Error() string {
 func (e *ProviderError) Unwrap() error { return e.Err }
 
 // Retryable reports whether repeating the same request may succeed.
+//
+// ErrConnect is not: the provider transport (internal/providers/transport)
+// is the only connect retry and has already made its attempts, and a
+// refused connection means no server is listening, which waiting seconds
+// more does not change. Retrying it again in the agent loop is what once
+// made a refused 127.0.0.1 take 16 attempts and 22 s to report.
 func (e *ProviderError) Retryable() bool {
 	switch e.Kind {
-	case ErrRateLimit, ErrOverloaded, ErrConnect, ErrStreamStall, ErrStreamBroken, ErrServer:
+	case ErrRateLimit, ErrOverloaded, ErrStreamStall, ErrStreamBroken, ErrServer:
 		return true
 	}
 	return false

@@ -11,8 +11,10 @@ func TestErrorKindsRetryable(t *testing.T) {
 		kind  ErrorKind
 		retry bool
 	}{
-		{ErrRateLimit, true}, {ErrOverloaded, true}, {ErrConnect, true}, {ErrStreamStall, true},
+		{ErrRateLimit, true}, {ErrOverloaded, true}, {ErrStreamStall, true},
 		{ErrStreamBroken, true}, {ErrServer, true},
+		// The transport already retried the connect; nothing listens.
+		{ErrConnect, false},
 		{ErrAuth, false}, {ErrContextOverflow, false}, {ErrBadRequest, false}, {ErrCanceled, false},
 		// A malformed tool call fails the same way when repeated as is.
 		{ErrMalformedToolCall, false}, {ErrUnknown, false},

@@ -12,6 +12,7 @@ import (
 
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/llm/schema"
+	"github.com/zero-agent/zero/internal/providers/transport"
 )
 
 // DefaultMaxTokens is the output cap (tokens) sent when neither the request
@@ -39,14 +40,15 @@ type Options struct {
 	// Headers are extra HTTP headers sent with every request (e.g.
 	// "anthropic-beta").
 	Headers map[string]string
-	// HTTPClient replaces the default client; nil uses http.DefaultClient's
-	// transport.
+	// HTTPClient replaces the default client; nil uses http.DefaultClient.
+	// The SDK reaches it only through the transport.
 	HTTPClient *http.Client
 	// MaxTokens is the output cap (tokens) when a Request sets none;
 	// 0 means DefaultMaxTokens.
 	MaxTokens int
-	// IdleTimeout bounds the silence between response bytes; 0 means
-	// DefaultIdleTimeout, negative disables the check.
+	// IdleTimeout bounds the wait for the first response byte and every
+	// silence after it; 0 means DefaultIdleTimeout, negative disables the
+	// check.
 	IdleTimeout time.Duration
 	// AdaptiveThinking sends thinking {"type":"adaptive"} plus
 	// output_config.effort for Request.ReasoningEffort, instead of a
@@ -72,9 +74,15 @@ func New(opts Options) *Provider {
 	if opts.IdleTimeout == 0 {
 		opts.IdleTimeout = DefaultIdleTimeout
 	}
+	// The SDK sends through the transport (option.HTTPClient is any
+	// Do(*http.Request)): the connect retry, the watchdogs and the error
+	// classification are the transport's, and the SDK's own retries are
+	// off.
+	tc := &transport.Client{Provider: opts.Name, HTTP: opts.HTTPClient, IdleTimeout: opts.IdleTimeout}
 	ro := []option.RequestOption{
 		option.WithoutEnvironmentDefaults(),
 		option.WithMaxRetries(0),
+		option.WithHTTPClient(tc),
 	}
 	if opts.BaseURL != "" {
 		// The SDK appends "v1/messages"; a base URL that already ends in
@@ -85,14 +93,8 @@ func New(opts Options) *Provider {
 	if opts.APIKey != "" {
 		ro = append(ro, option.WithAPIKey(opts.APIKey))
 	}
-	if opts.HTTPClient != nil {
-		ro = append(ro, option.WithHTTPClient(opts.HTTPClient))
-	}
 	for k, v := range opts.Headers {
 		ro = append(ro, option.WithHeader(k, v))
-	}
-	if opts.IdleTimeout > 0 {
-		ro = append(ro, option.WithMiddleware(idleMiddleware(opts.IdleTimeout)))
 	}
 	return &Provider{opts: opts, client: sdk.NewClient(ro...)}
 }
@@ -128,49 +130,29 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) (<-chan llm.Even
 		}
 		return nil, d.classify(ctx, err)
 	}
-	out := make(chan llm.Event, 64)
-	go func() {
-		defer close(out)
+	return transport.Run(ctx, func(emit func(llm.Event) bool) error {
 		defer st.Close()
-		send := func(ev llm.Event) bool {
-			select {
-			case out <- ev:
-				return true
-			case <-ctx.Done():
-				return false
-			}
-		}
-		// The final error is sent unconditionally: consumers drain the
-		// channel until it closes (llm.Provider contract).
-		fail := func(err error) {
-			out <- llm.Event{Type: llm.EventError, Err: d.classify(ctx, err)}
-		}
 		for _, w := range warnings {
-			if _, seen := p.warned.LoadOrStore(w, true); !seen && !send(llm.Event{Type: llm.EventWarning, Text: w}) {
-				fail(ctx.Err())
-				return
+			if _, seen := p.warned.LoadOrStore(w, true); !seen && !emit(llm.Event{Type: llm.EventWarning, Text: w}) {
+				return ctx.Err()
 			}
 		}
 		for {
 			evs, done := d.handle(st.Current())
 			for _, ev := range evs {
-				if !send(ev) {
-					fail(ctx.Err())
-					return
+				if !emit(ev) {
+					return ctx.Err()
 				}
 			}
 			if done {
-				return
+				return nil
 			}
 			if !st.Next() {
-				err := st.Err()
-				if err == nil {
-					err = d.truncated()
+				if err := st.Err(); err != nil {
+					return err
 				}
-				fail(err)
-				return
+				return d.truncated()
 			}
 		}
-	}()
-	return out, nil
+	}, func(err error) *llm.ProviderError { return d.classify(ctx, err) }), nil
 }

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/zero-agent/zero/internal/llm"
-	"github.com/zero-agent/zero/internal/providers/httperr"
 )
 
 // replay is a 127.0.0.1 server that answers each request with the next
@@ -459,7 +458,7 @@ func TestB10Anthropic(t *testing.T) {
 			if llm.IsRetryable(err) {
 				t.Error("an overflow must not be retried as-is")
 			}
-			o, ok := httperr.Overflow(err)
+			o, ok := llm.AsOverflow(err)
 			if !ok {
 				t.Fatalf("no overflow numbers in %v", err)
 			}

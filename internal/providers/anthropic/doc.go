@@ -18,21 +18,27 @@
 //     pays for its prefix once.
 //   - InputTokens reported upward is the whole prompt: input_tokens plus
 //     cache_read_input_tokens plus cache_creation_input_tokens.
-//   - The SDK's own retries are off (option.WithMaxRetries(0)); the agent
-//     loop owns retry policy. An `event: error` that arrives after HTTP 200
-//     (overloaded_error, case B09) and a stream that ends without
-//     message_stop both end the stream with an EventError carrying a
-//     *llm.ProviderError, and nothing is emitted after it; the loop retries
-//     the whole request and must discard what the failed stream produced, so
-//     no text is shown twice and no half-streamed tool call runs.
+//   - The SDK sends through internal/providers/transport (a
+//     *transport.Client is its option.HTTPClient): the connect retry (the
+//     only one in Zero), the first-byte and idle watchdogs and the
+//     classification of error responses are the transport's, and the
+//     SDK's own retries are off (option.WithMaxRetries(0)); the agent loop
+//     owns the retry of a whole request. An `event: error` that arrives
+//     after HTTP 200 (overloaded_error, case B09) and a stream that ends
+//     without message_stop both end the stream with an EventError carrying
+//     a *llm.ProviderError, and nothing is emitted after it; the loop
+//     retries the whole request and must discard what the failed stream
+//     produced, so no text is shown twice and no half-streamed tool call
+//     runs.
 //   - The client never reads ANTHROPIC_* environment variables or profile
 //     files: the key and base URL come only from Options, so a project
 //     config cannot redirect a user's key.
 //
 // Tool schemas are cleaned for the Anthropic dialect and tool names mapped
 // to legal names (internal/llm/schema) just before each request; called
-// names are mapped back. Errors are classified by internal/providers/httperr.
+// names are mapped back. This package is wire translation only.
 //
 // It imports no other provider and nothing above internal/llm besides
-// those two packages; it does no terminal or file I/O.
+// internal/llm/schema and internal/providers/transport; it does no
+// terminal or file I/O.
 package anthropic

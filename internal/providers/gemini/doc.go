@@ -11,7 +11,10 @@
 // the Retry-After header and the raw body the shared classifier reads, and
 // it decodes thoughtSignature into []byte, so a signature is not replayed
 // byte for byte. The wire shapes here follow the REST reference
-// (ai.google.dev/api/generate-content).
+// (ai.google.dev/api/generate-content). Sending, the connect retry, the
+// stall watchdogs (IdleTimeout bounds the first byte and every silence)
+// and error classification are internal/providers/transport's; this
+// package is wire translation only.
 //
 // What it encodes, and why:
 //   - Gemini sends each function call whole; the adapter emits
@@ -33,8 +36,9 @@
 //   - Tool schemas are cleaned into Gemini's OpenAPI subset and tool names
 //     mapped to legal names (internal/llm/schema) just before the request;
 //     called names are mapped back.
-//   - The adapter never retries; a stream that ends without a finishReason
-//     is ErrStreamBroken and nothing is emitted after an EventError.
+//   - The adapter never retries a request (the transport retries only a
+//     connect); a stream that ends without a finishReason is
+//     ErrStreamBroken and nothing is emitted after an EventError.
 //
 // It must not import other providers; it does no terminal or file I/O.
 package gemini

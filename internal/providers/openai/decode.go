@@ -12,7 +12,7 @@ import (
 	"github.com/zero-agent/zero/internal/llm/schema"
 	"github.com/zero-agent/zero/internal/llm/sse"
 	"github.com/zero-agent/zero/internal/llm/think"
-	"github.com/zero-agent/zero/internal/providers/httperr"
+	"github.com/zero-agent/zero/internal/providers/transport"
 )
 
 // Wire shapes of a Chat Completions response and stream chunk, per the
@@ -133,7 +133,7 @@ func (d *decoder) run(r *sse.Reader) error {
 			return err
 		}
 		if ev.Event == "error" {
-			return httperr.ClassifyStreamError(d.provider, d.model, []byte(ev.Data))
+			return transport.ClassifyStreamError(d.provider, d.model, []byte(ev.Data))
 		}
 		data := strings.TrimSpace(ev.Data)
 		if data == "" {
@@ -169,7 +169,7 @@ func (d *decoder) chunk(data []byte) error {
 		return nil
 	}
 	if len(c.Error) > 0 && string(c.Error) != "null" {
-		return httperr.ClassifyStreamError(d.provider, d.model, data)
+		return transport.ClassifyStreamError(d.provider, d.model, data)
 	}
 	for i := range c.Choices {
 		ch := &c.Choices[i]

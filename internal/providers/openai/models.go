@@ -3,17 +3,17 @@ package openai
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 
 	"github.com/zero-agent/zero/internal/llm"
-	"github.com/zero-agent/zero/internal/providers/httperr"
+	"github.com/zero-agent/zero/internal/providers/transport"
 )
 
 // ListModels asks an OpenAI-compatible server for its models (GET
 // {base}/models, base normalised as in Options.BaseURL) and returns their
-// ids in the server's order. key may be empty. Errors are
+// ids in the server's order. key may be empty. Errors are the transport's
 // *llm.ProviderError: ErrConnect when nothing listens, otherwise the
 // classified HTTP error. Bound the call with ctx; there is no retry.
 func ListModels(ctx context.Context, baseURL, key string) ([]string, error) {
@@ -28,26 +28,16 @@ func ListModels(ctx context.Context, baseURL, key string) ([]string, error) {
 	if key != "" {
 		req.Header.Set("Authorization", "Bearer "+key)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	u, _ := url.Parse(base)
+	tc := &transport.Client{Provider: "openai", ConnectAttempts: 1, StartHint: startHint(u)}
+	resp, err := tc.Do(req)
 	if err != nil {
-		kind := llm.ErrStreamBroken
-		switch {
-		case ctx.Err() != nil:
-			kind = llm.ErrCanceled
-		case isConnectError(err):
-			kind = llm.ErrConnect
-		}
-		return nil, &llm.ProviderError{Kind: kind, Provider: "openai", Err: err,
-			Message: fmt.Sprintf("GET %s/models failed", base),
-			Hint:    "start the server or point OPENAI_BASE_URL at it"}
+		return nil, err
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
 	if err != nil {
-		return nil, &llm.ProviderError{Kind: llm.ErrStreamBroken, Provider: "openai", Err: err}
-	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, httperr.Classify("openai", "", resp.StatusCode, resp.Header, body)
+		return nil, err
 	}
 	var list struct {
 		Data []struct {

@@ -1,31 +1,30 @@
 // Package openai is Zero's adapter for OpenAI Chat Completions and every
 // server that speaks it (llama.cpp, Ollama, vLLM, LM Studio, OpenRouter,
-// ...), on a small client over net/http.
+// ...), over internal/providers/transport.
 //
 // It exists because the compatible servers differ from OpenAI and from each
 // other in ways that break agents: "data:" framing and keep-alive comments
 // (case B07), a usage chunk with empty choices, tool-call deltas whose
 // arguments start in the first chunk, empty ids, arguments sent as objects
 // and nameless entries (B06), reasoning in reasoning_content, reasoning or
-// <think> tags (B05), and error bodies of every shape (B10, via httperr).
-// Connect failures are retried (connect only, never once a response has
-// begun); a silent stream fails with ErrStreamStall instead of hanging.
-// Tool schemas are cleaned and tool names mapped to legal wire names
-// (internal/llm/schema, case B31) before each request; called names are
-// mapped back, and each rewrite is reported once as an EventWarning.
+// <think> tags (B05). Tool schemas are cleaned and tool names mapped to
+// legal wire names (internal/llm/schema, case B31) before each request;
+// called names are mapped back, and each rewrite is reported once as an
+// EventWarning. Sending, the connect retry, the stall watchdogs and the
+// classification of error bodies of every shape (B10) are
+// internal/providers/transport's: this package builds the request body and
+// decodes the reply.
 //
 // It translates between the llm vocabulary and the wire format and must not
-// know about the agent loop, sessions or the terminal.
+// know about the agent loop, sessions or the terminal; it imports no other
+// provider.
 package openai
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"mime"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -34,21 +33,16 @@ import (
 
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/llm/schema"
-	"github.com/zero-agent/zero/internal/llm/sse"
-	"github.com/zero-agent/zero/internal/providers/httperr"
-	"github.com/zero-agent/zero/internal/providers/idle"
+	"github.com/zero-agent/zero/internal/providers/transport"
 )
 
 // Defaults for Options fields left zero.
 const (
 	DefaultIdleTimeout      = 60 * time.Second
 	DefaultFirstByteTimeout = 5 * time.Minute
-	DefaultConnectRetries   = 3
-	DefaultRetryBackoff     = 500 * time.Millisecond
+	DefaultConnectRetries   = transport.DefaultConnectAttempts - 1
+	DefaultRetryBackoff     = transport.DefaultConnectBackoff
 )
-
-// maxErrorBody caps how much of an error response is read (bytes).
-const maxErrorBody = 1 << 20
 
 // Options configures a Provider. Only BaseURL is required.
 type Options struct {
@@ -76,11 +70,12 @@ type Options struct {
 	// the first body byte (local servers may process a long prompt
 	// first). Default 5 min.
 	FirstByteTimeout time.Duration
-	// ConnectRetries is how many times a failed connect is retried;
-	// default 3, negative for none.
+	// ConnectRetries is how many times a failed connect is retried (by
+	// the transport, the only connect retry); default 1, negative for
+	// none.
 	ConnectRetries int
 	// RetryBackoff is the first delay between connect attempts, doubled
-	// each time; default 500 ms.
+	// each time; default 200 ms.
 	RetryBackoff time.Duration
 	// MistralIDs makes generated tool-call ids exactly 9 alphanumerics and
 	// rewrites history ids to that shape (Mistral templates reject others).
@@ -103,6 +98,7 @@ type Options struct {
 type Provider struct {
 	o        Options
 	endpoint string
+	tc       *transport.Client
 	// warned holds schema warnings already reported, so each is shown once.
 	warned sync.Map
 }
@@ -134,10 +130,40 @@ func New(o Options) (*Provider, error) {
 	if err != nil {
 		return nil, err
 	}
-	if u, _ := url.Parse(base); u != nil && u.Hostname() == "api.openai.com" {
+	u, _ := url.Parse(base)
+	if u != nil && u.Hostname() == "api.openai.com" {
 		o.MaxCompletionTokens = true
 	}
-	return &Provider{o: o, endpoint: base + "/chat/completions"}, nil
+	tc := &transport.Client{Provider: o.Name, HTTP: o.HTTPClient, Header: http.Header{},
+		FirstByteTimeout: o.FirstByteTimeout, IdleTimeout: o.IdleTimeout,
+		ConnectAttempts: max(o.ConnectRetries, 0) + 1, ConnectBackoff: o.RetryBackoff, StartHint: startHint(u)}
+	if o.APIKey != "" {
+		tc.Header.Set("Authorization", "Bearer "+o.APIKey)
+	}
+	for k, v := range o.Headers {
+		tc.Header.Set(k, v)
+	}
+	return &Provider{o: o, endpoint: base + "/chat/completions", tc: tc}, nil
+}
+
+// startHint says how to start the local server usually found on u's port
+// (the ports discovery probes), for a connection refused on 127.0.0.1.
+func startHint(u *url.URL) string {
+	port := ""
+	if u != nil {
+		port = u.Port()
+	}
+	switch port {
+	case "11434":
+		return "start it (`ollama serve`) or pass --base-url"
+	case "8080":
+		return "start it (`llama-server -m model.gguf --port 8080 --jinja`) or pass --base-url"
+	case "1234":
+		return "start it (LM Studio: Developer tab → Start server) or pass --base-url"
+	case "8000":
+		return "start it (`vllm serve MODEL`) or pass --base-url"
+	}
+	return "start the server (llama-server, `ollama serve`, LM Studio, vLLM) or pass --base-url"
 }
 
 // mistralFamily reports model ids served with Mistral chat templates,
@@ -171,9 +197,9 @@ func apiBase(raw string) (string, error) {
 func (p *Provider) Name() string { return p.o.Name }
 
 // Stream starts a streamed completion; see llm.Provider. Errors before the
-// stream opens are *llm.ProviderError: ErrConnect after the connect
-// retries, the classified HTTP error (httperr.Classify), ErrStreamStall when
-// no headers arrive within FirstByteTimeout, ErrCanceled.
+// stream opens are the transport's *llm.ProviderError (ErrConnect after
+// its connect retry, the classified HTTP error, ErrStreamStall when
+// nothing arrives within FirstByteTimeout, ErrCanceled).
 func (p *Provider) Stream(ctx context.Context, req llm.Request) (<-chan llm.Event, error) {
 	model := req.Model
 	if model == "" {
@@ -193,69 +219,19 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) (<-chan llm.Even
 		return nil, &llm.ProviderError{Kind: llm.ErrBadRequest, Provider: p.o.Name, Model: model, Err: err,
 			Hint: "a message or tool schema could not be encoded as JSON"}
 	}
-	sctx, cancel := context.WithCancel(ctx)
-	wd := idle.New(p.o.FirstByteTimeout, cancel)
-	resp, err := p.post(sctx, body)
+	s, err := p.tc.Post(ctx, p.endpoint, model, body)
 	if err != nil {
-		wd.Stop()
-		cancel()
-		return nil, p.requestError(ctx, wd, model, err)
+		return nil, err
 	}
-	if resp.StatusCode != http.StatusOK {
-		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		resp.Body.Close()
-		wd.Stop()
-		cancel()
-		return nil, httperr.Classify(p.o.Name, model, resp.StatusCode, resp.Header, b)
-	}
-	ch := make(chan llm.Event, 64)
-	emit := func(ev llm.Event) bool {
-		select {
-		case ch <- ev:
-			return true
-		default:
+	return s.Run(func(emit func(llm.Event) bool) error {
+		if !p.warnOnce(warnings, emit) {
+			return errStopped
 		}
-		// The consumer is slow, not the server: no idle timeout meanwhile.
-		wd.Stop()
-		defer wd.Kick(p.o.IdleTimeout)
-		select {
-		case ch <- ev:
-			return true
-		case <-ctx.Done():
-			return false
-		}
-	}
-	dec := newDecoder(&o, model, emit)
-	dec.names = names
-	dec.inputBytes = len(body)
-	go func() {
-		defer close(ch)
-		defer cancel()
-		defer resp.Body.Close()
-		defer wd.Stop()
-		err := errStopped
-		if p.warnOnce(warnings, emit) {
-			err = p.consume(resp, wd, dec, emit, model)
-		}
-		if err == nil {
-			return
-		}
-		ev := llm.Event{Type: llm.EventError, Err: p.streamError(ctx, wd, model, err)}
-		if ctx.Err() == nil {
-			select {
-			case ch <- ev:
-				return
-			case <-ctx.Done():
-				ev.Err = &llm.ProviderError{Kind: llm.ErrCanceled, Provider: p.o.Name, Model: model, Err: ctx.Err()}
-			}
-		}
-		// Cancelled: the consumer may have stopped reading; give it a moment.
-		select {
-		case ch <- ev:
-		case <-time.After(time.Second):
-		}
-	}()
-	return ch, nil
+		dec := newDecoder(&o, model, emit)
+		dec.names = names
+		dec.inputBytes = len(body)
+		return p.consume(s, dec, model)
+	}), nil
 }
 
 // warnOnce emits each schema warning the first time this provider meets
@@ -272,16 +248,15 @@ func (p *Provider) warnOnce(warnings []string, emit func(llm.Event) bool) bool {
 
 // consume reads the response body: an event stream, or one JSON body
 // from a server that ignored stream:true.
-func (p *Provider) consume(resp *http.Response, wd *idle.Watchdog, dec *decoder, emit func(llm.Event) bool, model string) error {
-	body := wd.Reader(resp.Body, p.o.IdleTimeout)
-	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+func (p *Provider) consume(s *transport.Stream, dec *decoder, model string) error {
+	mt, _, _ := mime.ParseMediaType(s.Header().Get("Content-Type"))
 	if mt == "text/html" {
-		return &llm.ProviderError{Kind: llm.ErrBadRequest, Provider: p.o.Name, Model: model, Status: resp.StatusCode,
+		return &llm.ProviderError{Kind: llm.ErrBadRequest, Provider: p.o.Name, Model: model, Status: s.StatusCode(),
 			Message: p.endpoint + " answered with an HTML page, not an event stream",
 			Hint:    "point the base URL at the server's API (e.g. http://host:port/v1), not its web UI"}
 	}
 	if mt == "application/json" {
-		b, err := io.ReadAll(body)
+		b, err := io.ReadAll(s.Body())
 		if err != nil {
 			return err
 		}
@@ -289,90 +264,10 @@ func (p *Provider) consume(resp *http.Response, wd *idle.Watchdog, dec *decoder,
 		if err != nil {
 			return err
 		}
-		if !completionEvents(c, emit) {
+		if !completionEvents(c, dec.emit) {
 			return errStopped
 		}
 		return nil
 	}
-	return dec.run(sse.NewReader(body))
-}
-
-// post sends the request, retrying connect failures only.
-func (p *Provider) post(ctx context.Context, body []byte) (*http.Response, error) {
-	backoff := p.o.RetryBackoff
-	for attempt := 0; ; attempt++ {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.endpoint, bytes.NewReader(body))
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "text/event-stream")
-		if p.o.APIKey != "" {
-			req.Header.Set("Authorization", "Bearer "+p.o.APIKey)
-		}
-		for k, v := range p.o.Headers {
-			req.Header.Set(k, v)
-		}
-		resp, err := p.o.HTTPClient.Do(req)
-		if err == nil {
-			return resp, nil
-		}
-		if !isConnectError(err) || attempt >= p.o.ConnectRetries || ctx.Err() != nil {
-			return nil, err
-		}
-		select {
-		case <-time.After(backoff):
-		case <-ctx.Done():
-			return nil, err
-		}
-		backoff *= 2
-	}
-}
-
-// isConnectError reports a failure to establish the connection, the only
-// kind that is safe to retry here (nothing reached the server).
-func isConnectError(err error) bool {
-	var op *net.OpError
-	return errors.As(err, &op) && op.Op == "dial"
-}
-
-// requestError classifies a failure before any response arrived.
-func (p *Provider) requestError(ctx context.Context, wd *idle.Watchdog, model string, err error) error {
-	e := &llm.ProviderError{Provider: p.o.Name, Model: model, Err: err}
-	switch {
-	case ctx.Err() != nil:
-		e.Kind, e.Err = llm.ErrCanceled, ctx.Err()
-	case wd.Fired():
-		e.Kind = llm.ErrStreamStall
-		e.Message = fmt.Sprintf("no response from %s within %s", p.endpoint, p.o.FirstByteTimeout)
-		e.Hint = "the server accepted the connection but never answered; check that it is not stuck loading the model"
-	case isConnectError(err):
-		e.Kind = llm.ErrConnect
-		e.Message = fmt.Sprintf("could not connect to %s after %d attempts", p.endpoint, max(p.o.ConnectRetries, 0)+1)
-		e.Hint = "start the server (llama-server, `ollama serve`, vLLM, LM Studio) or set OPENAI_BASE_URL to where it listens"
-	default:
-		e.Kind = llm.ErrStreamBroken
-		e.Message = "the connection failed before a response arrived"
-		e.Hint = "Zero retries the turn; check the server's log if it persists"
-	}
-	return e
-}
-
-// streamError classifies the error that ended an open stream.
-func (p *Provider) streamError(ctx context.Context, wd *idle.Watchdog, model string, err error) error {
-	if ctx.Err() != nil || errors.Is(err, errStopped) {
-		return &llm.ProviderError{Kind: llm.ErrCanceled, Provider: p.o.Name, Model: model, Err: context.Cause(ctx)}
-	}
-	if wd.Fired() {
-		return &llm.ProviderError{Kind: llm.ErrStreamStall, Provider: p.o.Name, Model: model, Err: err,
-			Message: fmt.Sprintf("the stream sent nothing for %s", wd.Timeout()),
-			Hint:    "the partial reply is discarded and the turn retried; raise ZERO_IDLE_TIMEOUT (seconds) for slow local models"}
-	}
-	var pe *llm.ProviderError
-	if errors.As(err, &pe) {
-		return pe
-	}
-	return &llm.ProviderError{Kind: llm.ErrStreamBroken, Provider: p.o.Name, Model: model, Err: err,
-		Message: "the connection dropped mid-stream",
-		Hint:    "the partial reply is discarded and the turn retried"}
+	return dec.run(s.Events())
 }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/llm/llmtest"
-	"github.com/zero-agent/zero/internal/providers/httperr"
 )
 
 func newProvider(t *testing.T, srv *llmtest.Server, o Options) *Provider {
@@ -157,7 +156,7 @@ func TestHTTPErrors(t *testing.T) {
 				t.Errorf("RetryAfter = %v", pe.RetryAfter)
 			}
 			if tc.kind == llm.ErrContextOverflow {
-				if o, ok := httperr.Overflow(err); !ok || o.PromptTokens != 1407 || o.Limit != 256 {
+				if o, ok := llm.AsOverflow(err); !ok || o.PromptTokens != 1407 || o.Limit != 256 {
 					t.Errorf("overflow = %+v", o)
 				}
 			}
@@ -190,7 +189,10 @@ func countingClient(dials *atomic.Int32) *http.Client {
 	}}}
 }
 
-func TestConnectRetry(t *testing.T) {
+// TestRefusedConnectionIsTriedTwiceAndSaysWhatToDo: the transport's
+// connect retry is the only one (2 attempts), the error is not one the
+// agent loop retries, and it names the address and what to do.
+func TestRefusedConnectionIsTriedTwiceAndSaysWhatToDo(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -203,18 +205,38 @@ func TestConnectRetry(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = p.Stream(context.Background(), userReq)
-	if llm.KindOf(err) != llm.ErrConnect || !llm.IsRetryable(err) {
-		t.Fatalf("err = %v, want connect", err)
+	if llm.KindOf(err) != llm.ErrConnect || llm.IsRetryable(err) {
+		t.Fatalf("err = %v, want connect, not retryable again", err)
 	}
-	if n := dials.Load(); n != 1+DefaultConnectRetries {
-		t.Errorf("%d dial attempts, want %d", n, 1+DefaultConnectRetries)
+	if n := dials.Load(); n != 2 {
+		t.Errorf("%d dial attempts, want 2", n)
 	}
-	if !strings.Contains(err.Error(), "OPENAI_BASE_URL") {
+	if !strings.Contains(err.Error(), "no server is listening on "+addr) || !strings.Contains(err.Error(), "--base-url") {
 		t.Errorf("error says nothing the user can do: %v", err)
 	}
-	// ListModels reports the same kind.
+	// ListModels reports the same kind, after one attempt.
 	if _, err := ListModels(context.Background(), "http://"+addr, ""); llm.KindOf(err) != llm.ErrConnect {
 		t.Errorf("ListModels err = %v", err)
+	}
+}
+
+// TestStartHintNamesTheUsualServer: a refused default port says how to
+// start the server that usually listens there.
+func TestStartHintNamesTheUsualServer(t *testing.T) {
+	for base, want := range map[string]string{
+		"http://127.0.0.1:11434":   "ollama serve",
+		"http://127.0.0.1:8080/v1": "llama-server -m model.gguf --port 8080",
+		"http://localhost:1234":    "LM Studio",
+		"http://127.0.0.1:8000":    "vllm serve",
+		"http://127.0.0.1:9999":    "llama-server, `ollama serve`",
+	} {
+		p, err := New(Options{BaseURL: base})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(p.tc.StartHint, want) || !strings.HasSuffix(p.tc.StartHint, "or pass --base-url") {
+			t.Errorf("%s: hint %q, want %q", base, p.tc.StartHint, want)
+		}
 	}
 }
 

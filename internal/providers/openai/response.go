@@ -5,7 +5,7 @@ import (
 
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/llm/schema"
-	"github.com/zero-agent/zero/internal/providers/httperr"
+	"github.com/zero-agent/zero/internal/providers/transport"
 )
 
 // Completion is a whole (non-streamed) reply in neutral form.
@@ -42,7 +42,7 @@ func parseResponse(body []byte, o Options, names *schema.NameMap) (*Completion, 
 			Hint: "the server did not answer in the Chat Completions format; check the base URL"}
 	}
 	if len(c.Error) > 0 && string(c.Error) != "null" {
-		return nil, httperr.ClassifyStreamError(o.Name, "", body)
+		return nil, transport.ClassifyStreamError(o.Name, "", body)
 	}
 	var a llm.Assembler
 	d := newDecoder(&o, "", func(ev llm.Event) bool { a.Add(ev); return true })

@@ -1,4 +1,4 @@
-package httperr
+package transport
 
 import (
 	"testing"

@@ -1,4 +1,4 @@
-package httperr
+package transport
 
 import (
 	"encoding/json"
@@ -62,9 +62,9 @@ func TestB10(t *testing.T) {
 			if e.Retryable() {
 				t.Errorf("overflow must not be retried as-is")
 			}
-			o, ok := Overflow(e)
+			o, ok := llm.AsOverflow(e)
 			if !ok {
-				t.Fatalf("no *ContextOverflow in %v", e)
+				t.Fatalf("no *llm.ContextOverflow in %v", e)
 			}
 			class := "context_overflow"
 			if o.Suspected {
@@ -208,11 +208,11 @@ func TestClassify(t *testing.T) {
 
 func TestOverflowNumbersOlderWording(t *testing.T) {
 	body := `{"error":{"message":"This model's maximum context length is 4096 tokens. However, you requested 4500 tokens (3500 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.","type":"invalid_request_error","code":"context_length_exceeded"}}`
-	o, ok := Overflow(Classify("vllm", "m", 400, nil, []byte(body)))
+	o, ok := llm.AsOverflow(Classify("vllm", "m", 400, nil, []byte(body)))
 	if !ok {
 		t.Fatal("not an overflow")
 	}
-	want := ContextOverflow{PromptTokens: 3500, MaxTokens: 1000, Limit: 4096, OutputBudget: true}
+	want := llm.ContextOverflow{PromptTokens: 3500, MaxTokens: 1000, Limit: 4096, OutputBudget: true}
 	if *o != want {
 		t.Errorf("got %+v, want %+v", *o, want)
 	}

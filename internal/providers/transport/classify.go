@@ -1,16 +1,17 @@
-// Package httperr turns a model server's error response into Zero's typed
+// Classification: a model server's error response becomes Zero's typed
 // *llm.ProviderError, so the agent loop reacts by kind (retry, compact, ask
 // for a key) and never by matching strings itself.
 //
 // It knows the real error bodies of OpenAI, Anthropic, Gemini, llama.cpp,
 // ik_llama.cpp, Ollama and vLLM, including the hard cases: llama.cpp
 // reports a full context window with HTTP 500 (not a transient server
-// error), every server words "context overflow" differently (case B10),
-// and Anthropic sends overloaded_error inside a 200 stream (case B09).
-// Structured fields (type, code, status) are read first, message patterns
-// second. It performs no I/O and does not decide what to do about an error;
-// it only names it and says what the user can do.
-package httperr
+// error), every server words "context overflow" differently (case B10,
+// testdata/B10), and Anthropic sends overloaded_error inside a 200 stream
+// (case B09, testdata/B09). Structured fields (type, code, status) are read
+// first, message patterns second. Nothing here performs I/O or decides what
+// to do about an error; it only names it and says what the user can do.
+
+package transport
 
 import (
 	"encoding/json"
@@ -19,6 +20,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/zero-agent/zero/internal/llm"
@@ -143,7 +145,7 @@ func truncate(s string, n int) string {
 //
 // Context overflow (case B10) is recognised in every known shape, including
 // llama.cpp's HTTP 500; the parsed numbers are attached as a
-// *ContextOverflow in the error's Err field (use errors.As or Overflow).
+// *llm.ContextOverflow in the error's Err field (llm.AsOverflow).
 func Classify(provider, model string, status int, header http.Header, body []byte) *llm.ProviderError {
 	d := parse(body)
 	e := &llm.ProviderError{Provider: provider, Model: model, Status: status, Message: d.Message}
@@ -287,8 +289,11 @@ func knownHint(msg string) string {
 }
 
 // Retry-After forms: seconds, an HTTP date, OpenAI's retry-after-ms, Gemini's
-// RetryInfo delay, and "try again in 20s" / "in 350ms" in a message.
-var retryInRe = regexp.MustCompile(`(?i)(?:try again|retry) in ([0-9]+(?:\.[0-9]+)?)\s*(ms|s|sec|seconds?|m|minutes?)\b`)
+// RetryInfo delay, and "try again in 20s" / "in 350ms" in a message. The
+// pattern is compiled on first use: start-up time counts.
+var retryInRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(?:try again|retry) in ([0-9]+(?:\.[0-9]+)?)\s*(ms|s|sec|seconds?|m|minutes?)\b`)
+})
 
 func retryAfter(h http.Header, d details) time.Duration {
 	if h != nil {
@@ -314,7 +319,7 @@ func retryAfter(h http.Header, d details) time.Duration {
 			return dur
 		}
 	}
-	if m := retryInRe.FindStringSubmatch(d.Message); m != nil {
+	if m := retryInRe().FindStringSubmatch(d.Message); m != nil {
 		n, _ := strconv.ParseFloat(m[1], 64)
 		unit := time.Second
 		switch strings.ToLower(m[2]) {
