@@ -276,10 +276,13 @@ func (r *run) visibleSpecs() []llm.ToolSpec {
 }
 
 // requestWithRetry streams one turn, repeating the whole request on
-// retryable failures with jittered exponential backoff. Text already shown
-// to the user is not shown again: the retried stream's text is compared
-// with what was printed and only the new suffix is emitted. The text shown
-// is left in r.shown.
+// retryable failures (overloaded, rate limited, a server error, a broken
+// or stalled stream) with jittered exponential backoff. A connect error is
+// not retryable: the provider transport made the only connect retry, so a
+// refused 127.0.0.1 ends the run at once with one error, no retry note
+// (llm.ProviderError.Retryable). Text already shown to the user is not
+// shown again: the retried stream's text is compared with what was printed
+// and only the new suffix is emitted. The text shown is left in r.shown.
 func (r *run) requestWithRetry(ctx context.Context, req llm.Request) (llm.Message, error) {
 	var printedText string
 	for attempt := 0; ; attempt++ {
