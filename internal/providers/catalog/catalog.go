@@ -156,16 +156,19 @@ func vendor(provider string) string {
 // Suffixes that name a snapshot or a channel of a model, tried in order
 // when an id does not match: Vertex "@20250514", Bedrock "-v1:0", Anthropic
 // "-20250514", OpenAI "-2025-04-14" and "-0613", Gemini "-001" and
-// "-preview-05-20", and "-latest".
-var snapshotSuffixes = []*regexp.Regexp{
-	regexp.MustCompile(`@\d{8}$`),
-	regexp.MustCompile(`-v\d+(:\d+)?$`),
-	regexp.MustCompile(`-\d{8}$`),
-	regexp.MustCompile(`-\d{4}-\d{2}-\d{2}$`),
-	regexp.MustCompile(`-\d{3,4}$`),
-	regexp.MustCompile(`-(preview|exp)(-[0-9-]+)?$`),
-	regexp.MustCompile(`-latest$`),
-}
+// "-preview-05-20", and "-latest". Compiled on first use: start-up time
+// counts.
+var snapshotSuffixes = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`@\d{8}$`),
+		regexp.MustCompile(`-v\d+(:\d+)?$`),
+		regexp.MustCompile(`-\d{8}$`),
+		regexp.MustCompile(`-\d{4}-\d{2}-\d{2}$`),
+		regexp.MustCompile(`-\d{3,4}$`),
+		regexp.MustCompile(`-(preview|exp)(-[0-9-]+)?$`),
+		regexp.MustCompile(`-latest$`),
+	}
+})
 
 // Lookup finds a model by id. It accepts exact ids and aliases in any
 // case, dated snapshots ("claude-sonnet-4-20250514" is claude-sonnet-4,
@@ -194,7 +197,7 @@ func Lookup(provider, model string) (Model, bool) {
 			return m, true
 		}
 		stripped := id
-		for _, re := range snapshotSuffixes {
+		for _, re := range snapshotSuffixes() {
 			if loc := re.FindStringIndex(id); loc != nil {
 				stripped = id[:loc[0]]
 				break
