@@ -444,13 +444,17 @@ func TestPermissionPrompt(t *testing.T) {
 		want   Decision
 		banner string
 	}{
-		{[]string{"y"}, "", Decision{Decision: AllowOnce}, "allowed once"},
-		{[]string{"a"}, "", Decision{Decision: AllowSession}, "allowed for this session"},
-		{[]string{"n"}, "use the test target instead", Decision{Decision: Deny, Reason: "use the test target instead"}, "denied (use the test target instead)"},
-		{[]string{"down", "down", "down", "enter"}, "", Decision{Decision: Deny}, "denied"},
-		{[]string{"up", "enter"}, "", Decision{Decision: Deny}, "denied"},
-		{[]string{"down", "enter"}, "", Decision{Decision: AllowOnce}, "allowed once"},
-		{[]string{"esc"}, "", Decision{Decision: Deny}, "denied"},
+		{[]string{"y"}, "", Decision{Choice: AllowOnce}, "allowed once"},
+		{[]string{"a"}, "", Decision{Choice: AllowSession}, "allowed for this session"},
+		{[]string{"A"}, "", Decision{Choice: AllowAlways}, "allowed always"},
+		{[]string{"3"}, "", Decision{Choice: AllowAlways}, "allowed always"},
+		{[]string{"n"}, "use the test target instead", Decision{Choice: Deny, Reason: "use the test target instead"}, "denied (use the test target instead)"},
+		{[]string{"4"}, "", Decision{Choice: Deny}, "denied"},
+		{[]string{"down", "down", "down", "down", "enter"}, "", Decision{Choice: Deny}, "denied"},
+		{[]string{"down", "down", "down", "enter"}, "", Decision{Choice: AllowAlways}, "allowed always"},
+		{[]string{"up", "enter"}, "", Decision{Choice: Deny}, "denied"},
+		{[]string{"down", "enter"}, "", Decision{Choice: AllowOnce}, "allowed once"},
+		{[]string{"esc"}, "", Decision{Choice: Deny}, "denied"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.keys, "+"), func(t *testing.T) {
@@ -459,8 +463,9 @@ func TestPermissionPrompt(t *testing.T) {
 			var got Decision
 			f.script["clean"] = func(ctx context.Context, turn Turn, sink event.Sink) event.StopReason {
 				close(asked)
-				got = turn.Approve(ctx, PermissionRequest{ID: "p1", Tool: "bash", Command: "rm -rf build/ && make \\\n  all", Why: "flagged: rm -r"})
-				sink.Emit(event.Event{Type: event.PermissionDecision, Permission: &event.Permission{ID: "p1", Tool: "bash", Decision: got.Decision, Reason: got.Reason}})
+				req := PermissionRequest{ID: "p1", Tool: "bash", Command: "rm -rf build/ && make \\\n  all", Why: "flagged: rm -r"}
+				got = turn.Approve(ctx, req)
+				sink.Emit(event.Event{Type: event.PermissionDecision, Permission: got.Event(req)})
 				return event.StopCompleted
 			}
 			d := newDriver(t, f, Options{})
@@ -468,8 +473,8 @@ func TestPermissionPrompt(t *testing.T) {
 			d.press("enter")
 			<-asked
 			d.until(func() bool { return d.m.perm != nil })
-			mustContain(t, "prompt", d.live(), "? allow bash?  flagged: rm -r", "$ 2 lines, 29B:", "1 │ rm -rf build/ && make \\", "2 │   all", "[y] allow once", "[a] allow this command for the session", "[n] deny")
-			d.press(tt.keys...)
+			mustContain(t, "prompt", d.live(), "? allow bash?  flagged: rm -r", "$ 2 lines, 29B:", "1 │ rm -rf build/ && make \\", "2 │   all", "[y] allow once", "[a] allow this command for the session", "[A] allow this command always", "[n] deny")
+			answer(d, tt.keys...)
 			if d.m.perm != nil && tt.typed != "" {
 				mustContain(t, "prompt", d.live(), "reason (enter sends")
 				d.typeText(tt.typed)
@@ -515,7 +520,7 @@ func TestTypeAheadDoesNotAnswerPrompt(t *testing.T) {
 	now = now.Add(2 * time.Second) // a pause, then a deliberate answer
 	d.press("n", "enter")
 	d.until(func() bool { return !d.m.turn.running })
-	if got.Decision != Deny {
+	if got.Choice != Deny {
 		t.Errorf("decision = %+v", got)
 	}
 }
@@ -554,7 +559,7 @@ func TestInterruptWhileAsking(t *testing.T) {
 	d.until(func() bool { return d.m.perm != nil })
 	d.press("ctrl+c")
 	d.until(func() bool { return !d.m.turn.running })
-	if got.Decision != Deny {
+	if got.Choice != Deny {
 		t.Errorf("decision after ^C = %+v", got)
 	}
 	if d.m.perm != nil {

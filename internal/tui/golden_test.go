@@ -100,6 +100,24 @@ func TestGoldenScreens(t *testing.T) {
 		d.press("enter")
 		d.until(func() bool { return !d.m.turn.running })
 	})
+	t.Run("permission-prefix", func(t *testing.T) {
+		f := newFake()
+		asked := make(chan struct{})
+		f.script["run the tests"] = func(ctx context.Context, turn Turn, sink event.Sink) event.StopReason {
+			close(asked)
+			turn.Approve(ctx, PermissionRequest{Tool: "bash", Command: "go test ./internal/...", Why: "commands ask in normal mode", Prefix: "go test"})
+			return event.StopCompleted
+		}
+		d := newDriver(t, f, Options{Width: 50})
+		d.typeText("run the tests")
+		d.press("enter")
+		<-asked
+		d.until(func() bool { return d.m.perm != nil })
+		d.press("down", "down", "down")
+		checkGolden(t, d, "permission-prefix")
+		d.press("esc")
+		d.until(func() bool { return !d.m.turn.running })
+	})
 	t.Run("wide-input", func(t *testing.T) {
 		d := newDriver(t, newFake(), Options{Width: 13})
 		d.typeText("你好世界，你好世界 ok 🎉")

@@ -17,17 +17,64 @@ import (
 
 // permState is an open permission prompt.
 type permState struct {
-	opened time.Time
-	req    PermissionRequest
-	reply  chan Decision
-	choice int // -1 none yet (no default), 0 allow once, 1 allow for session, 2 deny
+	opened  time.Time
+	req     PermissionRequest
+	reply   chan Decision
+	choices []permChoice // what the prompt offers, deny last
+	choice  int          // index into choices; -1 none yet (no default)
 	// arrowed: the previous key moved the choice; only then does Enter pick.
 	arrowed bool
 	typing  bool // typing the deny reason
 	reason  editor.Editor
 }
 
-var permChoices = []string{"allow once", "allow for this session", "deny"}
+// permChoice is one answer the prompt offers: its letter (its number is
+// its place in the list), what it says, and the decision it returns (a
+// denial first asks for a reason).
+type permChoice struct {
+	key   string
+	label string
+	d     Decision
+}
+
+// permChoices lists the answers to req in the order the prompt shows and
+// numbers them: allow once (y), for the session (a: a shell call's exact
+// command, another tool's every call, as the gate grants it), a command
+// prefix for the session (p) when req.Prefix is set, always (A, saved in
+// grants.json: the prefix when there is one, else what a session grant
+// covers), deny (n). The letters are those of Codex's approval prompt (y,
+// a, p, n: codex-rs/tui/src/bottom_pane/approval_overlay.rs in
+// github.com/openai/codex; its p is persistent, ours holds for the
+// session), and A is "a, for good". The prefix comes from the model's
+// command and is sanitised for display; the decision carries it as it
+// came.
+func permChoices(req PermissionRequest) []permChoice {
+	session, always := "allow for this session", "allow always"
+	if req.Command != "" {
+		session, always = "allow this command for the session", "allow this command always"
+	}
+	cs := []permChoice{
+		{"y", "allow once", Decision{Choice: AllowOnce}},
+		{"a", session, Decision{Choice: AllowSession}},
+	}
+	if req.Prefix != "" {
+		shown := "`" + sanitize.Line(req.Prefix) + " …`"
+		cs = append(cs, permChoice{"p", "allow " + shown + " commands for the session", Decision{Choice: AllowSession, Prefix: req.Prefix}})
+		cs = append(cs, permChoice{"A", "allow " + shown + " commands always", Decision{Choice: AllowAlways, Prefix: req.Prefix}})
+	} else {
+		cs = append(cs, permChoice{"A", always, Decision{Choice: AllowAlways}})
+	}
+	return append(cs, permChoice{"n", "deny", Decision{Choice: Deny}})
+}
+
+// permKeys names the prompt's answer keys for a hint: "y, a, A or n".
+func permKeys(cs []permChoice) string {
+	keys := make([]string, len(cs))
+	for i, c := range cs {
+		keys[i] = c.key
+	}
+	return strings.Join(keys[:len(keys)-1], ", ") + " or " + keys[len(keys)-1]
+}
 
 // maxPromptDiffLines bounds how much of a diff the prompt shows before
 // summarising; the full diff is in the session log.
@@ -44,14 +91,14 @@ func (m *Model) approver(id int) Approver {
 		case d := <-reply:
 			return d
 		case <-ctx.Done():
-			return Decision{Decision: Deny, Reason: "interrupted"}
+			return Decision{Choice: Deny, Reason: "interrupted"}
 		}
 	}
 }
 
 func (m *Model) askPermission(msg permAskMsg) tea.Cmd {
 	if msg.id != m.turn.id || !m.turn.running {
-		msg.reply <- Decision{Decision: Deny, Reason: "turn ended"}
+		msg.reply <- Decision{Choice: Deny, Reason: "turn ended"}
 		return nil
 	}
 	if m.perm != nil { // one prompt at a time; later requests wait
@@ -59,7 +106,7 @@ func (m *Model) askPermission(msg permAskMsg) tea.Cmd {
 		return nil
 	}
 	m.endStep()
-	m.perm = &permState{req: msg.req, reply: msg.reply, opened: m.opts.Now(), choice: -1}
+	m.perm = &permState{req: msg.req, reply: msg.reply, opened: m.opts.Now(), choices: permChoices(msg.req), choice: -1}
 	return nil
 }
 
@@ -67,10 +114,12 @@ func (m *Model) askPermission(msg permAskMsg) tea.Cmd {
 // pressed that soon was meant for what was on screen before.
 const permGrace = 400 * time.Millisecond
 
-// permKey answers the prompt: y/1 allow once, a/2 allow for the session,
-// n/3 deny (then type a reason, Enter sends), arrows choose and Enter
-// picks the choice they moved to, v prints the whole command to the
-// scrollback, Esc denies without a reason, ^C denies and interrupts.
+// permKey answers the prompt: each choice's letter or number (y/1 allow
+// once, a/2 for the session, p for a command prefix, A always, n deny;
+// see permChoices), a denial then asks for a reason (Enter sends), arrows
+// choose and Enter picks the choice they moved to, v prints the whole
+// command to the scrollback, Esc denies without a reason, ^C denies and
+// interrupts.
 //
 // Enter answers only right after an arrow key: there is no default
 // choice. Keys that arrive within permGrace of the prompt opening, or that
@@ -100,73 +149,94 @@ func (m *Model) permKey(k tea.Key) tea.Cmd {
 			if printable || name == "backspace" {
 				m.ed.HandleKey(k)
 			}
-			m.hint = why + " (kept in the input): pause, then answer y, a or n"
+			m.hint = why + " (kept in the input): pause, then answer " + permKeys(p.choices)
 			return nil
 		}
 	}
 	if p.typing {
-		switch name {
-		case "enter":
-			m.decide(Deny, strings.TrimSpace(p.reason.Value()))
-		case "esc":
-			p.typing = false
-		case "ctrl+c":
-			m.decide(Deny, "")
-			m.interrupt()
-		default:
-			p.reason.HandleKey(k)
-		}
+		m.reasonKey(k)
+		return nil
+	}
+	if i := p.choiceFor(name); i >= 0 {
+		m.pick(i)
 		return nil
 	}
 	switch name {
-	case "y", "1":
-		m.decide(AllowOnce, "")
-	case "a", "2":
-		m.decide(AllowSession, "")
-	case "n", "3":
-		p.choice, p.typing = 2, true
 	case "up", "left", "shift+tab":
 		if p.choice <= 0 {
-			p.choice = len(permChoices)
+			p.choice = len(p.choices)
 		}
 		p.choice--
 		p.arrowed = true
 	case "down", "right", "tab":
-		p.choice = (p.choice + 1) % len(permChoices)
+		p.choice = (p.choice + 1) % len(p.choices)
 		p.arrowed = true
 	case "enter":
 		if p.choice < 0 || !arrowed {
-			m.hint = "press y to allow once, a for this session, n to deny"
+			m.hint = "answer " + permKeys(p.choices) + ", or move with the arrows and press enter"
 			return nil
 		}
-		switch p.choice {
-		case 0:
-			m.decide(AllowOnce, "")
-		case 1:
-			m.decide(AllowSession, "")
-		default:
-			p.typing = true
-		}
+		m.pick(p.choice)
 	case "v":
 		m.showWholeCommand()
 	case "esc":
-		m.decide(Deny, "")
+		m.decide(Decision{Choice: Deny})
 	case "ctrl+c":
-		m.decide(Deny, "")
+		m.decide(Decision{Choice: Deny})
 		m.interrupt()
 	default:
 		if printable { // the start of a word typed at the prompt
 			m.ed.HandleKey(k)
-			m.hint = "typing at the prompt (kept in the input): pause, then answer y, a or n"
+			m.hint = "typing at the prompt (kept in the input): pause, then answer " + permKeys(p.choices)
 		}
 	}
 	return nil
 }
 
-func (m *Model) decide(decision, reason string) {
+// choiceFor returns the choice key name answers (its letter or its
+// number), or -1. A capital letter may come as "shift+a".
+func (p *permState) choiceFor(name string) int {
+	for i, c := range p.choices {
+		upper := c.key != strings.ToLower(c.key)
+		if name == c.key || name == strconv.Itoa(i+1) || (upper && name == "shift+"+strings.ToLower(c.key)) {
+			return i
+		}
+	}
+	return -1
+}
+
+// pick answers with choice i; a denial first asks for a reason.
+func (m *Model) pick(i int) {
+	p := m.perm
+	if c := p.choices[i]; c.d.Allowed() {
+		m.decide(c.d)
+		return
+	}
+	p.choice, p.typing = i, true
+}
+
+// reasonKey edits the reason of a denial: Enter sends it (empty for
+// none), Esc goes back to the choices, ^C denies and interrupts.
+func (m *Model) reasonKey(k tea.Key) {
+	p := m.perm
+	switch k.String() {
+	case "enter":
+		m.decide(Decision{Choice: Deny, Reason: strings.TrimSpace(p.reason.Value())})
+	case "esc":
+		p.typing = false
+	case "ctrl+c":
+		m.decide(Decision{Choice: Deny})
+		m.interrupt()
+	default:
+		p.reason.HandleKey(k)
+	}
+}
+
+// decide answers the open prompt with d and opens the next waiting one.
+func (m *Model) decide(d Decision) {
 	p := m.perm
 	m.perm = nil
-	p.reply <- Decision{Decision: decision, Reason: reason}
+	p.reply <- d
 	if len(m.permWaiting) > 0 {
 		next := m.permWaiting[0]
 		m.permWaiting = m.permWaiting[1:]
@@ -178,11 +248,11 @@ func (m *Model) decide(decision, reason string) {
 // ended or was interrupted).
 func (m *Model) denyWaiting(reason string) {
 	if m.perm != nil {
-		m.perm.reply <- Decision{Decision: Deny, Reason: reason}
+		m.perm.reply <- Decision{Choice: Deny, Reason: reason}
 		m.perm = nil
 	}
 	for _, w := range m.permWaiting {
-		w.reply <- Decision{Decision: Deny, Reason: reason}
+		w.reply <- Decision{Choice: Deny, Reason: reason}
 	}
 	m.permWaiting = nil
 }
@@ -230,26 +300,7 @@ func (m *Model) permView() (lines []string, row, col int) {
 	if m.hint != "" { // in the prompt, where a tall command cannot push it off
 		tail = append(tail, cells.Truncate(style.Warn.Render(m.hint), w, "…"))
 	}
-	var opts []string
-	for i, c := range permChoices {
-		if i == 1 && p.req.Command != "" {
-			c = "allow this command for the session" // a session grant is for the exact command
-		}
-		label := "[" + string("yan"[i]) + "] " + c
-		if i == p.choice {
-			label = style.Accent.Render("› " + label)
-		} else {
-			label = style.Dim.Render("  " + label)
-		}
-		opts = append(opts, label)
-	}
-	if line := strings.Join(opts, " "); cells.Width(line) <= w {
-		tail = append(tail, line)
-	} else { // never cut a choice off, deny least of all
-		for _, o := range opts {
-			tail = append(tail, cells.Truncate(o, w, "…"))
-		}
-	}
+	tail = append(tail, p.choiceRows(w)...)
 	// The cursor sits at the start of the choices' last row: a frame
 	// without a cursor leaves it wherever the renderer last painted, and
 	// the writer must know its row to line up a resize (reflow.go).
@@ -296,6 +347,41 @@ func (m *Model) permView() (lines []string, row, col int) {
 		row += len(lines) - len(tail)
 	}
 	return lines, row, col
+}
+
+// choiceRows lays the choices out in w cells: on one row when they fit,
+// else one per row, a label too long for its row wrapped under itself so
+// no choice is cut off (not a long prefix, and deny, last, least of all).
+func (p *permState) choiceRows(w int) []string {
+	var one []string
+	for i, c := range p.choices {
+		lead, st := "  ", style.Dim
+		if i == p.choice {
+			lead, st = "› ", style.Accent
+		}
+		one = append(one, st.Render(lead+"["+c.key+"] "+c.label))
+	}
+	if line := strings.Join(one, " "); cells.Width(line) <= w {
+		return []string{line}
+	}
+	var rows []string
+	for i, c := range p.choices {
+		lead, st := "  ", style.Dim
+		if i == p.choice {
+			lead, st = "› ", style.Accent
+		}
+		key := "[" + c.key + "] "
+		indent := strings.Repeat(" ", cells.Width(lead+key))
+		for j, r := range cells.Wrap(c.label, max(w-len(indent), 1)) {
+			if j == 0 {
+				r = lead + key + r
+			} else {
+				r = indent + r
+			}
+			rows = append(rows, st.Render(cells.Truncate(r, w, "…")))
+		}
+	}
+	return rows
 }
 
 // promptCommand is the prompt's command with hidden characters made

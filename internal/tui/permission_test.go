@@ -2,6 +2,8 @@ package tui
 
 import (
 	"context"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +11,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/permission"
+	"github.com/zero-agent/zero/internal/tui/cells"
 )
 
 // TestPromptIgnoresUnmeantAnswers: Enter never means allow unless an arrow
@@ -27,13 +31,18 @@ func TestPromptIgnoresUnmeantAnswers(t *testing.T) {
 		before []step // input before the prompt opens, 100ms apart
 		gap    time.Duration
 		after  []step
-		want   string // decision, "" still open
+		want   permission.Choice // decision, "" still open
 		input  string
 	}{
 		{"typed burst then enter", []step{{key: "t"}, {key: "e"}}, 50 * time.Millisecond, []step{{gap: 0, key: "enter"}}, "", "te"},
 		{"pasted type-ahead then enter", []step{{paste: typed}}, 450 * time.Millisecond, []step{{gap: 50 * time.Millisecond, key: "enter"}}, "", typed},
 		{"enter right after a pause", []step{{paste: typed}}, 2 * time.Second, []step{{gap: 100 * time.Millisecond, key: "enter"}}, "", typed},
 		{"stray y right after opening", nil, 0, []step{{gap: 100 * time.Millisecond, key: "y"}}, "", "y"},
+		{"stray A right after opening", nil, 0, []step{{gap: 100 * time.Millisecond, key: "A"}}, "", "A"},
+		{"p typed inside a word", nil, 0, []step{{gap: 2 * time.Second, key: "u"}, {gap: 100 * time.Millisecond, key: "p"}}, "", "up"},
+		{"A typed inside a word", nil, 0, []step{{gap: 2 * time.Second, key: "O"}, {gap: 100 * time.Millisecond, key: "A"}}, "", "OA"},
+		{"deliberate p", nil, 0, []step{{gap: time.Second, key: "p"}}, AllowSession, ""},
+		{"deliberate A", nil, 0, []step{{gap: time.Second, key: "A"}}, AllowAlways, ""},
 		{"enter long after opening", nil, 0, []step{{gap: 3 * time.Second, key: "enter"}}, "", ""},
 		{"enter twice long after opening", []step{{paste: typed}}, 2 * time.Second, []step{{gap: 3 * time.Second, key: "enter"}, {gap: time.Second, key: "enter"}}, "", typed},
 		{"deliberate y", []step{{paste: typed}}, time.Second, []step{{gap: time.Second, key: "y"}}, AllowOnce, typed},
@@ -49,7 +58,7 @@ func TestPromptIgnoresUnmeantAnswers(t *testing.T) {
 			decided := make(chan struct{})
 			f.script["go"] = func(ctx context.Context, turn Turn, sink event.Sink) event.StopReason {
 				<-open
-				got = turn.Approve(ctx, PermissionRequest{Tool: "bash", Command: "make deploy", Why: "flagged"})
+				got = turn.Approve(ctx, PermissionRequest{Tool: "bash", Command: "make deploy", Why: "commands ask in normal mode", Prefix: "make"})
 				close(decided)
 				return event.StopCompleted
 			}
@@ -89,7 +98,7 @@ func TestPromptIgnoresUnmeantAnswers(t *testing.T) {
 			}
 			<-decided
 			d.until(func() bool { return !d.m.turn.running })
-			if tt.want != "" && got.Decision != tt.want {
+			if tt.want != "" && got.Choice != tt.want {
 				t.Errorf("decision = %+v, want %s", got, tt.want)
 			}
 			if d.m.Value() != tt.input {
@@ -196,5 +205,219 @@ func TestPermissionLongReasonMarkedCut(t *testing.T) {
 	live := d.live()
 	if contains(live, "END") || !contains(live, " …") {
 		t.Errorf("long reason not marked as cut:\n%s", strings.Join(live, "\n"))
+	}
+}
+
+// answer presses keys: a single character as typed, anything else by name.
+func answer(d *driver, keys ...string) {
+	for _, k := range keys {
+		if len([]rune(k)) == 1 {
+			d.typeText(k)
+		} else {
+			d.press(k)
+		}
+	}
+}
+
+// promptRun is an app with one permission prompt open for req; the fake
+// backend reports the decision as the gate does (Decision.Event), so the
+// transcript line is the one a real run prints.
+type promptRun struct {
+	d   *driver
+	got Decision
+}
+
+func openPrompt(t *testing.T, req PermissionRequest, width int) *promptRun {
+	t.Helper()
+	r := &promptRun{}
+	f := newFake()
+	f.script["go"] = func(ctx context.Context, turn Turn, sink event.Sink) event.StopReason {
+		r.got = turn.Approve(ctx, req)
+		sink.Emit(event.Event{Type: event.PermissionDecision, Permission: r.got.Event(req)})
+		return event.StopCompleted
+	}
+	r.d = newDriver(t, f, Options{Width: width, Height: 30})
+	r.d.typeText("go")
+	r.d.press("enter")
+	r.d.until(func() bool { return r.d.m.perm != nil })
+	return r
+}
+
+// finish waits for the turn to end (a reason being typed is sent first).
+func (r *promptRun) finish() {
+	if r.d.m.perm != nil && r.d.m.perm.typing {
+		r.d.press("enter")
+	}
+	r.d.until(func() bool { return !r.d.m.turn.running })
+	r.d.settle()
+}
+
+var (
+	shellWithPrefix = PermissionRequest{ID: "c1", Tool: "bash", Command: "go test ./internal/...", Why: "commands ask in normal mode", Prefix: "go test"}
+	shellFlagged    = PermissionRequest{ID: "c2", Tool: "bash", Command: "rm -rf build", Why: "flagged: rm -r"}
+	fileEdit        = PermissionRequest{ID: "c3", Tool: "edit_file", Path: "main.go", Diff: "@@ -1 +1 @@\n-var a = 1\n+var a = 2\n", Why: "edits ask in normal mode"}
+)
+
+// TestPromptEveryAnswerKey: each choice's letter and number give its
+// decision (a prefix grant carries the prefix, "always" of a shell call
+// with a prefix grants the prefix) and the transcript says what was
+// granted, in a narrow and a wide terminal.
+func TestPromptEveryAnswerKey(t *testing.T) {
+	once, session, always := Decision{Choice: AllowOnce}, Decision{Choice: AllowSession}, Decision{Choice: AllowAlways}
+	prefixSession := Decision{Choice: AllowSession, Prefix: "go test"}
+	prefixAlways := Decision{Choice: AllowAlways, Prefix: "go test"}
+	tests := []struct {
+		name string
+		req  PermissionRequest
+		keys []string
+		want Decision
+		line string // the transcript line after the decision
+	}{
+		{"prefix y", shellWithPrefix, []string{"y"}, once, "· bash: allowed once"},
+		{"prefix 1", shellWithPrefix, []string{"1"}, once, "· bash: allowed once"},
+		{"prefix a", shellWithPrefix, []string{"a"}, session, "· bash: allowed for this session"},
+		{"prefix 2", shellWithPrefix, []string{"2"}, session, "· bash: allowed for this session"},
+		{"prefix p", shellWithPrefix, []string{"p"}, prefixSession, "· bash: allowed `go test …` for this session"},
+		{"prefix 3", shellWithPrefix, []string{"3"}, prefixSession, "· bash: allowed `go test …` for this session"},
+		{"prefix A", shellWithPrefix, []string{"A"}, prefixAlways, "· bash: allowed `go test …` always"},
+		{"prefix 4", shellWithPrefix, []string{"4"}, prefixAlways, "· bash: allowed `go test …` always"},
+		{"prefix n", shellWithPrefix, []string{"n", "u", "s", "e", " ", "m", "a", "k", "e"}, Decision{Choice: Deny, Reason: "use make"}, "· bash: denied (use make)"},
+		{"prefix 5", shellWithPrefix, []string{"5"}, Decision{Choice: Deny}, "· bash: denied"},
+		{"flagged y", shellFlagged, []string{"y"}, once, "· bash: allowed once"},
+		{"flagged a", shellFlagged, []string{"a"}, session, "· bash: allowed for this session"},
+		{"flagged A", shellFlagged, []string{"A"}, always, "· bash: allowed always"},
+		{"flagged 3", shellFlagged, []string{"3"}, always, "· bash: allowed always"},
+		{"flagged 4", shellFlagged, []string{"4"}, Decision{Choice: Deny}, "· bash: denied"},
+		{"edit a", fileEdit, []string{"a"}, session, "· edit_file: allowed for this session"},
+		{"edit A", fileEdit, []string{"A"}, always, "· edit_file: allowed always"},
+		{"edit 3", fileEdit, []string{"3"}, always, "· edit_file: allowed always"},
+		{"edit n", fileEdit, []string{"n"}, Decision{Choice: Deny}, "· edit_file: denied"},
+	}
+	for _, width := range []int{50, 160} {
+		for _, tt := range tests {
+			t.Run(tt.name+"/"+strconv.Itoa(width), func(t *testing.T) {
+				r := openPrompt(t, tt.req, width)
+				answer(r.d, tt.keys...)
+				r.finish()
+				if r.got != tt.want {
+					t.Errorf("decision = %+v, want %+v", r.got, tt.want)
+				}
+				mustContain(t, "scrollback", r.d.plainScrollback(), tt.line)
+			})
+		}
+	}
+}
+
+// TestPromptOffersNoPrefixWithoutOne: p answers nothing when the request
+// has no prefix to grant (a flagged command, an edit), and 5 is out of
+// range; the prompt stays open.
+func TestPromptOffersNoPrefixWithoutOne(t *testing.T) {
+	for _, req := range []PermissionRequest{shellFlagged, fileEdit} {
+		t.Run(req.Tool, func(t *testing.T) {
+			r := openPrompt(t, req, 80)
+			if contains(r.d.live(), "[p]") {
+				t.Errorf("prompt offers a prefix:\n%s", strings.Join(r.d.live(), "\n"))
+			}
+			answer(r.d, "p", "5")
+			if r.d.m.perm == nil {
+				t.Fatalf("p or 5 answered the prompt: %+v", r.got)
+			}
+			r.d.press("esc")
+			r.finish()
+		})
+	}
+}
+
+// TestPromptArrowsPickEachChoice: Down from no choice walks the list from
+// allow once, Up from deny; Enter picks the choice moved to, over both
+// choice lists.
+func TestPromptArrowsPickEachChoice(t *testing.T) {
+	for _, req := range []PermissionRequest{shellWithPrefix, shellFlagged} {
+		choices := permChoices(req)
+		for i, c := range choices {
+			for _, dir := range []string{"down", "up"} {
+				n := i + 1
+				if dir == "up" {
+					n = len(choices) - i
+				}
+				t.Run(req.Tool+"/"+req.Why+"/"+dir+strconv.Itoa(n), func(t *testing.T) {
+					r := openPrompt(t, req, 50)
+					for range n {
+						r.d.press(dir)
+					}
+					if live := r.d.live(); !contains(live, "› ["+c.key+"]") {
+						t.Errorf("%d × %s does not mark [%s]:\n%s", n, dir, c.key, strings.Join(live, "\n"))
+					}
+					r.d.press("enter")
+					r.finish()
+					if r.got != c.d {
+						t.Errorf("%d × %s + enter = %+v, want %+v", n, dir, r.got, c.d)
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestPromptChoiceRows: choices that fit go on one row; else one per row,
+// every one whole (a long prefix wraps under its label, never cut) and
+// deny last, in the terminal's width.
+func TestPromptChoiceRows(t *testing.T) {
+	long := shellWithPrefix
+	long.Command, long.Prefix = "./node_modules/.bin/some-long-tool-name generate --all", "./node_modules/.bin/some-long-tool-name generate"
+	tests := []struct {
+		name  string
+		req   PermissionRequest
+		width int
+		want  []string
+	}{
+		{"prefix narrow", shellWithPrefix, 50, []string{
+			"  [y] allow once",
+			"  [a] allow this command for the session",
+			"  [p] allow `go test …` commands for the session",
+			"  [A] allow `go test …` commands always",
+			"  [n] deny",
+		}},
+		{"prefix wide", shellWithPrefix, 160, []string{
+			"  [y] allow once   [a] allow this command for the session   [p] allow `go test …` commands for the session   [A] allow `go test …` commands always   [n] deny",
+		}},
+		{"flagged wide", shellFlagged, 120, []string{
+			"  [y] allow once   [a] allow this command for the session   [A] allow this command always   [n] deny",
+		}},
+		{"edit", fileEdit, 80, []string{
+			"  [y] allow once   [a] allow for this session   [A] allow always   [n] deny",
+		}},
+		{"long prefix narrow", long, 50, []string{
+			"  [y] allow once",
+			"  [a] allow this command for the session",
+			"  [p] allow `./node_modules/.bin/some-long-tool-",
+			"      name generate …` commands for the session",
+			"  [A] allow `./node_modules/.bin/some-long-tool-",
+			"      name generate …` commands always",
+			"  [n] deny",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := openPrompt(t, tt.req, tt.width)
+			live := r.d.live()
+			start := slices.IndexFunc(live, func(l string) bool { return strings.HasPrefix(l, "  [y] ") })
+			if start < 0 || start+len(tt.want) >= len(live) {
+				t.Fatalf("no choice rows:\n%s", strings.Join(live, "\n"))
+			}
+			if got := live[start : start+len(tt.want)]; !slices.Equal(got, tt.want) {
+				t.Errorf("choice rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+			if next := live[start+len(tt.want)]; !strings.HasPrefix(next, "───") {
+				t.Errorf("row after the choices = %q, want the rule", next)
+			}
+			for _, l := range live {
+				if w := cells.Width(l); w >= tt.width {
+					t.Errorf("row of %d cells in a %d-column terminal: %q", w, tt.width, l)
+				}
+			}
+			r.d.press("esc")
+			r.finish()
+		})
 	}
 }

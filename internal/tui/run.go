@@ -10,6 +10,7 @@ import (
 
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/permission"
 	"github.com/zero-agent/zero/internal/tui/markdown"
 	"github.com/zero-agent/zero/internal/tui/render"
 	"github.com/zero-agent/zero/internal/tui/style"
@@ -130,16 +131,15 @@ func (m *Model) event(e event.Event) {
 	}
 }
 
+// decisionText is the transcript line after a permission decision:
+// "bash: allowed `go test …` for this session", "edit_file: allowed
+// always", "bash: denied (use make test)" (permission.Decision.Describe).
 func decisionText(p event.Permission) string {
-	s := map[string]string{AllowOnce: "allowed once", AllowSession: "allowed for this session", Deny: "denied"}[p.Decision]
-	if s == "" {
-		s = p.Decision
+	c, err := permission.ParseChoice(p.Decision)
+	if err != nil {
+		return p.Tool + ": " + p.Decision
 	}
-	s = p.Tool + ": " + s
-	if p.Reason != "" {
-		s += " (" + p.Reason + ")"
-	}
-	return s
+	return p.Tool + ": " + permission.Decision{Choice: c, Prefix: p.Prefix, Reason: p.Reason}.Describe()
 }
 
 // setUsage updates the footer from a server usage report: the tokens of
