@@ -1,18 +1,18 @@
 package agent
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/lazyregexp"
 )
 
 // Completion check (issue 6 item 7): a final answer that announces more
 // work, or claims tests pass when no test or build command (verify.go)
 // exited 0 in this run.
 var (
-	workRemainsRe = regexp.MustCompile(`(?i)\b(i will now|i'll now|i am going to now|next,? i('ll| will)|now i('ll| will)|let me now|remaining steps|still need(s)? to|todo\b)`)
-	testsPassRe   = regexp.MustCompile(`(?i)\b(all )?(the )?(tests?|test suite|build)( now)? (pass(es|ed)?|succeed(s|ed)?|(is|are) (green|passing))\b`)
+	workRemainsRe = lazyregexp.New(`(?i)\b(i will now|i'll now|i am going to now|next,? i('ll| will)|now i('ll| will)|let me now|remaining steps|still need(s)? to|todo\b)`)
+	testsPassRe   = lazyregexp.New(`(?i)\b(all )?(the )?(tests?|test suite|build)( now)? (pass(es|ed)?|succeed(s|ed)?|(is|are) (green|passing))\b`)
 )
 
 // completionState is one run's completion-check memory.

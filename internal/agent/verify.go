@@ -3,9 +3,9 @@ package agent
 import (
 	"encoding/json"
 	"path/filepath"
-	"regexp"
 	"strings"
 
+	"github.com/zero-agent/zero/internal/lazyregexp"
 	"github.com/zero-agent/zero/internal/llm/textcalls"
 	"github.com/zero-agent/zero/internal/shellguard"
 )
@@ -63,14 +63,14 @@ var makeTargets = map[string]bool{"test": true, "tests": true, "check": true, "b
 // pythonModules are `python -m <module>` modules that run tests.
 var pythonModules = map[string]bool{"pytest": true, "unittest": true, "tox": true, "nox": true, "mypy": true, "compileall": true}
 
-var pythonRe = regexp.MustCompile(`^python(\d+(\.\d+)?)?$`)
+var pythonRe = lazyregexp.New(`^python(\d+(\.\d+)?)?$`)
 
 // quotedRe matches quoted text (closed or running to the end) in a
 // command line that does not parse: it is data, never a command.
-var quotedRe = regexp.MustCompile(`'[^']*('|$)|"(\\.|[^"\\])*("|$)`)
+var quotedRe = lazyregexp.New(`'[^']*('|$)|"(\\.|[^"\\])*("|$)`)
 
 // shellOpRe splits a command line that does not parse at its operators.
-var shellOpRe = regexp.MustCompile(`&&|\|\||[;|&\n]`)
+var shellOpRe = lazyregexp.New(`&&|\|\||[;|&\n]`)
 
 // bashCommand returns the command of a bash tool call's arguments.
 func bashCommand(args string) string {

@@ -1,8 +1,9 @@
 package redact
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/zero-agent/zero/internal/lazyregexp"
 )
 
 // Line-shaped assignments the prefix patterns miss (QA report): .env and
@@ -15,12 +16,12 @@ import (
 // envLine is `[export ]NAME=value` or `NAME: value` with an upper-case
 // NAME, the value quoted or running to the end of the line (a trailing
 // comment after whitespace is kept).
-var envLine = regexp.MustCompile(`^(\s*(?:export\s+)?([A-Z][A-Z0-9_]*)\s*(?:=|:\s)\s*)(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"'#]+))\s*(?:#.*)?$`)
+var envLine = lazyregexp.New(`^(\s*(?:export\s+)?([A-Z][A-Z0-9_]*)\s*(?:=|:\s)\s*)(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"'#]+))\s*(?:#.*)?$`)
 
 // yamlLine is `key: value` (optionally a list item) with a lower- or
 // mixed-case key, the value unquoted (quoted YAML values are the
 // password pattern's) and alone on the line.
-var yamlLine = regexp.MustCompile(`^(\s*(?:-\s+)?([A-Za-z][A-Za-z0-9_.-]*):[ \t]+)([^\s"'#][^\s#]*)[ \t]*(?:#.*)?$`)
+var yamlLine = lazyregexp.New(`^(\s*(?:-\s+)?([A-Za-z][A-Za-z0-9_.-]*):[ \t]+)([^\s"'#][^\s#]*)[ \t]*(?:#.*)?$`)
 
 // envSecretWords mark a secret when one of them is a segment of an
 // upper-case NAME (split on '_').

@@ -4,16 +4,19 @@
 // through it first (SPEC §4: redaction → budget → ceiling → spill).
 //
 // It is a pure text transform: no I/O, no state beyond the patterns, safe
-// for concurrent use. It must not import other Zero packages. It aims at
-// formats with a recognisable shape (vendor prefixes, JWT, PEM) and treats
-// generic `password=` style assignments conservatively, so that ordinary
-// code and logs pass through unchanged.
+// for concurrent use. It must not import other Zero packages but the leaf
+// internal/lazyregexp (a pattern is compiled the first time its hint
+// occurs, not at start-up). It aims at formats with a recognisable shape
+// (vendor prefixes, JWT, PEM) and treats generic `password=` style
+// assignments conservatively, so that ordinary code and logs pass through
+// unchanged.
 package redact
 
 import (
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/zero-agent/zero/internal/lazyregexp"
 )
 
 // Mask is what a secret is replaced with: "[REDACTED:" + kind + "]".
@@ -31,7 +34,7 @@ type pattern struct {
 	kind     string
 	hints    []string
 	fold     bool
-	re       *regexp.Regexp
+	re       *lazyregexp.Regexp
 	group    int
 	boundary bool
 	window   int
@@ -45,30 +48,30 @@ type pattern struct {
 // (glpat-), npm (npm_), JWT (RFC 7519 compact form), PEM private keys
 // (RFC 7468).
 var patterns = []pattern{
-	{kind: "private-key", hints: []string{"-----BEGIN"}, window: 64 << 10, re: regexp.MustCompile(
+	{kind: "private-key", hints: []string{"-----BEGIN"}, window: 64 << 10, re: lazyregexp.New(
 		`^-----BEGIN[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----(?s:.*?)(-----END[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|\z)`)},
-	{kind: "anthropic-key", hints: []string{"sk-ant-"}, boundary: true, re: regexp.MustCompile(`^sk-ant-[A-Za-z0-9_-]{20,}`)},
-	{kind: "openai-key", hints: []string{"sk-"}, boundary: true, re: regexp.MustCompile(`^sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}`)},
+	{kind: "anthropic-key", hints: []string{"sk-ant-"}, boundary: true, re: lazyregexp.New(`^sk-ant-[A-Za-z0-9_-]{20,}`)},
+	{kind: "openai-key", hints: []string{"sk-"}, boundary: true, re: lazyregexp.New(`^sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}`)},
 	{kind: "aws-access-key-id", hints: []string{"AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "APKA"},
-		boundary: true, re: regexp.MustCompile(`^A[A-Z]{3}[A-Z0-9]{16}\b`)},
-	{kind: "aws-secret-key", hints: []string{"aws", "secret"}, fold: true, re: regexp.MustCompile(
+		boundary: true, re: lazyregexp.New(`^A[A-Z]{3}[A-Z0-9]{16}\b`)},
+	{kind: "aws-secret-key", hints: []string{"aws", "secret"}, fold: true, re: lazyregexp.New(
 		`^(?i)(?:aws_?secret_?(?:access_?)?key|secret_?access_?key)(?:_?id)?["']?\s*[:=]\s*["']?([A-Za-z0-9/+=]{40})\b`), group: 1},
 	{kind: "github-token", hints: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, boundary: true,
-		re: regexp.MustCompile(`^gh[pousr]_[A-Za-z0-9]{36,255}\b`)},
-	{kind: "github-token", hints: []string{"github_pat_"}, boundary: true, re: regexp.MustCompile(`^github_pat_[A-Za-z0-9_]{22,255}\b`)},
-	{kind: "gitlab-token", hints: []string{"glpat-"}, boundary: true, re: regexp.MustCompile(`^glpat-[A-Za-z0-9_-]{20,}\b`)},
-	{kind: "slack-token", hints: []string{"xox"}, boundary: true, re: regexp.MustCompile(`^xox[abposre]-[A-Za-z0-9-]{10,}\b`)},
-	{kind: "slack-webhook", hints: []string{"https://hooks.slack.com/"}, re: regexp.MustCompile(`^https://hooks\.slack\.com/services/[A-Za-z0-9/_-]{20,}`)},
-	{kind: "google-api-key", hints: []string{"AIza"}, boundary: true, re: regexp.MustCompile(`^AIza[0-9A-Za-z_-]{35}\b`)},
-	{kind: "stripe-key", hints: []string{"sk_live_", "rk_live_"}, boundary: true, re: regexp.MustCompile(`^[sr]k_live_[0-9A-Za-z]{20,}\b`)},
-	{kind: "huggingface-token", hints: []string{"hf_"}, boundary: true, re: regexp.MustCompile(`^hf_[A-Za-z0-9]{34,}\b`)},
-	{kind: "npm-token", hints: []string{"npm_"}, boundary: true, re: regexp.MustCompile(`^npm_[A-Za-z0-9]{36}\b`)},
-	{kind: "jwt", hints: []string{"eyJ"}, boundary: true, re: regexp.MustCompile(`^eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
-	{kind: "bearer-token", hints: []string{"bearer"}, fold: true, boundary: true, re: regexp.MustCompile(
+		re: lazyregexp.New(`^gh[pousr]_[A-Za-z0-9]{36,255}\b`)},
+	{kind: "github-token", hints: []string{"github_pat_"}, boundary: true, re: lazyregexp.New(`^github_pat_[A-Za-z0-9_]{22,255}\b`)},
+	{kind: "gitlab-token", hints: []string{"glpat-"}, boundary: true, re: lazyregexp.New(`^glpat-[A-Za-z0-9_-]{20,}\b`)},
+	{kind: "slack-token", hints: []string{"xox"}, boundary: true, re: lazyregexp.New(`^xox[abposre]-[A-Za-z0-9-]{10,}\b`)},
+	{kind: "slack-webhook", hints: []string{"https://hooks.slack.com/"}, re: lazyregexp.New(`^https://hooks\.slack\.com/services/[A-Za-z0-9/_-]{20,}`)},
+	{kind: "google-api-key", hints: []string{"AIza"}, boundary: true, re: lazyregexp.New(`^AIza[0-9A-Za-z_-]{35}\b`)},
+	{kind: "stripe-key", hints: []string{"sk_live_", "rk_live_"}, boundary: true, re: lazyregexp.New(`^[sr]k_live_[0-9A-Za-z]{20,}\b`)},
+	{kind: "huggingface-token", hints: []string{"hf_"}, boundary: true, re: lazyregexp.New(`^hf_[A-Za-z0-9]{34,}\b`)},
+	{kind: "npm-token", hints: []string{"npm_"}, boundary: true, re: lazyregexp.New(`^npm_[A-Za-z0-9]{36}\b`)},
+	{kind: "jwt", hints: []string{"eyJ"}, boundary: true, re: lazyregexp.New(`^eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
+	{kind: "bearer-token", hints: []string{"bearer"}, fold: true, boundary: true, re: lazyregexp.New(
 		`^(?i)bearer\s+([A-Za-z0-9._~+/-]{20,}=*)`), group: 1},
-	{kind: "url-password", hints: []string{"://"}, re: regexp.MustCompile(`^://[^/\s:@]+:([^/\s@]{3,})@`), group: 1},
+	{kind: "url-password", hints: []string{"://"}, re: lazyregexp.New(`^://[^/\s:@]+:([^/\s@]{3,})@`), group: 1},
 	{kind: "password", hints: []string{"password", "passwd", "passphrase", "secret", "token", "api", "private", "access"},
-		fold: true, boundary: true, group: -1, re: regexp.MustCompile(
+		fold: true, boundary: true, group: -1, re: lazyregexp.New(
 			`^(?i)(?:password|passwd|passphrase|secret(?:_?key)?|token|api[_-]?key|apikey|private[_-]?key|access[_-]?key)` +
 				`["']?\s*[:=]\s*(?:"([^"\n]{6,})"|'([^'\n]{6,})'|([^\s"',;&)}\]]{8,}))`)},
 }

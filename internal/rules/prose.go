@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/zero-agent/zero/internal/lazyregexp"
 )
 
 // ProseFile is the project's prose rules, projected into the system
@@ -20,7 +21,7 @@ const DefaultProseBudget = 4 << 10
 
 // ansiEscape matches terminal escape sequences: CSI (ESC [ ... final),
 // OSC (ESC ] ... BEL or ESC \), and two-byte escapes.
-var ansiEscape = regexp.MustCompile(`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]`)
+var ansiEscape = lazyregexp.New(`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]`)
 
 // Sanitize removes what must never reach the model or the terminal from
 // project prose: terminal escape sequences, control characters other

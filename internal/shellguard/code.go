@@ -1,10 +1,11 @@
 package shellguard
 
 import (
-	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/zero-agent/zero/internal/lazyregexp"
 )
 
 // This file follows code hidden in arguments: bash -c, eval, trap, alias,
@@ -300,7 +301,7 @@ func (c *checker) watch(cmd command) {
 
 // awkRunsCommands matches awk programs that run commands: system(),
 // "cmd" | getline, print | "cmd".
-var awkRunsCommands = regexp.MustCompile(`system\s*\(|\|\s*getline|\|&|print[f]?[^;{}]*\|\s*["$a-zA-Z_(]`)
+var awkRunsCommands = lazyregexp.New(`system\s*\(|\|\s*getline|\|&|print[f]?[^;{}]*\|\s*["$a-zA-Z_(]`)
 
 // awk asks when its program runs commands.
 func (c *checker) awk(cmd command) {

@@ -18,8 +18,8 @@
 // secrets (cat .e?v, a link to .env), listing directories and reading
 // link targets, never file contents. Quoted text is data, not
 // code: `echo "rm -rf /"` is allowed. It must not import other Zero
-// packages; the permission engine (internal/sandbox) and the CLI
-// (`zero guard`) call it.
+// packages but the leaf internal/lazyregexp; the permission engine
+// (internal/permission) and the CLI (`zero guard`) call it.
 package shellguard
 
 import (

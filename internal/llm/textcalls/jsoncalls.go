@@ -3,8 +3,9 @@ package textcalls
 import (
 	"bytes"
 	"encoding/json"
-	"regexp"
 	"strings"
+
+	"github.com/zero-agent/zero/internal/lazyregexp"
 )
 
 // argKeys are the keys models use for a call's arguments, in preference
@@ -30,7 +31,7 @@ type rawCall struct {
 	guessed bool
 }
 
-var nameRe = regexp.MustCompile(`"(?:name|tool_name|tool|function)"\s*:\s*"([^"\\]{1,200})"`)
+var nameRe = lazyregexp.New(`"(?:name|tool_name|tool|function)"\s*:\s*"([^"\\]{1,200})"`)
 
 // callFromJSON reads one call object: {"name":..,"arguments":..} with any
 // key of argKeys, or the OpenAI shape {"type":"function","function":{..}}.

@@ -3,9 +3,10 @@ package textcalls
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/zero-agent/zero/internal/lazyregexp"
 )
 
 // Some small models write a call inside <tool_call> in Python call syntax
@@ -18,11 +19,11 @@ import (
 // ('..' or ".." with backslash escapes), numbers, True/False/None, or a
 // JSON-ish object or array (repaired as by RepairJSON).
 
-var pyCallHead = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_.\-]*)\s*\(`)
+var pyCallHead = lazyregexp.New(`^([A-Za-z_][A-Za-z0-9_.\-]*)\s*\(`)
 
-var pyNumber = regexp.MustCompile(`^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?`)
+var pyNumber = lazyregexp.New(`^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?`)
 
-var leadingNameRe = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_.\-]*)`)
+var leadingNameRe = lazyregexp.New(`^\s*([A-Za-z_][A-Za-z0-9_.\-]*)`)
 
 // leadingName returns the identifier s starts with (after spaces), or "".
 func leadingName(s string) string {

@@ -3,11 +3,11 @@ package textcalls
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/zero-agent/zero/internal/lazyregexp"
 	"github.com/zero-agent/zero/internal/llm"
 )
 
@@ -414,7 +414,7 @@ func notACall(body string) rawCall {
 	return rawCall{name: name, raw: body, guessed: true, err: &CallError{Detail: detail}}
 }
 
-var mistralNameRe = regexp.MustCompile(`^\s*([A-Za-z0-9_.\-]+)\s*(\[CALL_ID\][A-Za-z0-9_\-]*\s*)?(\[ARGS\])?\s*`)
+var mistralNameRe = lazyregexp.New(`^\s*([A-Za-z0-9_.\-]+)\s*(\[CALL_ID\][A-Za-z0-9_\-]*\s*)?(\[ARGS\])?\s*`)
 
 // parseMistral parses "[TOOL_CALLS]" followed by a JSON array or object of
 // calls, or by one or more "name[ARGS]{json}" (v11+ templates), each
@@ -539,7 +539,7 @@ func splitReasoning(text string, prefilled bool) (reasoning, rest string) {
 	}
 }
 
-var blankRuns = regexp.MustCompile(`\n[ \t]*\n(?:[ \t]*\n)+`)
+var blankRuns = lazyregexp.New(`\n[ \t]*\n(?:[ \t]*\n)+`)
 
 // tidy trims text left after removing markup and folds runs of blank
 // lines into one.
