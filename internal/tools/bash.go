@@ -8,9 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/zero-agent/zero/internal/workspace"
 )
@@ -49,8 +47,10 @@ func (*Bash) SideEffect() SideEffect { return SideShell }
 // from /dev/null and stdout and stderr interleaved into one pipe. On timeout
 // or ctx cancellation the whole group gets SIGKILL; after a normal exit
 // leftover background processes of the group are killed too. At most
-// Options.BashOutputCap bytes are kept (head and tail halves) and the raw
-// size is reported. A non-zero exit or a timeout is a Result with IsError;
+// Options.BashOutputCap bytes are kept in memory (head and tail halves)
+// and the raw size is reported; under WithFullOutput the whole output,
+// up to Options.BashFullOutputLimit, is streamed to the named file once
+// it passes that cap (Result.FullOutput). A non-zero exit or a timeout is a Result with IsError;
 // ExitCode is the shell's status (128+signal when killed). On ctx
 // cancellation the partial Result is returned with ctx.Err().
 func (t *Bash) Run(ctx context.Context, args json.RawMessage) (Result, error) {
@@ -93,7 +93,7 @@ func (t *Bash) Run(ctx context.Context, args json.RawMessage) (Result, error) {
 		return errorResult("could not start the command: %v", err), nil
 	}
 	pw.Close()
-	out := &headTail{half: t.opts.BashOutputCap / 2}
+	out := &headTail{half: t.opts.BashOutputCap / 2, path: fullOutputPath(ctx), limit: int64(t.opts.BashFullOutputLimit)}
 	copied := make(chan struct{})
 	go func() {
 		_, _ = io.Copy(out, pr)
@@ -126,9 +126,14 @@ func (t *Bash) Run(ctx context.Context, args json.RawMessage) (Result, error) {
 	if raw, cut := out.dropped(); cut {
 		res.RawBytes = int(raw)
 	}
+	file, held, ferr := out.closeFile()
+	res.FullOutput, res.FullOutputBytes = file, int(held)
 	var sb strings.Builder
 	sb.WriteString(note)
-	sb.WriteString(out.String())
+	out.writeTo(&sb, file, held)
+	if ferr != nil {
+		fmt.Fprintf(&sb, "[could not keep the full output: %v]\n", ferr)
+	}
 	switch {
 	case ctx.Err() != nil:
 		fmt.Fprintf(&sb, "[interrupted; process group killed]\n")
@@ -145,68 +150,6 @@ func (t *Bash) Run(ctx context.Context, args json.RawMessage) (Result, error) {
 	return res, nil
 }
 
-// headTail keeps the first and last half bytes written and counts all.
-type headTail struct {
-	mu    sync.Mutex
-	half  int
-	head  []byte
-	tail  []byte
-	total int64
-}
-
-func (h *headTail) Write(p []byte) (int, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.total += int64(len(p))
-	n := len(p)
-	if room := h.half - len(h.head); room > 0 {
-		k := min(room, len(p))
-		h.head = append(h.head, p[:k]...)
-		p = p[k:]
-	}
-	if len(p) == 0 {
-		return n, nil
-	}
-	h.tail = append(h.tail, p...)
-	if len(h.tail) > 2*h.half {
-		h.tail = append(h.tail[:0], h.tail[len(h.tail)-h.half:]...)
-	}
-	return n, nil
-}
-
-// dropped returns how many bytes were written and whether some of them
-// are not kept.
-func (h *headTail) dropped() (total int64, cut bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.total, h.total > int64(len(h.head)+min(len(h.tail), h.half))
-}
-
-// String renders the kept output; when bytes were dropped a marker between
-// head and tail gives the raw size. Cuts fall on UTF-8 rune boundaries.
-func (h *headTail) String() string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	tail := h.tail
-	if len(tail) > h.half {
-		tail = tail[len(tail)-h.half:]
-	}
-	kept := int64(len(h.head) + len(tail))
-	if kept == h.total {
-		s := string(h.head) + string(tail)
-		if s != "" && !strings.HasSuffix(s, "\n") {
-			s += "\n"
-		}
-		return s
-	}
-	head := trimPartialRune(h.head)
-	for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
-		tail = tail[1:]
-	}
-	omitted := h.total - int64(len(head)+len(tail))
-	return fmt.Sprintf("%s\n[... %d bytes omitted; output was %d bytes in all; redirect to a file and read_file or grep it to see more ...]\n%s\n", head, omitted, h.total, tail)
-}
-
 // exitCode is the shell-style status: the exit code, or 128+signal.
 func exitCode(ps *os.ProcessState) int {
 	if ps == nil {
@@ -219,17 +162,4 @@ func exitCode(ps *os.ProcessState) int {
 		return 128 + sig
 	}
 	return -1
-}
-
-// trimPartialRune drops a multibyte UTF-8 sequence cut off at the end of b.
-func trimPartialRune(b []byte) []byte {
-	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
-		if utf8.RuneStart(b[i]) {
-			if !utf8.FullRune(b[i:]) {
-				return b[:i]
-			}
-			return b
-		}
-	}
-	return b
 }

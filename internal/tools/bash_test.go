@@ -161,6 +161,8 @@ func TestHeadTail(t *testing.T) {
 		{half: 10, writes: []string{"short"}, want: "short\n"},
 		{half: 4, writes: []string{"abcd", "efgh"}, want: "abcdefgh\n"},
 		{half: 3, writes: []string{"ab", "cdefg", "hij"}, want: "abc\n[... 4 bytes omitted; output was 10 bytes in all; redirect to a file and read_file or grep it to see more ...]\nhij\n"},
+		// Head and tail that end lines get no blank line around the marker.
+		{half: 3, writes: []string{"ab\n", "123456\n", "xy\n"}, want: "ab\n[... 7 bytes omitted; output was 13 bytes in all; redirect to a file and read_file or grep it to see more ...]\nxy\n"},
 		// "é" is two bytes: neither cut may split it.
 		{half: 2, writes: []string{"aé", "xxxx", "éb"}, want: "a\n[... 8 bytes omitted; output was 10 bytes in all; redirect to a file and read_file or grep it to see more ...]\nb\n"},
 	}
@@ -169,7 +171,7 @@ func TestHeadTail(t *testing.T) {
 		for _, w := range tt.writes {
 			h.Write([]byte(w))
 		}
-		if got := h.String(); got != tt.want {
+		if got := h.String("", 0); got != tt.want {
 			t.Errorf("%v: %q, want %q", tt.writes, got, tt.want)
 		}
 	}

@@ -30,9 +30,15 @@ type Options struct {
 	// BashMaxTimeout bounds a model-requested timeout_ms and the default
 	// (10 min).
 	BashMaxTimeout time.Duration
-	// BashOutputCap is how many output bytes bash keeps, half from the head
-	// and half from the tail (1 MiB); the raw size is always reported.
+	// BashOutputCap is how many output bytes bash keeps in memory, half
+	// from the head and half from the tail (1 MiB); the raw size is always
+	// reported.
 	BashOutputCap int
+	// BashFullOutputLimit bounds the file bash streams its whole output to
+	// when the caller asks (WithFullOutput) and the output passes
+	// BashOutputCap (64 MiB): the file holds at most this many bytes, the
+	// first ones, and the marker says so.
+	BashFullOutputLimit int
 	// BashEnv, when non-nil, replaces the inherited environment of bash.
 	BashEnv []string
 	// CommandWrapper, when set, is called on every bash command after it
@@ -56,6 +62,7 @@ func (o Options) withDefaults() Options {
 	def(&o.GrepMaxMatches, 100)
 	def(&o.GrepPreviewBytes, 200)
 	def(&o.BashOutputCap, 1<<20)
+	def(&o.BashFullOutputLimit, 64<<20)
 	if o.BashTimeout <= 0 {
 		o.BashTimeout = 120 * time.Second
 	}

@@ -4,7 +4,8 @@
 // and Run. Tools touch the workspace only through paths resolved by
 // internal/workspace; they never decide permissions (internal/sandbox
 // does) and never shape output for the context window (internal/contextmgr
-// does).
+// does). A tool that keeps only part of its output (bash) streams the whole
+// of it to a file its caller names (WithFullOutput, output.go).
 package tools
 
 import (
@@ -45,6 +46,12 @@ type Result struct {
 	// the tool itself kept only part of it (bash keeps a head and a tail);
 	// 0 when Content holds all of it.
 	RawBytes int
+	// FullOutput, when set, is the file holding the whole output (the
+	// path WithFullOutput named) while Content holds part of it;
+	// FullOutputBytes is how many bytes the file holds, less than RawBytes
+	// when the tool's file limit stopped it.
+	FullOutput      string
+	FullOutputBytes int
 }
 
 // Tool is one callable tool.
