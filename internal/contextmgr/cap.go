@@ -28,10 +28,30 @@ const (
 //
 // Without a spill path it says only how much was omitted.
 func Marker(omitted int, spillPath string) string {
-	if spillPath == "" {
+	return spill{path: spillPath}.marker(omitted, 0)
+}
+
+// spill names the file that holds a cut result's output. held is how many
+// bytes of it the file holds when that is less than the whole output (a
+// tool stopped at its file limit, tools.Options.BashFullOutputLimit); 0
+// means the file holds everything.
+type spill struct {
+	path string
+	held int
+}
+
+// marker is Marker for s; total is the whole output's size, stated when
+// the file holds only its first s.held bytes:
+//
+//	[... 12345 bytes omitted; the first 67108864 of 90000000 bytes are in <path>, read it with read_file offset/limit ...]
+func (s spill) marker(omitted, total int) string {
+	switch {
+	case s.path == "":
 		return fmt.Sprintf("[... %d bytes omitted ...]", omitted)
+	case s.held > 0 && s.held < total:
+		return fmt.Sprintf("[... %d bytes omitted; the first %d of %d bytes are in %s, read it with read_file offset/limit ...]", omitted, s.held, total, s.path)
 	}
-	return fmt.Sprintf("[... %d bytes omitted; full output in %s, read it with read_file offset/limit ...]", omitted, spillPath)
+	return fmt.Sprintf("[... %d bytes omitted; full output in %s, read it with read_file offset/limit ...]", omitted, s.path)
 }
 
 // Cap keeps content within max bytes (max <= 0 means DefaultMaxToolOutput):
@@ -42,13 +62,13 @@ func Marker(omitted int, spillPath string) string {
 // cut reports that bytes were dropped; the caller must have written the
 // full content to spillPath (see Spill) for the marker to be true.
 func Cap(content string, max int, spillPath string) (kept string, cut bool) {
-	return capExtra(content, max, spillPath, 0)
+	return capExtra(content, max, spill{path: spillPath}, 0)
 }
 
 // capExtra is Cap for content that is itself already cut: extra bytes
 // (a tool's own truncation, see tools.Result.RawBytes) were dropped before
 // and count in the marker.
-func capExtra(content string, max int, spillPath string, extra int) (kept string, cut bool) {
+func capExtra(content string, max int, sp spill, extra int) (kept string, cut bool) {
 	if max <= 0 {
 		max = DefaultMaxToolOutput
 	}
@@ -61,22 +81,22 @@ func capExtra(content string, max int, spillPath string, extra int) (kept string
 	if extra > 0 {
 		total += extra
 	}
-	room := max - len(Marker(total, spillPath)) - 2 // two newlines
+	room := max - len(sp.marker(total, total)) - 2 // two newlines
 	if room <= 0 {
-		return Marker(total, spillPath), true
+		return sp.marker(total, total), true
 	}
 	head := cutHead(content, room*3/5)
 	tail := cutTail(content, room-len(head))
-	return joinCut(head, tail, total, spillPath), true
+	return joinCut(head, tail, total, sp), true
 }
 
-func joinCut(head, tail string, total int, spillPath string) string {
+func joinCut(head, tail string, total int, sp spill) string {
 	var b strings.Builder
 	b.WriteString(head)
 	if head != "" && !strings.HasSuffix(head, "\n") {
 		b.WriteByte('\n')
 	}
-	b.WriteString(Marker(total-len(head)-len(tail), spillPath))
+	b.WriteString(sp.marker(total-len(head)-len(tail), total))
 	b.WriteByte('\n')
 	b.WriteString(tail)
 	return b.String()
@@ -122,21 +142,27 @@ func cutTail(s string, n int) string {
 	return t
 }
 
-// Spill writes the full content of one tool result to
-// <dir>/tool-output/<callID>.txt (callID reduced to [A-Za-z0-9_-]; mode
-// 0600, directories 0700) and returns the path. dir is the session
-// directory, which read_file is allowed to open. Errors are the file
-// system's, wrapped.
+// Spill writes the full content of one tool result to SpillPath(dir,
+// callID) (mode 0600, directories 0700) and returns the path. dir is the
+// session directory, which read_file is allowed to open. Errors are the
+// file system's, wrapped.
 func Spill(dir, callID, content string) (string, error) {
-	out := filepath.Join(dir, "tool-output")
-	if err := os.MkdirAll(out, 0o700); err != nil {
+	path := SpillPath(dir, callID)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return "", fmt.Errorf("spill tool output: %w", err)
 	}
-	path := filepath.Join(out, safeName(callID)+".txt")
 	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
 		return "", fmt.Errorf("spill tool output: %w", err)
 	}
 	return path, nil
+}
+
+// SpillPath is where the full output of call callID is kept:
+// <dir>/tool-output/<callID>.txt, callID reduced to [A-Za-z0-9_-]. A tool
+// that streams its whole output (tools.WithFullOutput) is given this path,
+// so Spill need not copy it.
+func SpillPath(dir, callID string) string {
+	return filepath.Join(dir, "tool-output", safeName(callID)+".txt")
 }
 
 func safeName(id string) string {

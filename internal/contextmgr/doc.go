@@ -5,9 +5,12 @@
 //
 //   - Cap and Shape: a per-result byte cap (head + tail, or the lines that
 //     matter for test, compiler, log and diff output) with a marker naming
-//     the spill file that holds the full text; ToolOutputCap is the one
-//     rule that scales the cap with the context window unless
-//     max_tool_output is set (Manager.ResultCap applies it);
+//     the spill file that holds the full text (SpillPath; a tool that
+//     streamed its whole output there, Result.FullOutput, is not copied,
+//     and a file the tool stopped at its limit is named with the bytes it
+//     holds); ToolOutputCap is the one rule that scales the cap with the
+//     context window unless max_tool_output is set (Manager.ResultCap
+//     applies it);
 //   - CapRead: a read_file result is cut on line boundaries instead, its
 //     marker naming the exact omitted line range and the read_file
 //     offset/limit call that fetches it, the tool's "offset=N" footer

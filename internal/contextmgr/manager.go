@@ -22,6 +22,12 @@ type Result struct {
 	// (tools.Result.RawBytes); 0 or less than len(Content) means the tool
 	// kept everything. Markers count the bytes it dropped as omitted.
 	RawBytes int
+	// FullOutput is a file the tool already wrote the whole output to
+	// (tools.Result.FullOutput, at SpillPath), FullOutputBytes what it
+	// holds: a cut result's marker names it instead of spilling Content,
+	// and states the tool's limit when the file holds less than RawBytes.
+	FullOutput      string
+	FullOutputBytes int
 }
 
 // FileRead names one file read: path, the range as the tool renders it
@@ -59,7 +65,8 @@ func NewManager(sessionDir string) *Manager {
 // ShapeTurn returns the content to send for each result of one turn, in
 // call order: an unchanged re-read becomes a stub; then every result is
 // held to its share of the turn budget (TurnCaps) by Shape, its full text
-// spilled first so the marker can name it. Invalidation follows call
+// spilled first so the marker can name it (the file a tool streamed its
+// whole output to, Result.FullOutput, is named as it is). Invalidation follows call
 // order: a write or shell call forgets the reads it may have changed
 // before later results are looked up. A read_file result (Read set) is cut
 // on line boundaries by CapRead instead: its marker names the omitted line
@@ -99,20 +106,32 @@ func (m *Manager) ShapeTurn(turn int, results []Result) ([]string, error) {
 				continue
 			}
 		}
-		path := ""
-		if m.SessionDir != "" {
-			p, err := Spill(m.SessionDir, results[i].CallID, content)
-			if err != nil {
-				errs = append(errs, fmt.Errorf("result %s: %w", results[i].CallID, err))
-			} else {
-				path = p
-			}
+		sp, err := m.spill(results[i], content)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("result %s: %w", results[i].CallID, err))
 		}
-		kept, _, _ := shapeExtra(content, caps[i], path, results[i].RawBytes-len(results[i].Content))
+		kept, _, _ := shapeExtra(content, caps[i], sp, results[i].RawBytes-len(results[i].Content))
 		m.addSaved(len(content)-len(kept), len(content), perResult)
 		out[i] = kept
 	}
 	return out, errors.Join(errs...)
+}
+
+// spill keeps the full text of a result that is about to be cut: the
+// file its tool streamed it to, or content written by Spill. Without a
+// session directory nothing is kept.
+func (m *Manager) spill(r Result, content string) (spill, error) {
+	if r.FullOutput != "" {
+		return spill{path: r.FullOutput, held: r.FullOutputBytes}, nil
+	}
+	if m.SessionDir == "" {
+		return spill{}, nil
+	}
+	p, err := Spill(m.SessionDir, r.CallID, content)
+	if err != nil {
+		return spill{}, err
+	}
+	return spill{path: p}, nil
 }
 
 // ResultCap is the per-result cap ShapeTurn applies, in bytes:

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/zero-agent/zero/internal/llm"
@@ -222,11 +223,17 @@ func RecapResult(content string, max int, readPath string) string {
 			return kept
 		}
 	}
-	spill := ""
+	sp, extra := spill{}, 0
 	if m := spillRefRe.FindStringSubmatch(content); m != nil {
-		spill = m[1]
+		sp.path = m[2]
 	}
-	kept, _ := Cap(content, max, spill)
+	if m := partialRefRe.FindStringSubmatch(content); m != nil && m[3] == sp.path {
+		// The file holds the first held bytes of total: say so again.
+		held, _ := strconv.Atoi(m[1])
+		total, _ := strconv.Atoi(m[2])
+		sp.held, extra = held, total-len(content)
+	}
+	kept, _ := capExtra(content, max, sp, extra)
 	return kept
 }
 
@@ -268,13 +275,24 @@ func cutBoundaryForward(msgs []llm.Message, i int) int {
 	return i
 }
 
-var spillRefRe = regexp.MustCompile(`full output in (\S+), read it with read_file`)
+// spillRefRe finds the spill file a marker names: the whole output (Marker)
+// or its first bytes (a tool's file limit), and prunedStub's two forms.
+var spillRefRe = regexp.MustCompile(`(full output|bytes are|output is) in (\S+), read it with read_file`)
+
+// partialRefRe is the marker of a spill file that holds only the first
+// bytes of the output (spill.marker): held, total, path.
+var partialRefRe = regexp.MustCompile(`the first (\d+) of (\d+) bytes are in (\S+), read it with read_file`)
 
 // prunedStub replaces a stale result. When the result was already capped,
-// its spill file still holds everything, and the stub keeps pointing there.
+// its spill file still holds everything (or the first bytes, up to the
+// tool's limit), and the stub keeps pointing there.
 func prunedStub(content string) string {
 	if m := spillRefRe.FindStringSubmatch(content); m != nil {
-		return fmt.Sprintf("[old tool output pruned: %d bytes; full output in %s, read it with read_file offset/limit]", len(content), m[1])
+		what := "full output"
+		if m[1] != what {
+			what = "the start of its output is"
+		}
+		return fmt.Sprintf("[old tool output pruned: %d bytes; %s in %s, read it with read_file offset/limit]", len(content), what, m[2])
 	}
 	return fmt.Sprintf("[old tool output pruned: %d bytes; run the tool again if you need it]", len(content))
 }

@@ -100,12 +100,12 @@ const (
 // Marker names spillPath. Content that fits is returned unchanged, cut
 // false. len(kept) <= max whenever max exceeds the marker.
 func Shape(content string, max int, spillPath string) (kept string, kind Kind, cut bool) {
-	return shapeExtra(content, max, spillPath, 0)
+	return shapeExtra(content, max, spill{path: spillPath}, 0)
 }
 
 // shapeExtra is Shape for content of which extra bytes were already
 // dropped by the tool; the final marker counts them.
-func shapeExtra(content string, max int, spillPath string, extra int) (kept string, kind Kind, cut bool) {
+func shapeExtra(content string, max int, sp spill, extra int) (kept string, kind Kind, cut bool) {
 	if max <= 0 {
 		max = DefaultMaxToolOutput
 	}
@@ -114,7 +114,7 @@ func shapeExtra(content string, max int, spillPath string, extra int) (kept stri
 	}
 	kind = DetectKind(content)
 	if kind == KindPlain {
-		kept, cut = capExtra(content, max, spillPath, extra)
+		kept, cut = capExtra(content, max, sp, extra)
 		return kept, kind, cut
 	}
 	lines := strings.SplitAfter(content, "\n")
@@ -122,9 +122,9 @@ func shapeExtra(content string, max int, spillPath string, extra int) (kept stri
 		lines = lines[:len(lines)-1]
 	}
 	pr := priorities(lines, kind)
-	out, ok := pickLines(lines, pr, max, len(content)+extra, spillPath)
+	out, ok := pickLines(lines, pr, max, len(content)+extra, sp)
 	if !ok { // lines too long to keep whole: fall back to bytes
-		kept, cut = capExtra(content, max, spillPath, extra)
+		kept, cut = capExtra(content, max, sp, extra)
 		return kept, kind, cut
 	}
 	return out, kind, true
@@ -217,7 +217,7 @@ func priorities(lines []string, kind Kind) []int {
 // pickLines keeps lines by priority (then by position) while the shaped
 // text, with omission markers and the final Marker, fits max. ok is false
 // when not even one kept line fits.
-func pickLines(lines []string, pr []int, max, total int, spillPath string) (string, bool) {
+func pickLines(lines []string, pr []int, max, total int, sp spill) (string, bool) {
 	order := make([]int, len(lines))
 	for i := range order {
 		order[i] = i
@@ -232,7 +232,7 @@ func pickLines(lines []string, pr []int, max, total int, spillPath string) (stri
 		}
 		return edge(x) < edge(y)
 	})
-	final := Marker(total, spillPath) + "\n"
+	final := sp.marker(total, total) + "\n"
 	const gapCost = len("[... 1000000 lines omitted ...]\n")
 	budget := max - len(final)
 	keep := make([]bool, len(lines))
@@ -272,6 +272,6 @@ func pickLines(lines []string, pr []int, max, total int, spillPath string) (stri
 		fmt.Fprintf(&b, "[... %d lines omitted ...]\n", j-i)
 		i = j
 	}
-	b.WriteString(Marker(total-keptBytes, spillPath))
+	b.WriteString(sp.marker(total-keptBytes, total))
 	return b.String(), true
 }
