@@ -102,7 +102,9 @@ type Options struct {
 	// (24 KB). Caps shrink to share it, never below 256 bytes.
 	MaxTurnOutput int
 	// SessionDir is the session's directory: cut tool outputs are spilled
-	// to SessionDir/tool-output/<call id>.txt and the marker sent to the
+	// to SessionDir/tool-output/<call id>.txt (bash streams an output
+	// larger than it keeps in memory there itself, whole up to
+	// tools.Options.BashFullOutputLimit) and the marker sent to the
 	// model names that absolute path, so read_file must be allowed to
 	// read SessionDir (add it as a workspace read root). Empty disables
 	// spilling; markers then only count the omitted bytes.

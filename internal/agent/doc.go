@@ -31,7 +31,8 @@
 //
 // Everything the loop does is reported as internal/event.Event to one Sink;
 // surfaces and the session log are consumers. The loop performs no terminal
-// or file I/O of its own (spilled outputs are written by contextmgr into
-// Options.SessionDir): tools, providers and the permission gate are
+// or file I/O of its own (spilled outputs are written into
+// Options.SessionDir by contextmgr, or streamed there by the bash tool
+// under tools.WithFullOutput): tools, providers and the permission gate are
 // reached only through their interfaces.
 package agent

@@ -9,6 +9,7 @@ import (
 	"github.com/zero-agent/zero/internal/contextmgr"
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/tools"
 )
 
 // This file wires the context levers of internal/contextmgr into the loop:
@@ -27,6 +28,7 @@ func (a *Agent) shapeTurn(emit func(event.Event), outs []outcome) []string {
 		rs[i] = contextmgr.Result{
 			CallID: o.Call.ID, Content: o.Result.Content, IsError: o.Result.IsError,
 			SideEffect: string(o.SideEffect), Paths: o.Result.Paths, RawBytes: o.Result.RawBytes,
+			FullOutput: o.Result.FullOutput, FullOutputBytes: o.Result.FullOutputBytes,
 		}
 		if o.Result.IsError {
 			continue
@@ -49,6 +51,18 @@ func (a *Agent) shapeTurn(emit func(event.Event), outs []outcome) []string {
 		emit(event.Event{Type: event.Warning, Text: fmt.Sprintf("could not save a full tool output for later reading: %v", err)})
 	}
 	return kept
+}
+
+// toolContext is the context one tool call runs under. With the levers on
+// and a session directory, a tool that keeps only part of its output in
+// memory (bash) streams the whole of it to the call's spill file
+// (tools.WithFullOutput at contextmgr.SpillPath), so the spill holds the
+// entire output up to the tool's limit instead of the part it kept.
+func (a *Agent) toolContext(ctx context.Context, callID string) context.Context {
+	if a.opts.DisableLevers || a.opts.SessionDir == "" {
+		return ctx
+	}
+	return tools.WithFullOutput(ctx, contextmgr.SpillPath(a.opts.SessionDir, callID))
 }
 
 // readKey identifies one read_file result for the read cache.

@@ -183,7 +183,7 @@ func (r *run) execute(ctx context.Context, group []*pending) {
 		go func(p *pending) {
 			defer wg.Done()
 			start := time.Now()
-			res, err := p.tool.Run(ctx, p.args)
+			res, err := p.tool.Run(r.a.toolContext(ctx, p.call.ID), p.args)
 			p.elapsed = time.Since(start)
 			switch {
 			case ctx.Err() != nil:

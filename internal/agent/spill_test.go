@@ -1,0 +1,71 @@
+package agent
+
+import (
+	"context"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/zero-agent/zero/internal/contextmgr"
+	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/tools"
+	"github.com/zero-agent/zero/internal/workspace"
+)
+
+// A huge shell output through the real bash tool: the model gets a result
+// within the cap, and the spill file its marker names holds every byte of
+// the output, not the 1 MiB bash keeps in memory.
+func TestSpillFileHoldsTheWholeHugeOutput(t *testing.T) {
+	root, sess := t.TempDir(), t.TempDir()
+	ws, err := workspace.New(root, sess)
+	must(t, err)
+	defer ws.Close()
+	p := &scripted{turns: [][]llm.Event{turn(call(0, "b1", "bash", `{"command":"seq 1 1500000"}`)), {text("ok"), finish()}}}
+	a := New(Options{Provider: p, Model: "m", Tools: tools.NewRegistry(tools.Core(ws, tools.Options{})...), SessionDir: sess,
+		Gate: GateFunc(func(context.Context, llm.ToolCall, tools.Tool) Decision { return Decision{Allow: true} })})
+	if res := a.Run(context.Background(), "count"); res.StopReason != event.StopCompleted {
+		t.Fatalf("run: %+v", res)
+	}
+	var want strings.Builder
+	for i := 1; i <= 1_500_000; i++ {
+		want.WriteString(strconv.Itoa(i) + "\n")
+	}
+	sent := results(p)["b1"].Content
+	if len(sent) > contextmgr.DefaultMaxToolOutput {
+		t.Fatalf("sent %d bytes, cap %d", len(sent), contextmgr.DefaultMaxToolOutput)
+	}
+	m := regexp.MustCompile(`\[\.\.\. (\d+) bytes omitted; full output in (\S+), read it with read_file`).FindStringSubmatch(sent)
+	if m == nil || m[2] != contextmgr.SpillPath(sess, "b1") {
+		t.Fatalf("marker names no spill file in the session: %q", sent)
+	}
+	if omitted, _ := strconv.Atoi(m[1]); omitted < want.Len()-len(sent) || omitted > want.Len() {
+		t.Errorf("marker says %d bytes omitted of %d", omitted, want.Len())
+	}
+	got, err := os.ReadFile(m[2])
+	if err != nil || string(got) != want.String() {
+		t.Fatalf("spill file holds %d bytes (%v), want the whole %d-byte output", len(got), err, want.Len())
+	}
+}
+
+// Without a session directory there is nowhere to keep the output: bash
+// writes no file and the marker only counts.
+func TestNoSessionDirNoFullOutputFile(t *testing.T) {
+	root := t.TempDir()
+	ws, err := workspace.New(root)
+	must(t, err)
+	defer ws.Close()
+	p := &scripted{turns: [][]llm.Event{turn(call(0, "b1", "bash", `{"command":"seq 1 300000"}`)), {text("ok"), finish()}}}
+	a := New(Options{Provider: p, Model: "m", Tools: tools.NewRegistry(tools.Core(ws, tools.Options{})...),
+		Gate: GateFunc(func(context.Context, llm.ToolCall, tools.Tool) Decision { return Decision{Allow: true} })})
+	a.Run(context.Background(), "count")
+	sent := results(p)["b1"].Content
+	if strings.Contains(sent, "full output in") || !strings.Contains(sent, "bytes omitted ...]") {
+		t.Fatalf("result without a session dir: %q", sent)
+	}
+	if entries, _ := os.ReadDir(root); len(entries) != 0 {
+		t.Fatalf("files appeared in the workspace: %v", entries)
+	}
+}
