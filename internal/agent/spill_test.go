@@ -11,6 +11,7 @@ import (
 	"github.com/zero-agent/zero/internal/contextmgr"
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/redact"
 	"github.com/zero-agent/zero/internal/tools"
 	"github.com/zero-agent/zero/internal/workspace"
 )
@@ -67,5 +68,35 @@ func TestNoSessionDirNoFullOutputFile(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(root); len(entries) != 0 {
 		t.Fatalf("files appeared in the workspace: %v", entries)
+	}
+}
+
+// The spill file is redacted like what the model sees: a secret at the end
+// of a huge output is masked in the file too (tools.Filtered, as the run
+// layer wraps every tool).
+func TestSpillFileOfAHugeOutputIsRedacted(t *testing.T) {
+	root, sess := t.TempDir(), t.TempDir()
+	ws, err := workspace.New(root, sess)
+	must(t, err)
+	defer ws.Close()
+	secret := "ghp_" + strings.Repeat("Zx9Yw8", 6)
+	mask := func(s string) string { out, _ := redact.String(s); return out }
+	reg := tools.NewRegistry()
+	for _, tl := range tools.Core(ws, tools.Options{}) {
+		reg.Add(tools.Filtered(tl, mask))
+	}
+	p := &scripted{turns: [][]llm.Event{turn(call(0, "b1", "bash", `{"command":"seq 1 300000; echo token `+secret+`"}`)), {text("ok"), finish()}}}
+	a := New(Options{Provider: p, Model: "m", Tools: reg, SessionDir: sess,
+		Gate: GateFunc(func(context.Context, llm.ToolCall, tools.Tool) Decision { return Decision{Allow: true} })})
+	a.Run(context.Background(), "count")
+	got, err := os.ReadFile(contextmgr.SpillPath(sess, "b1"))
+	if err != nil || len(got) < 1_900_000 {
+		t.Fatalf("spill file: %d bytes, %v", len(got), err)
+	}
+	if strings.Contains(string(got), secret) || !strings.HasSuffix(string(got), "token "+redact.Mask("github-token")+"\n") {
+		t.Fatalf("spill file not redacted: ends %q", got[len(got)-80:])
+	}
+	if strings.Contains(results(p)["b1"].Content, secret) {
+		t.Fatal("secret sent to the model")
 	}
 }
