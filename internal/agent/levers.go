@@ -53,6 +53,22 @@ func (a *Agent) shapeTurn(emit func(event.Event), outs []outcome) []string {
 	return kept
 }
 
+// CapOutput fits text that enters the conversation outside a tool call
+// (the output of a `!cmd` the user ran, id naming it uniquely) the way a
+// tool result is fitted: the same per-result cap (contextmgr.ToolOutputCap
+// over the window and MaxToolOutput), the whole text spilled to
+// SessionDir and named by the marker. It counts as a shell result: reads
+// cached before it are forgotten. Not safe during a Run. The error is a
+// failed spill; the capped text is returned all the same.
+func (a *Agent) CapOutput(id, content string) (string, error) {
+	a.mgr.WindowTokens = a.opts.ContextWindow
+	if a.opts.DisableLevers {
+		return content, nil
+	}
+	kept, err := a.mgr.ShapeTurn(a.turnSeq, []contextmgr.Result{{CallID: id, Content: content, SideEffect: string(tools.SideShell)}})
+	return kept[0], err
+}
+
 // toolContext is the context one tool call runs under. With the levers on
 // and a session directory, a tool that keeps only part of its output in
 // memory (bash) streams the whole of it to the call's spill file

@@ -100,3 +100,22 @@ func TestSpillFileOfAHugeOutputIsRedacted(t *testing.T) {
 		t.Fatal("secret sent to the model")
 	}
 }
+
+// A user's `!cmd` output is capped by the same rule as a tool result and
+// spilled whole; one that fits is unchanged.
+func TestCapOutputFitsUserShellOutputLikeAToolResult(t *testing.T) {
+	sess := t.TempDir()
+	a := New(Options{Model: "m", SessionDir: sess, ContextWindow: 128 * 1024})
+	big := strings.Repeat("0123456789abcdef\n", 4000) // 68 KB
+	kept, err := a.CapOutput("user_shell_1", big)
+	if err != nil || len(kept) > contextmgr.MaxScaledToolOutput || len(kept) < contextmgr.MaxScaledToolOutput*3/4 {
+		t.Fatalf("kept %d bytes (%v), want the 128K window's %d-byte cap", len(kept), err, contextmgr.MaxScaledToolOutput)
+	}
+	path := contextmgr.SpillPath(sess, "user_shell_1")
+	if b, _ := os.ReadFile(path); string(b) != big || !strings.Contains(kept, "full output in "+path) {
+		t.Fatalf("spill %s not named or incomplete", path)
+	}
+	if kept, _ := a.CapOutput("user_shell_2", "ok\n"); kept != "ok\n" {
+		t.Errorf("small output changed: %q", kept)
+	}
+}
