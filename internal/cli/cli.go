@@ -1,25 +1,41 @@
-// Package cli wires Zero's commands (exec, sessions, logs, config, guard,
-// the interactive app) from flags and configuration to the agent loop and
-// its consumers. It holds no agent logic of its own: it builds a Run
-// (prompt + options), starts the loop, and attaches surfaces and the
-// session log as event consumers.
+// Package cli is Zero's command line: the command tree (cobra, flags by
+// pflag: GNU --long flags, -h/--help on every command, `zero help CMD`,
+// `zero completion bash|zsh|fish`), the parsing of each command's flags and
+// arguments, and the exit codes. A command that runs a model hands its
+// parsed options to the run layer (internal/run) through its surface: the
+// app (startApp, internal/tui) or exec (execute, internal/headless). The
+// small commands (sessions, logs, context, config, providers, models,
+// doctor, trust, rules, guard) print what the lower packages report.
+//
+// It must not hold run policy (permission modes, the tool set, providers,
+// the sink chain: internal/run and internal/permission own them) and must
+// not validate what those packages parse (a --permission-mode value is
+// passed through to permission.ParseMode). Every error found while
+// parsing is a usage error (exit 2); a command's own errors are mapped by
+// exitCode.
 package cli
 
 import (
 	"errors"
-	"flag"
 	"fmt"
-	"github.com/zero-agent/zero/internal/run"
-	"github.com/zero-agent/zero/internal/tui/sanitize"
 	"io"
 	"os"
 	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/zero-agent/zero/internal/run"
+	"github.com/zero-agent/zero/internal/sessions"
+	"github.com/zero-agent/zero/internal/tui/sanitize"
 )
 
 // Exit codes of the zero command (documented in docs/stream-json.md).
 const (
-	ExitOK          = 0
-	ExitCrash       = 1
+	ExitOK    = 0
+	ExitCrash = 1
+	// ExitFailed is `zero doctor`'s code when a check failed (1, as
+	// `brew doctor` and `gh auth status` exit when something is wrong).
+	ExitFailed      = 1
 	ExitUsage       = 2
 	ExitProvider    = 3
 	ExitIncomplete  = 4
@@ -55,29 +71,6 @@ type stdio struct {
 	inIsTTY, outIsTTY bool
 }
 
-// command is one subcommand.
-type command struct {
-	name, summary string
-	run           func(s stdio, args []string) error
-}
-
-func commands() []command {
-	return []command{
-		{"exec", "run one task headlessly: zero exec [flags] \"prompt\" (or -p, or - for stdin)", runExec},
-		{"sessions", "list sessions: id, last update, prompts sent, first prompt", runSessions},
-		{"logs", "print where this project's session logs are", runLogs},
-		{"context", "what the latest session puts in the model's window and what each context lever saved", runContext},
-		{"config", "print the resolved configuration (secrets masked)", runConfig},
-		{"providers", "manage provider profiles: list | add NAME … | remove NAME | use NAME | check [NAME]", runProviders},
-		{"models", "list a provider's models: zero models [provider]", runModels},
-		{"doctor", "check the configuration, a provider (the active one or --provider NAME), the shell sandbox and the session store", runDoctor},
-		{"trust", "trust this folder: its project rules and hooks load from now on", runTrust},
-		{"rules", "project rules: init | add \"text\" | status | doctor | why ID", runRules},
-		{"guard", "classify a shell command without running it: zero guard [--json] \"cmd\"", runGuard},
-		{"version", "print the version", func(s stdio, _ []string) error { fmt.Fprintln(s.out, "zero", Version); return nil }},
-	}
-}
-
 // Version is the program version, set at build time with -ldflags.
 var Version = "dev"
 
@@ -88,41 +81,32 @@ func Main(args []string) int {
 	return dispatch(stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr, inIsTTY: isTerminal(os.Stdin), outIsTTY: isTerminal(os.Stdout)}, args)
 }
 
+// dispatch runs the command line args over the streams s and returns
+// the exit code. Every error cobra finds while parsing (a flag, an
+// argument, a command name) is a usage error; errors of a command's own
+// code are mapped by exitCode.
 func dispatch(s stdio, args []string) int {
-	if len(args) > 0 {
-		switch args[0] {
-		case "-h", "--help", "help":
-			printUsage(s.out)
-			return ExitOK
-		case "-v", "--version":
-			fmt.Fprintln(s.out, "zero", Version)
-			return ExitOK
-		case "-p", "--print":
-			args = append([]string{"exec"}, args...)
-		}
-	}
-	name := "tui"
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		name = args[0]
-		args = args[1:]
-	}
-	var cmd *command
-	for _, c := range commands() {
-		if c.name == name {
-			c := c
-			cmd = &c
-		}
-	}
-	var err error
+	root := newRoot(s)
+	root.SetArgs(singleDashLong(root, headlessShortcut(args)))
+	c, err := root.ExecuteC()
+	var re *ranError
+	var pe *parseError
 	switch {
-	case cmd != nil:
-		err = cmd.run(s, args)
-	case name == "tui":
-		err = runInteractive(s, args)
-	default:
-		err = usagef("unknown command %q (try: zero help)", name)
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &re):
+		return exitCode(s, re.err)
+	case errors.As(err, &pe):
+		fmt.Fprintln(s.err, "zero:", pe)
+		return ExitUsage
+	case errors.Is(err, pflag.ErrHelp):
+		return ExitOK
 	}
-	return exitCode(s, err)
+	if c == nil {
+		c = root
+	}
+	fmt.Fprintln(s.err, "zero:", &parseError{cmd: c, err: err})
+	return ExitUsage
 }
 
 func exitCode(s stdio, err error) int {
@@ -136,12 +120,9 @@ func exitCode(s stdio, err error) int {
 	case errors.As(err, &ue):
 		fmt.Fprintln(s.err, "zero:", ue.msg)
 		return ExitUsage
-	case errors.As(err, &ce), errors.As(err, &inUse):
+	case errors.As(err, &ce), errors.As(err, &inUse), errors.Is(err, sessions.ErrAmbiguous):
 		fmt.Fprintln(s.err, "zero:", err)
 		return ExitUsage
-	}
-	if errors.Is(err, flag.ErrHelp) {
-		return ExitOK
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
@@ -152,37 +133,6 @@ func exitCode(s stdio, err error) int {
 	}
 	fmt.Fprintln(s.err, "zero:", err)
 	return ExitCrash
-}
-
-func printUsage(w io.Writer) {
-	fmt.Fprintln(w, "Zero: a local-first coding agent for the terminal.\n\nUsage:\n  zero                 start the interactive app\n  zero exec \"task\"     run one task headlessly\n\nCommands:")
-	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
-	}
-	fmt.Fprintln(w, "\nRun 'zero COMMAND -h' for a command's flags.")
-}
-
-// parseInterspersed parses flags that may come before, between or after
-// positional arguments ("zero exec 'fix it' --auto-approve") and returns
-// the positionals. "--" ends flag parsing.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return pos, nil
-		}
-		// fs.Parse stops at the first non-flag or after "--".
-		consumed := len(args) - len(rest)
-		if consumed > 0 && args[consumed-1] == "--" {
-			return append(pos, rest...), nil
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
-	}
 }
 
 // oneLine is s on one line (whitespace runs folded, control characters

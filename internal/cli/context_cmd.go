@@ -2,10 +2,11 @@ package cli
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/zero-agent/zero/internal/agent"
 	"github.com/zero-agent/zero/internal/config"
@@ -16,28 +17,34 @@ import (
 	"github.com/zero-agent/zero/internal/workspace"
 )
 
-// runContext is `zero context [--session ID]`: what the latest session of
+// contextCmd is `zero context [--session ID]`: what the latest session of
 // this workspace (or the one named) puts in the model's window, and the
 // bytes each context lever saved. It reads the stored session only: no
 // model server is needed or contacted. The window is the one the session
 // last ran with (its run_start events record it); the tools are the run
 // layer's tool set.
-func runContext(s stdio, args []string) error {
-	fs := flag.NewFlagSet("context", flag.ContinueOnError)
-	fs.SetOutput(s.err)
-	id := fs.String("session", "", "session id or prefix (default: the latest of this workspace)")
-	if _, err := parseInterspersed(fs, args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usagef("%v", err)
+func contextCmd(s stdio) *cobra.Command {
+	var id string
+	c := &cobra.Command{
+		Use:   "context",
+		Short: "What the latest session puts in the model's window and what each context lever saved",
+		Long: `Reads the stored session (the latest of this workspace, or --session ID) and
+prints what it puts in the model's window: system prompt, tool schemas,
+messages and free space, with the bytes each context lever saved. No model
+server is contacted.`,
+		GroupID: groupSessions,
+		Args:    cobra.NoArgs,
+		RunE: ran(func(*cobra.Command, []string) error {
+			wd, err := os.Getwd()
+			if err != nil {
+				return err
+			}
+			return contextReport(s, canonicalDir(wd), id)
+		}),
 	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return err
-	}
-	wd = canonicalDir(wd)
-	return contextReport(s, wd, *id)
+	c.Flags().StringVar(&id, "session", "", "session `ID` or prefix (default: the latest of this workspace)")
+	c.RegisterFlagCompletionFunc("session", completeSessions)
+	return c
 }
 
 // contextReport prints the context report of session id ("" the latest

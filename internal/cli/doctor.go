@@ -2,14 +2,15 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/zero-agent/zero/internal/config"
 	"github.com/zero-agent/zero/internal/providers/discovery"
@@ -18,10 +19,8 @@ import (
 	"github.com/zero-agent/zero/internal/sessions"
 )
 
-// doctorUsage is `zero doctor -h`.
-const doctorUsage = `Usage: zero doctor [--provider NAME]
-
-Prints what Zero would use and whether it works: the config files, one
+// doctorLong is `zero doctor --help`.
+const doctorLong = `Prints what Zero would use and whether it works: the config files, one
 provider, the shell sandbox, the session store, bash and git.
 
 The provider checked is the active one, or NAME (a profile as
@@ -31,105 +30,138 @@ model list (GET /models); for Anthropic and Gemini only the key is checked
 configured, doctor looks for a local server on 127.0.0.1. It contacts no
 host but the provider it checks and 127.0.0.1.
 
-An unknown NAME exits 2 and lists the known ones.
+Exit codes: 0 when every check passed (✓; "·" and "!" lines are notes), 1
+when one failed (✗). An unknown NAME exits 2 and lists the known ones.`
 
-Flags:`
+// doctorCmd is `zero doctor [--provider NAME]`.
+func doctorCmd(s stdio) *cobra.Command {
+	var name string
+	c := &cobra.Command{
+		Use:     "doctor",
+		Short:   "Check the configuration, a provider, the shell sandbox and the session store",
+		Long:    doctorLong,
+		GroupID: groupSetup,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usagef("doctor takes no arguments (to check a provider: zero doctor --provider %s)", args[0])
+			}
+			return nil
+		},
+		RunE: ran(func(*cobra.Command, []string) error { return runDoctor(s, name) }),
+	}
+	c.Flags().StringVar(&name, "provider", "", "check provider profile `NAME` instead of the active one")
+	c.RegisterFlagCompletionFunc("provider", completeProviders)
+	return c
+}
+
+// checks prints doctor's lines and counts the failed ones.
+type checks struct {
+	w      io.Writer
+	failed int
+}
+
+// line prints one check: ✓ when ok, ✗ (and counted) otherwise.
+func (c *checks) line(ok bool, format string, a ...any) {
+	mark := "✓"
+	if !ok {
+		mark = "✗"
+		c.failed++
+	}
+	fmt.Fprintf(c.w, mark+" "+format+"\n", a...)
+}
+
+// note prints a line that is neither a pass nor a failure ("·", "!").
+func (c *checks) note(format string, a ...any) { fmt.Fprintf(c.w, format+"\n", a...) }
 
 // runDoctor prints what Zero would use and whether it works: config
-// files, the active provider (or --provider NAME), the shell sandbox
-// backend, the session store. It contacts only the provider checked (for
-// OpenAI-compatible servers, GET /models) and loopback.
-func runDoctor(s stdio, args []string) error {
-	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
-	fs.SetOutput(s.err)
-	name := fs.String("provider", "", "check provider profile `NAME` instead of the active one")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), doctorUsage)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usagef("%v", err)
-	}
-	if fs.NArg() > 0 {
-		return usagef("doctor takes no arguments (to check a provider: zero doctor --provider %s)", fs.Arg(0))
-	}
+// files, the active provider (or NAME), the shell sandbox backend, the
+// session store. It contacts only the provider checked (for
+// OpenAI-compatible servers, GET /models) and loopback. A failed check
+// exits ExitFailed.
+func runDoctor(s stdio, name string) error {
 	cfg, err := loadConfig("", config.Overrides{})
-	if err != nil && *name != "" {
+	if err != nil && name != "" {
 		return err
 	}
-	if err == nil && *name != "" && !slices.ContainsFunc(cfg.Providers, func(p config.Provider) bool { return p.Name == *name }) {
+	if err == nil && name != "" && !slices.ContainsFunc(cfg.Providers, func(p config.Provider) bool { return p.Name == name }) {
 		var known []string
 		for _, p := range cfg.Providers {
 			known = append(known, p.Name)
 		}
-		return usagef("doctor: no provider named %q; known: %s (zero providers lists them)", *name, strings.Join(known, ", "))
+		return usagef("doctor: no provider named %q; known: %s (zero providers lists them)", name, strings.Join(known, ", "))
 	}
+	c := &checks{w: s.out}
 	if err != nil {
-		fmt.Fprintf(s.out, "✗ config: %v\n", err)
+		c.line(false, "config: %v", err)
 	} else {
-		if len(cfg.Files) == 0 {
-			fmt.Fprintln(s.out, "· config: no config files (defaults and environment only)")
-		}
-		for _, f := range cfg.Files {
-			fmt.Fprintf(s.out, "✓ config file %s\n", f)
-		}
-		for _, w := range cfg.Warnings {
-			fmt.Fprintf(s.out, "! %s\n", w)
-		}
-		switch {
-		case *name != "":
-			if r, err := cfg.Resolve(*name, ""); err != nil {
-				fmt.Fprintf(s.out, "✗ provider %s: %v\n", *name, err)
-			} else {
-				doctorProvider(s, r)
-			}
-		case cfg.Active != nil:
-			doctorProvider(s, cfg.Active)
-		default:
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			srv, err := discovery.Find(ctx)
-			cancel()
-			if err != nil {
-				fmt.Fprintf(s.out, "✗ no provider configured and no local server found: %v\n", err)
-			} else {
-				fmt.Fprintf(s.out, "✓ local server %s at %s (%d models)\n", srv.Kind, srv.BaseURL, len(srv.Models))
-			}
-		}
+		doctorConfig(c, cfg, name)
 	}
 	backend, detail := sandbox.BackendInfo()
-	fmt.Fprintf(s.out, "%s shell sandbox: %s — %s\n", mark(backend != "none" && backend != ""), backend, detail)
+	c.line(backend != "none" && backend != "", "shell sandbox: %s — %s", backend, detail)
 	dir, err := sessions.DefaultDir()
 	if err == nil {
 		err = os.MkdirAll(dir, 0o700)
 	}
-	fmt.Fprintf(s.out, "%s sessions: %s %v\n", mark(err == nil), dir, errText(err))
+	c.line(err == nil, "sessions: %s %v", dir, errText(err))
 	for _, tool := range []string{"bash", "git"} {
 		_, err := exec.LookPath(tool)
-		fmt.Fprintf(s.out, "%s %s on PATH %v\n", mark(err == nil), tool, errText(err))
+		c.line(err == nil, "%s on PATH %v", tool, errText(err))
+	}
+	if c.failed > 0 {
+		return &exitError{ExitFailed, fmt.Errorf("doctor: %s failed", count(c.failed, "check"))}
 	}
 	return nil
 }
 
-// doctorProvider prints one line for provider r: for OpenAI-compatible
-// servers whether GET /models answers (3 s), for vendor APIs whether a key
-// is set.
-func doctorProvider(s stdio, r *config.Resolved) {
+// doctorConfig checks the config files and one provider: NAME, the
+// active one, or a local server found on 127.0.0.1.
+func doctorConfig(c *checks, cfg *config.Config, name string) {
+	if len(cfg.Files) == 0 {
+		c.note("· config: no config files (defaults and environment only)")
+	}
+	for _, f := range cfg.Files {
+		c.line(true, "config file %s", f)
+	}
+	for _, w := range cfg.Warnings {
+		c.note("! %s", w)
+	}
+	switch {
+	case name != "":
+		if r, err := cfg.Resolve(name, ""); err != nil {
+			c.line(false, "provider %s: %v", name, err)
+		} else {
+			doctorProvider(c, r)
+		}
+	case cfg.Active != nil:
+		doctorProvider(c, cfg.Active)
+	default:
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		srv, err := discovery.Find(ctx)
+		cancel()
+		if err != nil {
+			c.line(false, "no provider configured and no local server found: %v", err)
+		} else {
+			c.line(true, "local server %s at %s (%d models)", srv.Kind, srv.BaseURL, len(srv.Models))
+		}
+	}
+}
+
+// doctorProvider checks provider r: for OpenAI-compatible servers whether
+// GET /models answers (3 s), for vendor APIs whether a key is set.
+func doctorProvider(c *checks, r *config.Resolved) {
 	line := fmt.Sprintf("provider %s (%s) %s model %q", r.Name, r.Kind, r.BaseURL, r.Model)
 	if r.Kind != config.KindOpenAICompatible && r.Kind != config.KindOpenAI {
-		fmt.Fprintf(s.out, "%s %s (key from %s; `zero providers check %s` sends a real request)\n", mark(r.APIKey != ""), line, keySource(r), r.Name)
+		c.line(r.APIKey != "", "%s (key from %s; `zero providers check %s` sends a real request)", line, keySource(r), r.Name)
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	ids, err := openai.ListModels(ctx, r.BaseURL, r.APIKey)
 	cancel()
 	if err != nil {
-		fmt.Fprintf(s.out, "✗ %s: %v\n", line, err)
+		c.line(false, "%s: %v", line, err)
 		return
 	}
-	fmt.Fprintf(s.out, "✓ %s: %d models\n", line, len(ids))
+	c.line(true, "%s: %d models", line, len(ids))
 }
 
 // keySource says where r's key came from, or that there is none.
@@ -140,12 +172,12 @@ func keySource(r *config.Resolved) string {
 	return r.KeySource
 }
 
-// mark is ✓ for good, ✗ otherwise.
-func mark(good bool) string {
-	if good {
-		return "✓"
+// count is "1 check", "2 checks".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
 	}
-	return "✗"
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func errText(err error) string {

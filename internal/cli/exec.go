@@ -13,14 +13,6 @@ import (
 	"github.com/zero-agent/zero/internal/run"
 )
 
-func runExec(s stdio, args []string) error {
-	o, err := parseExec(s, args)
-	if err != nil {
-		return err
-	}
-	return execute(s, o)
-}
-
 // execute is `zero exec` once its flags are parsed: one prompt through
 // the run layer (internal/run) with the headless surface.
 func execute(s stdio, o *execOptions) error {

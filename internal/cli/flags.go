@@ -1,43 +1,54 @@
 package cli
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"regexp"
 	"strings"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
 	"github.com/zero-agent/zero/internal/config"
+	"github.com/zero-agent/zero/internal/headless"
 )
 
-// overrides are the flags every model-using command shares.
+// overrides are the flags every model-using command shares (the app,
+// exec, config).
 type overrides struct {
 	baseURL, model, apiKey, provider string
 	autoApprove                      bool
 	workdir                          string
-	addDirs                          multiFlag
+	addDirs                          []string
 }
-
-type multiFlag []string
-
-func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
-func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 // config returns the flags as configuration overrides.
 func (o *overrides) config() config.Overrides {
 	return config.Overrides{BaseURL: o.baseURL, Model: o.model, APIKey: o.apiKey, Provider: o.provider}
 }
 
-func (o *overrides) register(fs *flag.FlagSet) {
-	fs.StringVar(&o.baseURL, "base-url", "", "API root of an OpenAI-compatible server (with or without /v1)")
-	fs.StringVar(&o.model, "model", "", "model id, or provider/model")
-	fs.StringVar(&o.model, "m", "", "shorthand for --model")
-	fs.StringVar(&o.apiKey, "api-key", "", "API key (prefer the provider's environment variable)")
-	fs.StringVar(&o.provider, "provider", "", "provider profile name")
+// register adds the shared flags to c. A back-quoted word in a usage
+// string is the value's name in help ("--base-url URL"), as pflag's
+// UnquoteUsage documents.
+func (o *overrides) register(c *cobra.Command) {
+	fs := c.Flags()
+	fs.StringVar(&o.baseURL, "base-url", "", "API root `URL` of an OpenAI-compatible server (with or without /v1)")
+	fs.StringVarP(&o.model, "model", "m", "", "the `MODEL`: an id, or provider/model")
+	fs.StringVar(&o.apiKey, "api-key", "", "the API `KEY` (prefer the provider's environment variable)")
+	fs.StringVar(&o.provider, "provider", "", "provider profile `NAME` (zero providers lists them)")
 	fs.BoolVar(&o.autoApprove, "auto-approve", false, "run write and shell tools without asking (the shell guard still refuses catastrophic commands)")
-	fs.StringVar(&o.workdir, "C", "", "workspace directory (default: the current directory)")
-	fs.Var(&o.addDirs, "add-dir", "extra directory the tools may write (repeatable)")
+	fs.StringVarP(&o.workdir, "cd", "C", "", "workspace `DIR` (default: the current directory)")
+	fs.StringArrayVar(&o.addDirs, "add-dir", nil, "extra `DIR` the tools may write (repeatable)")
+	c.MarkFlagDirname("cd")
+	c.MarkFlagDirname("add-dir")
+	c.RegisterFlagCompletionFunc("provider", completeProviders)
+}
+
+// registerMode adds --permission-mode. The mode is passed through as typed:
+// permission.ParseMode (through run.Open) is the one place that reads it.
+func registerMode(c *cobra.Command, mode *string) {
+	c.Flags().StringVar(mode, "permission-mode", "", "permission `MODE`: normal (or its alias ask), auto-accept or plan")
+	c.RegisterFlagCompletionFunc("permission-mode", cobra.FixedCompletions([]string{"normal", "auto-accept", "plan"}, cobra.ShellCompDirectiveNoFileComp))
 }
 
 // resumeFlag is --resume: bare for the latest session of the workspace,
@@ -47,8 +58,12 @@ type resumeFlag struct {
 	id  string
 }
 
-func (r *resumeFlag) String() string   { return r.id }
-func (r *resumeFlag) IsBoolFlag() bool { return true }
+func (r *resumeFlag) String() string { return r.id }
+
+// Type is "bool" so that help shows a bare --resume (pflag's FlagUsages
+// prints no value name for a bool whose NoOptDefVal is "true").
+func (r *resumeFlag) Type() string { return "bool" }
+
 func (r *resumeFlag) Set(v string) error {
 	r.set = true
 	if v != "true" {
@@ -58,6 +73,13 @@ func (r *resumeFlag) Set(v string) error {
 		r.set, r.id = false, ""
 	}
 	return nil
+}
+
+// registerResume adds --resume[=ID] to c.
+func registerResume(c *cobra.Command, r *resumeFlag) {
+	f := c.Flags().VarPF(r, "resume", "", "continue this workspace's latest session; --resume=ID continues session ID")
+	f.NoOptDefVal = "true"
+	c.RegisterFlagCompletionFunc("resume", completeSessions)
 }
 
 // sessionIDPattern matches a session id or a prefix of one long enough to
@@ -77,58 +99,131 @@ type execOptions struct {
 	permission string
 }
 
-func parseExec(s stdio, args []string) (*execOptions, error) {
+// execLong is `zero exec --help`'s description.
+const execLong = `Runs one task without the app and exits. The prompt is the argument, -p,
+or stdin: "-" (or no prompt at all, with stdin piped) reads the prompt from
+stdin. With a prompt and piped stdin, both are sent: the prompt, then the
+piped text as context (cat build.log | zero exec "why does this fail?").
+Reading piped stdin waits for its end; </dev/null sends none.
+
+Without --auto-approve (or --permission-mode auto-accept), write and shell
+tool calls are refused with a reason the model reads: a headless run never
+waits for a person. With -i stream-json -o stream-json, each
+permission_request event is answered by a line on stdin
+(docs/stream-json.md).
+
+Exit codes: 0 completed, 1 crash, 2 usage or configuration error, 3 provider
+error, 4 incomplete (max turns, stuck), 130 interrupted (the session stays
+resumable).`
+
+const execExample = `  zero exec "fix the failing test in ./parser" --auto-approve
+  zero exec -o stream-json "list the TODOs"
+  echo "explain main.go" | zero exec -
+  cat build.log | zero exec "why does this fail?"
+  zero exec --resume "and now add a test"
+  zero exec --fork 20261130-051200-ab12cd "try another approach"`
+
+// execCmd is `zero exec`: it parses the flags, then hands the run to
+// execute (exec.go).
+func execCmd(s stdio) *cobra.Command {
 	o := &execOptions{}
-	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
-	fs.SetOutput(s.err)
-	fs.StringVar(&o.prompt, "p", "", "the task (instead of a positional argument)")
-	fs.StringVar(&o.output, "o", "text", "output: text (answer on stdout, progress on stderr), json, stream-json")
-	fs.StringVar(&o.input, "i", "", "input format: stream-json to answer permission requests on stdin")
-	fs.Var(&o.resume, "resume", "continue the latest session of this workspace (or --resume=ID)")
+	c := &cobra.Command{
+		Use:     "exec [flags] [PROMPT | -]",
+		Short:   "Run one task headlessly and exit",
+		Long:    execLong,
+		Example: execExample,
+		GroupID: groupRun,
+		Args:    cobra.ArbitraryArgs, // finishExec says what is wrong with them
+		RunE: ran(func(_ *cobra.Command, pos []string) error {
+			if err := finishExec(s, o, pos); err != nil {
+				return err
+			}
+			return execute(s, o)
+		}),
+		ValidArgsFunction: cobra.NoFileCompletions,
+	}
+	fs := c.Flags()
+	fs.StringVarP(&o.prompt, "prompt", "p", "", "the task `PROMPT` (instead of the argument)")
+	fs.StringVarP(&o.output, "output", "o", headless.Text, "output `FORMAT`: text (the answer on stdout, progress on stderr), json, stream-json")
+	fs.StringVarP(&o.input, "input", "i", "", "input `FORMAT`: stream-json to answer permission requests on stdin")
+	registerResume(c, &o.resume)
 	fs.StringVar(&o.fork, "fork", "", "branch a new session from session `ID` and continue it")
-	fs.IntVar(&o.maxTurns, "max-turns", 0, "backstop on model requests (default from config, 200)")
-	fs.BoolVar(&o.quiet, "q", false, "text mode: no progress on stderr (so no replies the loop answered with a nudge either)")
-	fs.StringVar(&o.permission, "permission-mode", "", "normal | auto-accept | plan")
-	o.over.register(fs)
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, err
+	fs.IntVar(&o.maxTurns, "max-turns", 0, "stop after `N` model requests (default from config, 200)")
+	fs.BoolVarP(&o.quiet, "quiet", "q", false, "text mode: no progress on stderr (so no replies the loop answered with a nudge either)")
+	registerMode(c, &o.permission)
+	o.over.register(c)
+	// -p was never --print in zero exec, but `zero --print "task"` is how
+	// Claude Code users spell a headless run: accept it as --prompt.
+	fs.SetNormalizeFunc(func(_ *pflag.FlagSet, name string) pflag.NormalizedName {
+		if name == "print" {
+			name = "prompt"
 		}
-		return nil, usagef("%v", err)
-	}
+		return pflag.NormalizedName(name)
+	})
+	c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{headless.Text, headless.JSON, headless.StreamJSON}, cobra.ShellCompDirectiveNoFileComp))
+	c.RegisterFlagCompletionFunc("input", cobra.FixedCompletions([]string{headless.StreamJSON}, cobra.ShellCompDirectiveNoFileComp))
+	c.RegisterFlagCompletionFunc("fork", completeSessions)
+	return c
+}
+
+// finishExec checks exec's flags and positionals once parsed and fills in
+// the prompt: the argument, -p, or stdin ("-", or no prompt with stdin
+// piped); with a prompt and piped stdin, the piped text follows the
+// prompt as context.
+func finishExec(s stdio, o *execOptions, pos []string) error {
 	switch o.output {
-	case "text", "json", "stream-json":
+	case headless.Text, headless.JSON, headless.StreamJSON:
 	default:
-		return nil, usagef("-o must be text, json or stream-json, not %q", o.output)
+		return usagef("-o must be text, json or stream-json, not %q", o.output)
 	}
-	if o.input != "" && o.input != "stream-json" {
-		return nil, usagef("-i must be stream-json, not %q", o.input)
+	if o.input != "" && o.input != headless.StreamJSON {
+		return usagef("-i must be stream-json, not %q", o.input)
 	}
 	if o.resume.set && o.resume.id == "" && len(pos) > 0 && sessionIDPattern.MatchString(pos[0]) && (len(pos) > 1 || o.prompt != "" || !s.inIsTTY) {
 		o.resume.id, pos = pos[0], pos[1:]
 	}
 	if o.fork != "" && strings.HasPrefix(o.fork, "-") {
-		return nil, usagef("--fork needs a session id (zero sessions lists them), got %q", o.fork)
+		return usagef("--fork needs a session id (zero sessions lists them), got %q", o.fork)
 	}
 	if len(pos) > 1 {
-		return nil, usagef("exec takes one prompt; quote it (got %d arguments)", len(pos))
+		return usagef("exec takes one prompt; quote it (got %d arguments)", len(pos))
 	}
 	if len(pos) == 1 {
 		if o.prompt != "" {
-			return nil, usagef("give the prompt either as an argument or with -p, not both")
+			return usagef("give the prompt either as an argument or with -p, not both")
 		}
 		o.prompt = pos[0]
 	}
-	if o.prompt == "-" || (o.prompt == "" && !s.inIsTTY && s.in != nil) {
+	piped := !s.inIsTTY && s.in != nil
+	switch {
+	case o.prompt == "-" || (o.prompt == "" && piped):
 		b, err := io.ReadAll(s.in)
 		if err != nil {
-			return nil, fmt.Errorf("reading the prompt from stdin: %w", err)
+			return fmt.Errorf("reading the prompt from stdin: %w", err)
 		}
 		o.prompt = string(b)
+	case piped && o.input != headless.StreamJSON:
+		// -i stream-json keeps stdin for permission decisions.
+		b, err := io.ReadAll(s.in)
+		if err != nil {
+			return fmt.Errorf("reading piped stdin: %w", err)
+		}
+		o.prompt = withPiped(o.prompt, string(b))
 	}
 	if strings.TrimSpace(o.prompt) == "" {
-		return nil, usagef("no prompt: zero exec \"what to do\" (or -p, or - to read stdin)")
+		return usagef("no prompt: zero exec \"what to do\" (or -p, or - to read stdin)")
 	}
-	return o, nil
+	return nil
+}
+
+// withPiped is prompt followed by the text piped on stdin, delimited and
+// labelled so the model reads it as input to the task, not as the task
+// (`cat log | claude -p "summarize"` works the same way). Empty input
+// leaves the prompt as it is.
+func withPiped(prompt, piped string) string {
+	piped = strings.TrimRight(piped, "\n")
+	if strings.TrimSpace(piped) == "" {
+		return prompt
+	}
+	return prompt + "\n\nInput piped on stdin:\n<stdin>\n" + piped + "\n</stdin>"
 }

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 
 	"github.com/zero-agent/zero/internal/run"
@@ -17,29 +15,6 @@ type appOptions struct {
 	mode   string
 	// prompt is sent as the first prompt (`zero "task"`).
 	prompt string
-}
-
-func runInteractive(s stdio, args []string) error {
-	fs := flag.NewFlagSet("zero", flag.ContinueOnError)
-	fs.SetOutput(s.err)
-	o := &appOptions{}
-	o.over.register(fs)
-	fs.Var(&o.resume, "resume", "continue the latest session of this workspace (or --resume=ID)")
-	fs.StringVar(&o.mode, "permission-mode", "", "normal | auto-accept | plan")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usagef("%v", err)
-	}
-	if len(pos) > 1 {
-		return usagef("unknown command %q (try: zero help)", pos[0])
-	}
-	if len(pos) == 1 {
-		o.prompt = pos[0]
-	}
-	return startApp(s, o)
 }
 
 // startApp is the interactive app once its flags are parsed: the run

@@ -3,16 +3,17 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"github.com/zero-agent/zero/internal/run"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/zero-agent/zero/internal/config"
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/providers/catalog"
+	"github.com/zero-agent/zero/internal/run"
 )
 
 // loadConfig resolves configuration for the workspace dir ("" is the
@@ -23,52 +24,96 @@ func loadConfig(dir string, over config.Overrides) (*config.Config, error) {
 	return cfg, err
 }
 
-// runProviders is `zero providers list|add|remove|use|check`.
-func runProviders(s stdio, args []string) error {
-	if len(args) == 0 {
-		args = []string{"list"}
+// providersCmd is `zero providers list|add|remove|use|check`; with no
+// sub-verb it lists.
+func providersCmd(s stdio) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "providers",
+		Short: "Manage provider profiles (with no subcommand: list them)",
+		Long: `Provider profiles live in the user config file. With no subcommand, lists
+them: the active one is marked *, a key shows where it comes from, masked.`,
+		GroupID: groupSetup,
+		Args:    subcommands,
+		RunE:    ran(func(*cobra.Command, []string) error { return providersList(s) }),
 	}
-	switch args[0] {
-	case "list":
-		return providersList(s)
-	case "add":
-		return providersAdd(s, args[1:])
-	case "remove", "rm":
-		if len(args) != 2 {
-			return usagef("usage: zero providers remove NAME")
-		}
-		return editProviders(s, args[1], func(f *config.File) error {
-			for i, p := range f.Providers {
-				if p.Name == args[1] {
-					f.Providers = append(f.Providers[:i], f.Providers[i+1:]...)
-					if f.ActiveProvider == args[1] {
-						f.ActiveProvider = ""
-					}
-					return nil
-				}
+	name := func(verb string) cobra.PositionalArgs {
+		return func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usagef("usage: zero providers %s NAME", verb)
 			}
-			return usagef("no provider %q in the user config", args[1])
-		}, "removed")
-	case "use":
-		if len(args) != 2 {
-			return usagef("usage: zero providers use NAME")
+			return nil
 		}
-		cfg, err := loadConfig("", config.Overrides{})
-		if err != nil {
-			return err
-		}
-		if _, err := cfg.Resolve(args[1], ""); err != nil {
-			return usagef("%v", err)
-		}
-		return editProviders(s, args[1], func(f *config.File) error { f.ActiveProvider = args[1]; return nil }, "now active")
-	case "check":
-		name := ""
-		if len(args) > 1 {
-			name = args[1]
-		}
-		return providersCheck(s, name)
 	}
-	return usagef("unknown providers command %q (list, add, remove, use, check)", args[0])
+	c.AddCommand(
+		&cobra.Command{
+			Use:   "list",
+			Short: "List the provider profiles",
+			Args:  cobra.NoArgs,
+			RunE:  ran(func(*cobra.Command, []string) error { return providersList(s) }),
+		},
+		providersAddCmd(s),
+		&cobra.Command{
+			Use:               "remove NAME",
+			Aliases:           []string{"rm"},
+			Short:             "Remove a profile from the user config",
+			Args:              name("remove"),
+			RunE:              ran(func(_ *cobra.Command, args []string) error { return providersRemove(s, args[0]) }),
+			ValidArgsFunction: completeProviders,
+		},
+		&cobra.Command{
+			Use:               "use NAME",
+			Short:             "Make a profile the active one",
+			Args:              name("use"),
+			RunE:              ran(func(_ *cobra.Command, args []string) error { return providersUse(s, args[0]) }),
+			ValidArgsFunction: completeProviders,
+		},
+		&cobra.Command{
+			Use:   "check [NAME]",
+			Short: "Send a tiny real request to a provider (the active one, or NAME) and print a verdict",
+			Long: `Sends a 16-token request to the provider and prints whether it answered and
+how fast. A provider that fails exits 3.`,
+			Args: cobra.MaximumNArgs(1),
+			RunE: ran(func(_ *cobra.Command, args []string) error {
+				return providersCheck(s, firstOr(args, ""))
+			}),
+			ValidArgsFunction: completeProviders,
+		},
+	)
+	return c
+}
+
+// firstOr is args[0], or def when there is none.
+func firstOr(args []string, def string) string {
+	if len(args) > 0 {
+		return args[0]
+	}
+	return def
+}
+
+func providersRemove(s stdio, name string) error {
+	return editProviders(s, name, func(f *config.File) error {
+		for i, p := range f.Providers {
+			if p.Name == name {
+				f.Providers = append(f.Providers[:i], f.Providers[i+1:]...)
+				if f.ActiveProvider == name {
+					f.ActiveProvider = ""
+				}
+				return nil
+			}
+		}
+		return usagef("no provider %q in the user config", name)
+	}, "removed")
+}
+
+func providersUse(s stdio, name string) error {
+	cfg, err := loadConfig("", config.Overrides{})
+	if err != nil {
+		return err
+	}
+	if _, err := cfg.Resolve(name, ""); err != nil {
+		return usagef("%v", err)
+	}
+	return editProviders(s, name, func(f *config.File) error { f.ActiveProvider = name; return nil }, "now active")
 }
 
 func editProviders(s stdio, name string, fn func(*config.File) error, done string) error {
@@ -112,29 +157,45 @@ func providersList(s stdio) error {
 	return tw.Flush()
 }
 
-func providersAdd(s stdio, args []string) error {
-	fs := flag.NewFlagSet("providers add", flag.ContinueOnError)
-	fs.SetOutput(s.err)
-	kind := fs.String("kind", "openai-compatible", "openai | openai-compatible | anthropic | gemini")
-	base := fs.String("base-url", "", "API root")
-	keyEnv := fs.String("api-key-env", "", "environment variable holding the key")
-	model := fs.String("model", "", "default model")
-	var headers multiFlag
-	fs.Var(&headers, "header", "extra header NAME=VALUE (repeatable)")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return usagef("%v", err)
+// providerAdd holds the flags of `zero providers add`.
+type providerAdd struct {
+	kind, base, keyEnv, model string
+	headers                   []string
+}
+
+func providersAddCmd(s stdio) *cobra.Command {
+	a := &providerAdd{}
+	c := &cobra.Command{
+		Use:     "add NAME",
+		Short:   "Add (or replace) a profile in the user config",
+		Example: "  zero providers add local --base-url http://127.0.0.1:8080 --model qwen3-coder\n  zero providers add work --kind anthropic --api-key-env WORK_ANTHROPIC_KEY --model claude-sonnet-4-5",
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usagef("usage: zero providers add NAME --kind K --base-url URL [--api-key-env VAR] [--model M]")
+			}
+			return nil
+		},
+		RunE:              ran(func(_ *cobra.Command, args []string) error { return providersAdd(s, args[0], a) }),
+		ValidArgsFunction: cobra.NoFileCompletions,
 	}
-	if len(pos) != 1 {
-		return usagef("usage: zero providers add NAME --kind K --base-url URL [--api-key-env VAR] [--model M]")
-	}
-	switch config.Kind(*kind) {
+	fs := c.Flags()
+	fs.StringVar(&a.kind, "kind", string(config.KindOpenAICompatible), "`KIND`: openai, openai-compatible, anthropic or gemini")
+	fs.StringVar(&a.base, "base-url", "", "API root `URL`")
+	fs.StringVar(&a.keyEnv, "api-key-env", "", "environment variable `VAR` holding the key")
+	fs.StringVar(&a.model, "model", "", "default `MODEL`")
+	fs.StringArrayVar(&a.headers, "header", nil, "extra header `NAME=VALUE` (repeatable)")
+	c.RegisterFlagCompletionFunc("kind", cobra.FixedCompletions([]string{string(config.KindOpenAI), string(config.KindOpenAICompatible), string(config.KindAnthropic), string(config.KindGemini)}, cobra.ShellCompDirectiveNoFileComp))
+	return c
+}
+
+func providersAdd(s stdio, name string, a *providerAdd) error {
+	switch config.Kind(a.kind) {
 	case config.KindOpenAI, config.KindOpenAICompatible, config.KindAnthropic, config.KindGemini:
 	default:
 		return usagef("--kind must be openai, openai-compatible, anthropic or gemini")
 	}
-	p := config.Provider{Name: pos[0], Kind: config.Kind(*kind), BaseURL: *base, APIKeyEnv: *keyEnv, Model: *model}
-	for _, h := range headers {
+	p := config.Provider{Name: name, Kind: config.Kind(a.kind), BaseURL: a.base, APIKeyEnv: a.keyEnv, Model: a.model}
+	for _, h := range a.headers {
 		k, v, ok := strings.Cut(h, "=")
 		if !ok {
 			return usagef("--header takes NAME=VALUE, got %q", h)
@@ -204,13 +265,25 @@ func providersCheck(s stdio, name string) error {
 	return nil
 }
 
+// modelsCmd is `zero models [PROVIDER]`.
+func modelsCmd(s stdio) *cobra.Command {
+	return &cobra.Command{
+		Use:   "models [PROVIDER]",
+		Short: "List a provider's models (the active one, or PROVIDER)",
+		Long: `Lists the model ids an OpenAI-compatible server offers (GET /models), or the
+catalog's models for Anthropic and Gemini, with their windows and prices. A
+provider that needs a key and has none is a usage error (exit 2), before any
+request.`,
+		GroupID:           groupSetup,
+		Args:              cobra.MaximumNArgs(1),
+		RunE:              ran(func(_ *cobra.Command, args []string) error { return runModels(s, firstOr(args, "")) }),
+		ValidArgsFunction: completeProviders,
+	}
+}
+
 // runModels is `zero models [provider]`: live ids from OpenAI-compatible
 // servers, the catalog for vendor APIs.
-func runModels(s stdio, args []string) error {
-	name := ""
-	if len(args) > 0 {
-		name = args[0]
-	}
+func runModels(s stdio, name string) error {
 	r, err := namedProvider(name)
 	if err != nil {
 		return err

@@ -1,15 +1,16 @@
 package cli
 
 import (
-	"errors"
-	"flag"
 	"fmt"
-	"github.com/zero-agent/zero/internal/run"
 	"os"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/spf13/cobra"
+
+	"github.com/zero-agent/zero/internal/run"
 	"github.com/zero-agent/zero/internal/sessions"
 )
 
@@ -18,38 +19,40 @@ func openStore() (*sessions.Store, error) { return run.OpenStore() }
 // canonicalDir returns dir with symlinks resolved (run.CanonicalDir).
 func canonicalDir(dir string) string { return run.CanonicalDir(dir) }
 
-// sessionsUsage is `zero sessions -h`. PROMPTS is sessions.Metadata.Turns:
-// the user messages with text the session recorded.
-const sessionsUsage = `Usage: zero sessions [--all]
-
-Lists this workspace's sessions, most recently updated first:
+// sessionsLong is `zero sessions --help`. PROMPTS is
+// sessions.Metadata.Turns: the user messages with text the session
+// recorded.
+const sessionsLong = `Lists this workspace's sessions (every workspace's with --all), most
+recently updated first:
   ID            what --resume=ID and --fork ID take
   UPDATED       local time of the session's last event
   PROMPTS       prompts sent in the session: yours, plus any follow-up Zero
                 sent the model on its own (e.g. "continue" after a reply cut
                 off by the output limit)
+  WORKSPACE     (--all only) the folder the session worked in
   FIRST PROMPT  the session's first prompt, cut to one line
 
 One prompt can take many turns: the "turns" in zero exec's summary, in
--o json and in stream-json count model requests, not prompts.
+-o json and in stream-json count model requests, not prompts. A session in
+which nothing was sent is not kept.`
 
-Flags:`
+// sessionsCmd is `zero sessions [--all]`.
+func sessionsCmd(s stdio) *cobra.Command {
+	var all bool
+	c := &cobra.Command{
+		Use:     "sessions",
+		Short:   "List sessions: id, last update, prompts sent, first prompt",
+		Long:    sessionsLong,
+		GroupID: groupSessions,
+		Args:    cobra.NoArgs,
+		RunE:    ran(func(*cobra.Command, []string) error { return runSessions(s, all) }),
+	}
+	c.Flags().BoolVar(&all, "all", false, "list sessions of every workspace, with a WORKSPACE column")
+	return c
+}
 
-// runSessions is `zero sessions [--all]`.
-func runSessions(s stdio, args []string) error {
-	fs := flag.NewFlagSet("sessions", flag.ContinueOnError)
-	fs.SetOutput(s.err)
-	all := fs.Bool("all", false, "list sessions of every workspace, not just this one")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), sessionsUsage)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usagef("%v", err)
-	}
+// runSessions lists the sessions of this workspace, or of all.
+func runSessions(s stdio, all bool) error {
 	st, err := openStore()
 	if err != nil {
 		return err
@@ -61,23 +64,64 @@ func runSessions(s stdio, args []string) error {
 	wd, _ := os.Getwd()
 	wd = canonicalDir(wd)
 	tw := tabwriter.NewWriter(s.out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tUPDATED\tPROMPTS\tFIRST PROMPT")
+	if all {
+		fmt.Fprintln(tw, "ID\tUPDATED\tPROMPTS\tWORKSPACE\tFIRST PROMPT")
+	} else {
+		fmt.Fprintln(tw, "ID\tUPDATED\tPROMPTS\tFIRST PROMPT")
+	}
 	n := 0
 	for _, m := range list {
-		if !*all && m.Workspace != "" && m.Workspace != wd {
+		if !all && m.Workspace != "" && m.Workspace != wd {
 			continue
 		}
 		n++
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", m.ID, m.Updated.Local().Format(time.DateTime), m.Turns, oneLine(m.FirstPrompt, 60))
+		updated := m.Updated.Local().Format(time.DateTime)
+		if all {
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", m.ID, updated, m.Turns, workspaceText(m.Workspace), oneLine(m.FirstPrompt, 60))
+		} else {
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", m.ID, updated, m.Turns, oneLine(m.FirstPrompt, 60))
+		}
 	}
 	tw.Flush()
 	if n == 0 {
-		fmt.Fprintf(s.err, "no sessions for %s in %s (zero sessions --all lists every workspace)\n", wd, st.Dir())
+		if all {
+			fmt.Fprintf(s.err, "no sessions in %s\n", st.Dir())
+		} else {
+			fmt.Fprintf(s.err, "no sessions for %s in %s (zero sessions --all lists every workspace)\n", wd, st.Dir())
+		}
 	}
 	return nil
 }
 
-func runLogs(s stdio, args []string) error {
+// workspaceText is a session's workspace for the WORKSPACE column: the
+// home directory as ~, "-" for a session that recorded none.
+func workspaceText(ws string) string {
+	if ws == "" {
+		return "-"
+	}
+	if home, err := os.UserHomeDir(); err == nil && home != "" && home != "/" {
+		if ws == home {
+			return "~"
+		}
+		if rest, ok := strings.CutPrefix(ws, home+string(filepath.Separator)); ok {
+			return "~" + string(filepath.Separator) + rest
+		}
+	}
+	return oneLine(ws, 200)
+}
+
+// logsCmd is `zero logs`.
+func logsCmd(s stdio) *cobra.Command {
+	return &cobra.Command{
+		Use:     "logs",
+		Short:   "Print where this project's session logs are",
+		GroupID: groupSessions,
+		Args:    cobra.NoArgs,
+		RunE:    ran(func(*cobra.Command, []string) error { return runLogs(s) }),
+	}
+}
+
+func runLogs(s stdio) error {
 	st, err := openStore()
 	if err != nil {
 		return err

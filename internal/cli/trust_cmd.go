@@ -7,19 +7,35 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/zero-agent/zero/internal/config"
 	"github.com/zero-agent/zero/internal/permission"
 	"github.com/zero-agent/zero/internal/rules"
 	"github.com/zero-agent/zero/internal/run"
 )
 
-// runTrust is `zero trust [dir]`: project rules, hooks and MCP servers of
-// that folder load from now on.
-func runTrust(s stdio, args []string) error {
-	dir := "."
-	if len(args) > 0 {
-		dir = args[0]
+// trustCmd is `zero trust [DIR]`.
+func trustCmd(s stdio) *cobra.Command {
+	return &cobra.Command{
+		Use:   "trust [DIR]",
+		Short: "Trust this folder (or DIR): its project rules, hooks and config load from now on",
+		Long: `Records DIR (default: the current folder) as trusted, pinned to the content
+of its .zero/rules.json, .zero/hooks.json and .zero/config.json: they load
+from now on, until one of them changes. A repository's rules and hooks never
+load before this.`,
+		GroupID: groupSafety,
+		Args:    cobra.MaximumNArgs(1),
+		RunE:    ran(func(_ *cobra.Command, args []string) error { return runTrust(s, firstOr(args, ".")) }),
+		ValidArgsFunction: func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			return nil, cobra.ShellCompDirectiveFilterDirs
+		},
 	}
+}
+
+// runTrust trusts folder dir: project rules, hooks and MCP servers of
+// that folder load from now on.
+func runTrust(s stdio, dir string) error {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return err
@@ -32,14 +48,53 @@ func runTrust(s stdio, args []string) error {
 	return nil
 }
 
-// runRules is `zero rules init|add "text"|status|doctor|why ID`.
+// rulesCmd is `zero rules init|add "text"|status|doctor|why ID`; with no
+// sub-verb it shows the status.
+func rulesCmd(s stdio) *cobra.Command {
+	verb := func(use, short string, args cobra.PositionalArgs) *cobra.Command {
+		name, _, _ := strings.Cut(use, " ")
+		return &cobra.Command{
+			Use:               use,
+			Short:             short,
+			Args:              args,
+			RunE:              ran(func(_ *cobra.Command, a []string) error { return runRules(s, append([]string{name}, a...)) }),
+			ValidArgsFunction: cobra.NoFileCompletions,
+		}
+	}
+	exactly := func(usage string) cobra.PositionalArgs {
+		return func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usagef("usage: %s", usage)
+			}
+			return nil
+		}
+	}
+	c := &cobra.Command{
+		Use:   "rules",
+		Short: "Project rules (with no subcommand: their status)",
+		Long: `Project rules (.zero/rules.json: allow, rewrite, confirm, block) and the
+ZERO.md prose Zero adds to the system prompt. Project rules load only once
+the folder is trusted (zero trust).`,
+		GroupID: groupSafety,
+		Args:    subcommands,
+		RunE:    ran(func(*cobra.Command, []string) error { return runRules(s, []string{"status"}) }),
+	}
+	c.AddCommand(
+		verb("init", "Write a starter .zero/rules.json", cobra.NoArgs),
+		verb(`add "TEXT"`, "Add a line of prose to ZERO.md", exactly(`zero rules add "never edit generated files"`)),
+		verb("status", "Whether this folder is trusted, its rules, and ZERO.md's size", cobra.NoArgs),
+		verb("doctor", "Check the rules files for problems", cobra.NoArgs),
+		verb("why ID", "Explain rule ID", exactly("zero rules why ID")),
+	)
+	return c
+}
+
+// runRules runs one rules sub-verb: args[0] is init, add, status, doctor
+// or why, the rest its arguments (checked by rulesCmd).
 func runRules(s stdio, args []string) error {
 	wd, _ := os.Getwd()
 	wd = run.CanonicalDir(wd)
 	home, _ := os.UserHomeDir()
-	if len(args) == 0 {
-		args = []string{"status"}
-	}
 	switch args[0] {
 	case "init":
 		msg, err := rules.Init(wd)
@@ -97,8 +152,6 @@ func runRules(s stdio, args []string) error {
 			return usagef("no rule %q", args[1])
 		}
 		fmt.Fprintln(s.out, why)
-	default:
-		return usagef("unknown rules command %q (init, add, status, doctor, why)", args[0])
 	}
 	return nil
 }

@@ -1,0 +1,196 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/llm/llmtest"
+	"github.com/zero-agent/zero/internal/sessions"
+)
+
+// TestPipedStdinFollowsPrompt: with a prompt and piped stdin, exec sends
+// the prompt, then the piped text as delimited context (as `cat log |
+// claude -p "summarize"`); "-" or no prompt reads the prompt from stdin;
+// a terminal, empty input or -i stream-json (stdin answers permission
+// requests) add nothing.
+func TestPipedStdinFollowsPrompt(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		stdin string
+		tty   bool
+		pos   []string
+		input string
+		want  string
+	}{
+		{name: "prompt and piped text", stdin: "E1 build failed\nE2 link error\n", pos: []string{"summarize"},
+			want: "summarize\n\nInput piped on stdin:\n<stdin>\nE1 build failed\nE2 link error\n</stdin>"},
+		{name: "dash reads the prompt", stdin: "explain main.go\n", pos: []string{"-"}, want: "explain main.go\n"},
+		{name: "no prompt reads stdin", stdin: "explain main.go", want: "explain main.go"},
+		{name: "empty pipe", stdin: "\n", pos: []string{"summarize"}, want: "summarize"},
+		{name: "a terminal is not read", stdin: "typed ahead", tty: true, pos: []string{"summarize"}, want: "summarize"},
+		{name: "stream-json keeps stdin", stdin: `{"type":"permission_decision"}`, pos: []string{"write"}, input: "stream-json", want: "write"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := strings.NewReader(tc.stdin)
+			o := &execOptions{output: "stream-json", input: tc.input}
+			if err := finishExec(stdio{in: in, inIsTTY: tc.tty}, o, tc.pos); err != nil {
+				t.Fatal(err)
+			}
+			if o.prompt != tc.want {
+				t.Fatalf("prompt %q, want %q", o.prompt, tc.want)
+			}
+			if (tc.tty || tc.input != "") && in.Len() != len(tc.stdin) {
+				t.Fatalf("stdin was read (%d bytes left of %d)", in.Len(), len(tc.stdin))
+			}
+		})
+	}
+}
+
+// TestPlanWithAutoApproveIsUsageError: plan mode and --auto-approve
+// contradict each other: exit 2 before any request.
+func TestPlanWithAutoApproveIsUsageError(t *testing.T) {
+	isolate(t)
+	srv := llmtest.NewServer(t)
+	for _, args := range [][]string{
+		{"exec", "--permission-mode", "plan", "--auto-approve", "--base-url", srv.URL(), "--model", "m", "plan it"},
+		{"exec", "--auto-approve", "--permission-mode=plan", "--base-url", srv.URL(), "--model", "m", "plan it"},
+	} {
+		r := zero(args...)
+		if r.code != ExitUsage || !strings.Contains(r.errOut, "contradict") {
+			t.Errorf("zero %q: exit %d, stderr %q", args, r.code, r.errOut)
+		}
+	}
+	if n := completions(srv); n != 0 {
+		t.Fatalf("%d model requests reached the server", n)
+	}
+}
+
+// completions counts the chat completion requests srv received (set-up
+// may ask it for its models and window).
+func completions(srv *llmtest.Server) int {
+	n := 0
+	for _, r := range srv.Requests() {
+		if strings.HasSuffix(r.Path, "/chat/completions") {
+			n++
+		}
+	}
+	return n
+}
+
+// TestModelsWithoutKeySaysSo: `zero models openai` with no key is a usage
+// error naming the variable to set, before any connection: the default
+// transport is replaced by one that records dials and refuses them (so
+// nothing leaves the machine), and the same command with a key set
+// proves that it does see the dial.
+func TestModelsWithoutKeySaysSo(t *testing.T) {
+	isolate(t)
+	var dials atomic.Int32
+	saved := http.DefaultTransport
+	http.DefaultTransport = &http.Transport{DialContext: func(context.Context, string, string) (net.Conn, error) {
+		dials.Add(1)
+		return nil, errors.New("test: no network")
+	}}
+	t.Cleanup(func() { http.DefaultTransport = saved })
+
+	r := zero("models", "openai")
+	if r.code != ExitUsage || !strings.Contains(r.errOut, "needs an API key") || !strings.Contains(r.errOut, "OPENAI_API_KEY") {
+		t.Errorf("zero models openai: exit %d, stderr %q", r.code, r.errOut)
+	}
+	if n := dials.Load(); n != 0 {
+		t.Fatalf("%d connections tried before the key check", n)
+	}
+	t.Setenv("OPENAI_API_KEY", "sk-test")
+	if r := zero("models", "openai"); r.code == ExitOK || dials.Load() == 0 {
+		t.Fatalf("with a key: exit %d, %d dials (the recording transport is not in the path)", r.code, dials.Load())
+	}
+}
+
+// newSession stores a session of workspace ws with one prompt.
+func newSession(t *testing.T, st *sessions.Store, ws, prompt string) string {
+	t.Helper()
+	s, err := st.Create(sessions.Metadata{Workspace: ws, Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	msg := llm.TextMessage(llm.RoleUser, prompt)
+	for _, ev := range []event.Event{{Type: event.RunStart, Prompt: prompt}, {Type: event.Message, Message: &msg}} {
+		if err := s.Append(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s.ID()
+}
+
+// TestSessionsAllShowsWorkspace: `zero sessions --all` lists every
+// workspace's sessions with a WORKSPACE column; without --all, this
+// workspace's only, without it.
+func TestSessionsAllShowsWorkspace(t *testing.T) {
+	_, here := isolate(t)
+	other := canonicalDir(t.TempDir())
+	st, err := openStore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine := newSession(t, st, here, "fix the parser")
+	theirs := newSession(t, st, other, "write the docs")
+
+	all := zero("sessions", "--all")
+	lines := strings.Split(strings.TrimSpace(all.out), "\n")
+	if all.code != ExitOK || len(lines) != 3 || strings.Join(strings.Fields(lines[0]), " ") != "ID UPDATED PROMPTS WORKSPACE FIRST PROMPT" {
+		t.Fatalf("zero sessions --all: exit %d\n%s%s", all.code, all.out, all.errOut)
+	}
+	for _, want := range [][]string{{mine, here, "fix the parser"}, {theirs, other, "write the docs"}} {
+		row := ""
+		for _, l := range lines[1:] {
+			if strings.HasPrefix(l, want[0]) {
+				row = l
+			}
+		}
+		if f := strings.Fields(row); len(f) < 6 || f[4] != want[1] || !strings.HasSuffix(row, want[2]) {
+			t.Errorf("row of %s: %q, want workspace %s and prompt %q", want[0], row, want[1], want[2])
+		}
+	}
+	mineOnly := zero("sessions")
+	lines = strings.Split(strings.TrimSpace(mineOnly.out), "\n")
+	if len(lines) != 2 || strings.Contains(lines[0], "WORKSPACE") || !strings.HasPrefix(lines[1], mine) {
+		t.Fatalf("zero sessions:\n%s", mineOnly.out)
+	}
+}
+
+// TestAmbiguousSessionIDIsUsageError: an id prefix that names two
+// sessions exits 2 (it is how zero was called, not a crash), for exec's
+// --resume and for context's --session alike.
+func TestAmbiguousSessionIDIsUsageError(t *testing.T) {
+	_, here := isolate(t)
+	st, err := openStore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := newSession(t, st, here, "one"), newSession(t, st, here, "two")
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	prefix := a[:n]
+	srv := llmtest.NewServer(t)
+	for _, args := range [][]string{
+		{"context", "--session", prefix},
+		{"exec", "--resume=" + prefix, "--base-url", srv.URL(), "--model", "m", "go on"},
+	} {
+		r := zero(args...)
+		if r.code != ExitUsage || !strings.Contains(r.errOut, "ambiguous") {
+			t.Errorf("zero %q: exit %d, stderr %q", args, r.code, r.errOut)
+		}
+	}
+	if n := completions(srv); n != 0 {
+		t.Fatalf("%d model requests reached the server", n)
+	}
+}
