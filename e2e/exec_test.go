@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -218,5 +219,40 @@ func TestHeadlessPermissions(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(dir, "new.txt"))
 	if !sawRequest || err != nil || string(b) != "hello\n" {
 		t.Fatalf("approved write: request=%v err=%v content=%q", sawRequest, err, b)
+	}
+}
+
+// TestRefusedConnectionFailsOnceWithAHint: nothing listening on the
+// loopback port the user named is one provider error, said once, with
+// what to do; no retry notes (it was 16 attempts, 22 s, the error printed
+// twice and a "retrying" note that contradicted it). The 2 s bound is
+// measured by BenchmarkRefusedLoopback in internal/providers/transport.
+func TestRefusedConnectionFailsOnceWithAHint(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close() // nothing listens there now
+	e := newEnv(t)
+	for _, mode := range [][]string{nil, {"-o", "stream-json"}} {
+		args := append([]string{"exec", "--base-url", "http://" + addr, "--model", "m"}, mode...)
+		r := e.run(t.TempDir(), "", append(args, "hi")...)
+		if r.code != 3 {
+			t.Fatalf("%v: exit %d, want 3 (provider error): %s", mode, r.code, r.stderr)
+		}
+		all := r.stderr
+		if n := strings.Count(all, "no server is listening on "+addr); n != 1 {
+			t.Errorf("%v: the error appears %d times on stderr:\n%s", mode, n, r.stderr)
+		}
+		if mode != nil && strings.Count(r.stdout, `"type":"error"`) != 1 {
+			t.Errorf("stream-json: want one error event:\n%s", r.stdout)
+		}
+		if strings.Contains(strings.ToLower(all), "retrying") {
+			t.Errorf("%v: a retry note:\n%s", mode, all)
+		}
+		if !strings.Contains(all, "--base-url") {
+			t.Errorf("%v: no hint:\n%s", mode, all)
+		}
 	}
 }

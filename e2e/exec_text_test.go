@@ -68,3 +68,27 @@ func TestTextModeShowsNudgedReplies(t *testing.T) {
 		})
 	}
 }
+
+// TestTextModeStdoutHoldsOnlyTheFinalAnswer: a reply the loop discarded (a
+// stream that broke mid-reply and was retried with a different answer, a
+// reply it nudged) never reaches stdout; stdout is the final answer alone,
+// so `zero exec "…" > answer.txt` holds just that (issue 10 item 7).
+func TestTextModeStdoutHoldsOnlyTheFinalAnswer(t *testing.T) {
+	e := newEnv(t)
+	srv := llmtest.NewServer(t)
+	const final = "Use strings.Cut here."
+	srv.Script(
+		llmtest.Reply(llmtest.Text("A draft that the broken stream discards"), llmtest.Drop()),
+		llmtest.Reply(llmtest.Text(final)),
+	)
+	r := e.run(t.TempDir(), "", "exec", "--base-url", srv.URL(), "--model", "m", "how do I split?")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if r.stdout != final+"\n" {
+		t.Fatalf("stdout %q, want only the final answer", r.stdout)
+	}
+	if len(completions(srv)) != 2 {
+		t.Fatalf("%d requests, want the broken one and its retry", len(completions(srv)))
+	}
+}

@@ -44,25 +44,35 @@ func execute(s stdio, o *execOptions) error {
 	if err != nil {
 		return err
 	}
-	if res.StopReason == event.StopCompleted && o.output == headless.Text && !o.quiet {
+	// Text mode's progress has shown the error (its "✗" line): the exit
+	// message then only says how to resume, not the error again.
+	shown := o.output == headless.Text && !o.quiet
+	if res.StopReason == event.StopCompleted && shown {
 		fmt.Fprintf(s.err, "resume with: zero exec --resume=%s \"…\"\n", sess.ID())
 	}
-	return stopError(res, sess.ID())
+	return stopError(res, sess.ID(), shown)
 }
 
-// stopError maps a run's stop reason to the exit code.
-func stopError(res agent.Result, sessionID string) error {
+// stopError maps a run's stop reason to the exit code. shown: the error
+// is already on the screen (text mode's progress), so it is not repeated.
+func stopError(res agent.Result, sessionID string, shown bool) error {
 	switch res.StopReason {
 	case event.StopCompleted:
 		return nil
 	case event.StopInterrupted:
 		return &exitError{ExitInterrupted, fmt.Errorf("interrupted; resume with: zero exec --resume=%s \"continue\"", sessionID)}
 	case event.StopProviderError:
+		if shown {
+			return &exitError{code: ExitProvider}
+		}
 		return &exitError{ExitProvider, res.Err}
 	default:
 		err := res.Err
 		if err == nil {
 			err = fmt.Errorf("run ended: %s", res.StopReason)
+		}
+		if shown {
+			return &exitError{ExitIncomplete, fmt.Errorf("run ended (%s); resume with: zero exec --resume=%s \"continue\"", res.StopReason, sessionID)}
 		}
 		return &exitError{ExitIncomplete, fmt.Errorf("%v (session %s)", err, sessionID)}
 	}
