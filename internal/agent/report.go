@@ -2,12 +2,11 @@ package agent
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/zero-agent/zero/internal/contextmgr"
+	"github.com/zero-agent/zero/internal/lazyregexp"
 	"github.com/zero-agent/zero/internal/llm"
 )
 
@@ -161,22 +160,16 @@ func (r Report) part(b *strings.Builder, label string, tokens int, bytes string)
 }
 
 // Markers the levers leave in the history (internal/contextmgr), read back
-// on resume to recount the savings. Compiled on first use: start-up time
-// counts, and only a resumed session needs them.
-type leverMarkers struct {
-	omitted, readCut, pruned, applied, cached *regexp.Regexp
-}
-
-var markers = sync.OnceValue(func() leverMarkers {
-	return leverMarkers{
-		omitted: regexp.MustCompile(`\[\.\.\. (\d+) bytes omitted`),
-		// readCut is contextmgr.ReadMarker with a byte count.
-		readCut: regexp.MustCompile(`\[\.\.\. lines \d+-\d+ omitted \(\d+ lines, (\d+) bytes\)`),
-		pruned:  regexp.MustCompile(`^\[old tool output pruned: (\d+) bytes`),
-		applied: regexp.MustCompile(`\[(\d+) bytes applied; omitted from history`),
-		cached:  regexp.MustCompile(`^\[.+ unchanged since turn \d+, see the earlier result\]$`),
-	}
-})
+// on resume to recount the savings; compiled on first use (start-up time
+// counts, and only a resumed session needs them).
+var (
+	omittedRe = lazyregexp.New(`\[\.\.\. (\d+) bytes omitted`)
+	// readCutRe is contextmgr.ReadMarker with a byte count.
+	readCutRe = lazyregexp.New(`\[\.\.\. lines \d+-\d+ omitted \(\d+ lines, (\d+) bytes\)`)
+	prunedRe  = lazyregexp.New(`^\[old tool output pruned: (\d+) bytes`)
+	appliedRe = lazyregexp.New(`\[(\d+) bytes applied; omitted from history`)
+	cachedRe  = lazyregexp.New(`^\[.+ unchanged since turn \d+, see the earlier result\]$`)
+)
 
 // recount restores the lever statistics of a resumed history from the
 // markers its levers left: cut results name the bytes omitted, pruned
@@ -184,10 +177,6 @@ var markers = sync.OnceValue(func() leverMarkers {
 // stubs point at an earlier result of the same call. Items a summary
 // replaced are gone; each summary counts as one action with no bytes.
 func (a *Agent) recount(h []llm.Message) {
-	if len(h) == 0 {
-		return
-	}
-	re := markers()
 	st := &a.mgr.Stats
 	lastFull := map[string]int{} // tool+arguments -> full size of its last result
 	args := map[string]string{}  // call id -> tool+arguments
@@ -198,23 +187,23 @@ func (a *Agent) recount(h []llm.Message) {
 		}
 		for _, c := range m.ToolCalls() {
 			args[c.ID] = c.Name + "\x00" + c.Arguments
-			for _, sm := range re.applied.FindAllStringSubmatch(c.Arguments, -1) {
+			for _, sm := range appliedRe.FindAllStringSubmatch(c.Arguments, -1) {
 				n, _ := strconv.Atoi(sm[1])
 				st.Add(contextmgr.LeverWrites, n)
 			}
 		}
 		for _, r := range m.ToolResults() {
 			switch {
-			case re.pruned.MatchString(r.Content):
-				n, _ := strconv.Atoi(re.pruned.FindStringSubmatch(r.Content)[1])
+			case prunedRe.MatchString(r.Content):
+				n, _ := strconv.Atoi(prunedRe.FindStringSubmatch(r.Content)[1])
 				st.Add(contextmgr.LeverPrune, n-len(r.Content))
-			case re.cached.MatchString(r.Content):
+			case cachedRe.MatchString(r.Content):
 				st.Add(contextmgr.LeverReadCache, lastFull[args[r.CallID]]-len(r.Content))
 			default:
 				full := len(r.Content)
-				sm := re.omitted.FindStringSubmatch(r.Content)
+				sm := omittedRe.FindStringSubmatch(r.Content)
 				if sm == nil {
-					sm = re.readCut.FindStringSubmatch(r.Content)
+					sm = readCutRe.FindStringSubmatch(r.Content)
 				}
 				if sm != nil {
 					n, _ := strconv.Atoi(sm[1])

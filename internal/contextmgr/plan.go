@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/zero-agent/zero/internal/lazyregexp"
 	"github.com/zero-agent/zero/internal/llm"
 )
 
@@ -277,11 +277,11 @@ func cutBoundaryForward(msgs []llm.Message, i int) int {
 
 // spillRefRe finds the spill file a marker names: the whole output (Marker)
 // or its first bytes (a tool's file limit), and prunedStub's two forms.
-var spillRefRe = regexp.MustCompile(`(full output|bytes are|output is) in (\S+), read it with read_file`)
+var spillRefRe = lazyregexp.New(`(full output|bytes are|output is) in (\S+), read it with read_file`)
 
 // partialRefRe is the marker of a spill file that holds only the first
 // bytes of the output (spill.marker): held, total, path.
-var partialRefRe = regexp.MustCompile(`the first (\d+) of (\d+) bytes are in (\S+), read it with read_file`)
+var partialRefRe = lazyregexp.New(`the first (\d+) of (\d+) bytes are in (\S+), read it with read_file`)
 
 // prunedStub replaces a stale result. When the result was already capped,
 // its spill file still holds everything (or the first bytes, up to the

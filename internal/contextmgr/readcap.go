@@ -2,9 +2,10 @@ package contextmgr
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/zero-agent/zero/internal/lazyregexp"
 )
 
 // Per-result caps that follow the context window (max_tool_output unset),
@@ -47,9 +48,9 @@ func ToolOutputCap(windowTokens, configured int) int {
 // own footer when the read stopped early; readContRe is the footer CapRead
 // writes in its place, so a result capped twice still parses.
 var (
-	numberedRe = regexp.MustCompile(`^ *(\d+)\t`)
-	readMoreRe = regexp.MustCompile(`^\[showing lines \d+-\d+ of (\d+); call read_file with offset=(\d+) to read more\]`)
-	readContRe = regexp.MustCompile(`^\[the file has (\d+) lines; after the omitted range, continue with read_file offset=(\d+)\]`)
+	numberedRe = lazyregexp.New(`^ *(\d+)\t`)
+	readMoreRe = lazyregexp.New(`^\[showing lines \d+-\d+ of (\d+); call read_file with offset=(\d+) to read more\]`)
+	readContRe = lazyregexp.New(`^\[the file has (\d+) lines; after the omitted range, continue with read_file offset=(\d+)\]`)
 )
 
 // maxLineNumber bounds the line numbers parseRead accepts, far above any
@@ -72,7 +73,7 @@ func parseRead(content string) (lines []readLine, footer []string, ok bool) {
 }
 
 // oldMarkerRe reads back a ReadMarker: first line and byte count.
-var oldMarkerRe = regexp.MustCompile(`^\[\.\.\. lines (\d+)-\d+ omitted \(\d+ lines(?:, (\d+) bytes)?\)`)
+var oldMarkerRe = lazyregexp.New(`^\[\.\.\. lines (\d+)-\d+ omitted \(\d+ lines(?:, (\d+) bytes)?\)`)
 
 // parseReadGaps is parseRead that also returns the byte counts earlier
 // markers gave, by the first line of their range.

@@ -2,9 +2,10 @@ package contextmgr
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/zero-agent/zero/internal/lazyregexp"
 )
 
 // Kind is what a tool output looks like, deciding which lines survive a cut
@@ -23,17 +24,17 @@ const (
 var (
 	// Test runners: lines that mark a failure (and start a block worth
 	// keeping) and summary lines, per runner.
-	testFailRe = regexp.MustCompile(`^(--- FAIL:|FAIL\s|FAIL$|panic:|FAILED |E\s{2,}|_{3,} .* _{3,}$|={3,} FAILURES ={3,}|●|✕|test \S+ \.\.\. FAILED|---- \S+ stdout ----|failures:$|\s+at .*\(.*:\d+:\d+\)$|Error:|\s*AssertionError|\s+\S+_test\.go:\d+:)`)
-	testSumRe  = regexp.MustCompile(`^(ok\s+\S+|FAIL\s+\S+\s+[\d.]+s|PASS$|FAIL$|={3,} .*(passed|failed|error).* ={3,}$|={3,} short test summary info ={3,}$|Tests?:\s+.*total|Test Suites:.*|Snapshots:.*|Time:\s.*|test result: .*|running \d+ tests?$|\d+ (passed|failed)(, \d+ \w+)*$)`)
-	testSigRe  = regexp.MustCompile(`^(=== RUN|--- (PASS|FAIL|SKIP):|ok\s+\S+\s+(\d|\(cached\))|={3,} test session starts|collected \d+ items|PASS |FAIL |Test Suites:|running \d+ tests?$|test result: |test \S+ \.\.\. (ok|FAILED|ignored))`)
+	testFailRe = lazyregexp.New(`^(--- FAIL:|FAIL\s|FAIL$|panic:|FAILED |E\s{2,}|_{3,} .* _{3,}$|={3,} FAILURES ={3,}|●|✕|test \S+ \.\.\. FAILED|---- \S+ stdout ----|failures:$|\s+at .*\(.*:\d+:\d+\)$|Error:|\s*AssertionError|\s+\S+_test\.go:\d+:)`)
+	testSumRe  = lazyregexp.New(`^(ok\s+\S+|FAIL\s+\S+\s+[\d.]+s|PASS$|FAIL$|={3,} .*(passed|failed|error).* ={3,}$|={3,} short test summary info ={3,}$|Tests?:\s+.*total|Test Suites:.*|Snapshots:.*|Time:\s.*|test result: .*|running \d+ tests?$|\d+ (passed|failed)(, \d+ \w+)*$)`)
+	testSigRe  = lazyregexp.New(`^(=== RUN|--- (PASS|FAIL|SKIP):|ok\s+\S+\s+(\d|\(cached\))|={3,} test session starts|collected \d+ items|PASS |FAIL |Test Suites:|running \d+ tests?$|test result: |test \S+ \.\.\. (ok|FAILED|ignored))`)
 	// Compilers: file:line[:col]: error, rustc error[E..], tsc file(l,c): error.
-	compErrRe  = regexp.MustCompile(`^(\S+\.\w+:\d+(:\d+)?:\s*(fatal )?error|\S+\.\w+\(\d+,\d+\): error|error(\[E\d+\])?:|\S+\.go:\d+:\d+: |# \S+$|undefined reference|ld: |collect2:)`)
-	compWarnRe = regexp.MustCompile(`^(\S+\.\w+:\d+(:\d+)?:\s*warning|warning(\[\w+\])?:)`)
+	compErrRe  = lazyregexp.New(`^(\S+\.\w+:\d+(:\d+)?:\s*(fatal )?error|\S+\.\w+\(\d+,\d+\): error|error(\[E\d+\])?:|\S+\.go:\d+:\d+: |# \S+$|undefined reference|ld: |collect2:)`)
+	compWarnRe = lazyregexp.New(`^(\S+\.\w+:\d+(:\d+)?:\s*warning|warning(\[\w+\])?:)`)
 	// Logs: a timestamp or level word near the start of most lines.
-	logLineRe = regexp.MustCompile(`^(\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}|\[?\d{2}:\d{2}:\d{2}|\[?(TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL)\b|time=|level=|\w{3} \d{1,2} \d{2}:\d{2}:\d{2})`)
-	logErrRe  = regexp.MustCompile(`(?i)\b(error|fatal|panic|exception|traceback|failed|failure|critical)\b`)
+	logLineRe = lazyregexp.New(`^(\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}|\[?\d{2}:\d{2}:\d{2}|\[?(TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL)\b|time=|level=|\w{3} \d{1,2} \d{2}:\d{2}:\d{2})`)
+	logErrRe  = lazyregexp.New(`(?i)\b(error|fatal|panic|exception|traceback|failed|failure|critical)\b`)
 	// Diffs.
-	diffHeadRe = regexp.MustCompile(`^(diff --git |--- |\+\+\+ |@@ |index [0-9a-f]+\.\.|new file mode|deleted file mode|rename (from|to) |Binary files )`)
+	diffHeadRe = lazyregexp.New(`^(diff --git |--- |\+\+\+ |@@ |index [0-9a-f]+\.\.|new file mode|deleted file mode|rename (from|to) |Binary files )`)
 )
 
 // detectSample is how many lines at each end DetectKind reads.
