@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/zero-agent/zero/internal/contextmgr"
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/shellguard"
 )
@@ -71,12 +70,10 @@ func (s *Session) noteShell(command string, out ShellOutcome) {
 	if !out.Interrupted && out.ExitCode != nil {
 		status = fmt.Sprintf("exit %d", *out.ExitCode)
 	}
-	limit := contextmgr.ToolOutputCap(s.rt.Window, s.rt.Config.MaxToolOutput)
-	spill := ""
-	if len(out.Output) > limit {
-		spill, _ = contextmgr.Spill(s.log.Dir(), fmt.Sprintf("user_shell_%d", time.Now().UnixNano()), out.Output)
+	kept, err := s.agent.CapOutput(fmt.Sprintf("user_shell_%d", time.Now().UnixNano()), out.Output)
+	if err != nil {
+		s.chain.Emit(event.Event{Type: event.Warning, Text: "the whole output of !" + command + " could not be saved: " + err.Error()})
 	}
-	kept, _, _ := contextmgr.Shape(out.Output, limit, spill)
 	note := fmt.Sprintf("I ran this shell command myself (%s):\n$ %s\n%s", status, command, strings.TrimRight(kept, "\n"))
 	s.mu.Lock()
 	s.shellNotes = append(s.shellNotes, note)
