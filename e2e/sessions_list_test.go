@@ -46,7 +46,7 @@ func TestSessionsCountsPrompts(t *testing.T) {
 		t.Fatalf("after a second prompt: %q", got)
 	}
 	help := e.run(dir, "", "sessions", "-h")
-	if help.code != 0 || !strings.Contains(help.stderr, "PROMPTS       prompts sent in the session") || !strings.Contains(help.stderr, "count model requests, not prompts") {
-		t.Fatalf("zero sessions -h: exit %d\n%s", help.code, help.stderr)
+	if help.code != 0 || !strings.Contains(help.stdout, "PROMPTS       prompts sent in the session") || !strings.Contains(help.stdout, "count model requests, not prompts") {
+		t.Fatalf("zero sessions -h: exit %d\n%s", help.code, help.stdout)
 	}
 }

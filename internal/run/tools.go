@@ -30,8 +30,8 @@ type ToolOptions struct {
 }
 
 // ToolSet is the one tool set of a run: the core tools bound to ws plus
-// web_fetch, each with secrets masked in its output; shell output also
-// carries the sandbox's notes. Runs, `zero context` and the app's /tools
+// web_fetch, each with secrets masked in its output (and in the file a
+// huge output streams to); shell results also carry the sandbox's notes. Runs, `zero context` and the app's /tools
 // all take it from here, so they cannot disagree.
 func ToolSet(ws *workspace.Workspace, o ToolOptions) *tools.Registry {
 	core := tools.Options{BashEnv: bashEnv()}
@@ -42,11 +42,13 @@ func ToolSet(ws *workspace.Workspace, o ToolOptions) *tools.Registry {
 	}
 	reg := tools.NewRegistry()
 	for _, t := range append(tools.Core(ws, core), webfetch.New(webfetch.Options{})) {
-		filter := redactSecrets
+		t = tools.Filtered(t, redactSecrets)
 		if t.SideEffect() == tools.SideShell {
-			filter = func(s string) string { return redactSecrets(s + annotate(s)) }
+			// the sandbox's note goes on the result, never into the
+			// full-output file
+			t = tools.Annotated(t, annotate)
 		}
-		reg.Add(&observed{Tool: tools.Filtered(t, filter), engine: o.Engine, hooks: o.Hooks})
+		reg.Add(&observed{Tool: t, engine: o.Engine, hooks: o.Hooks})
 	}
 	return reg
 }
