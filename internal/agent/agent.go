@@ -17,9 +17,9 @@ import (
 // purpose: a long, healthy task must never be cut by a step cap (issue 2).
 const DefaultMaxTurns = 200
 
-// Gate decides whether one tool call may run. The permission engine
-// (internal/sandbox) implements it; a nil Gate allows read tools and
-// denies everything else.
+// Gate decides whether one tool call may run. internal/permission's gate
+// implements it (internal/run adapts it); a nil Gate allows read tools
+// and denies everything else.
 type Gate interface {
 	Decide(ctx context.Context, call llm.ToolCall, t tools.Tool) Decision
 }

@@ -85,8 +85,8 @@ type File struct {
 	// ContextWindow overrides the model's window, in tokens.
 	ContextWindow *int `json:"contextWindow,omitempty"`
 	// MaxToolOutput caps one tool result sent to the model, in bytes;
-	// unset, the cap scales with the context window (4 KB up to 16K
-	// tokens, 16 KB from 128K: contextmgr.ToolOutputCap).
+	// unset, the cap scales with the context window
+	// (contextmgr.ToolOutputCap).
 	MaxToolOutput *int `json:"maxToolOutput,omitempty"`
 	// MaxTurnOutput caps all tool results of one turn, in bytes.
 	MaxTurnOutput *int `json:"maxTurnOutput,omitempty"`

@@ -18,9 +18,9 @@ import (
 
 	"github.com/zero-agent/zero/internal/agent"
 	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/headless/streamjson"
 	"github.com/zero-agent/zero/internal/permission"
 	"github.com/zero-agent/zero/internal/run"
-	"github.com/zero-agent/zero/internal/headless/streamjson"
 	"github.com/zero-agent/zero/internal/tui/sanitize"
 )
 

@@ -8,7 +8,7 @@
 // Hooks come from the `hooks` key of the config and from
 // `.zero/hooks.json`; the caller loads the project file only after the
 // user trusts the folder. This package runs commands but decides nothing
-// else: permissions are internal/sandbox's.
+// else: permissions are internal/permission's.
 package hooks
 
 import (

@@ -4,7 +4,7 @@
 // `{id, on: command|edit|tool, match, action: allow|rewrite|confirm|block,
 // rewrite: [from, to], reason}` (issue 5, acceptance 5).
 //
-// The permission engine (internal/sandbox) evaluates them after path
+// The permission engine (internal/permission) evaluates them after path
 // confinement and the shell guard and before the mode: a block fires even
 // in auto-accept mode, a rewritten command is checked by the guard again,
 // and allow can only spare a question the mode would ask — it never

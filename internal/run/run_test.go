@@ -325,5 +325,3 @@ func TestEmptySessionIsNotKept(t *testing.T) {
 		t.Fatalf("--resume opened %s, want %s", again.ID(), real.ID())
 	}
 }
-
-

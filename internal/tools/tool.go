@@ -2,7 +2,7 @@
 // glob, grep, write_file, edit_file, bash) and the registry that offers
 // them. A tool is a value with a name, a JSON schema, a side-effect class
 // and Run. Tools touch the workspace only through paths resolved by
-// internal/workspace; they never decide permissions (internal/sandbox
+// internal/workspace; they never decide permissions (internal/permission
 // does) and never shape output for the context window (internal/contextmgr
 // does). A tool that keeps only part of its output (bash) streams the whole
 // of it to a file its caller names (WithFullOutput, output.go).

@@ -8,7 +8,7 @@
 // os.Root handles so an escape planted between the check and the open is
 // still refused at open time.
 //
-// It must not decide permissions or modes (internal/sandbox does) and it
+// It must not decide permissions or modes (internal/permission does) and it
 // cannot confine a shell: `cat link.txt` in bash follows the link; only an
 // OS sandbox can stop that (B22, nanobot#4072).
 package workspace

@@ -13,7 +13,7 @@
 // the name itself, unchecked.
 //
 // It owns fetching and converting; it must not decide permissions (the
-// side effect is tools.SideNetwork and internal/sandbox asks the user),
+// side effect is tools.SideNetwork and internal/permission asks the user),
 // and must not cap output for the context window (internal/contextmgr
 // does). Its only loosening seam, the address policy, is unexported so
 // that no caller can switch the guard off.
