@@ -12,22 +12,11 @@ import (
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/llm/llmtest"
 	"github.com/zero-agent/zero/internal/permission"
+	"github.com/zero-agent/zero/internal/testbin"
 )
 
-// isolate points HOME, the config dir and the session store at a fresh
-// temp dir and clears provider variables, so the machine's setup leaks
-// into no test.
-func isolate(t *testing.T) string {
-	t.Helper()
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
-	t.Setenv("ZERO_SESSION_DIR", filepath.Join(home, "sessions"))
-	for _, k := range []string{"ZERO_PROVIDER", "ZERO_MODEL", "ZERO_BASE_URL", "ZERO_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "OPENAI_BASE_URL", "ZERO_CONTEXT_WINDOW"} {
-		t.Setenv(k, "")
-	}
-	return home
-}
+// isolate keeps the test off the machine's setup.
+func isolate(t *testing.T) string { return testbin.Isolate(t) }
 
 // openTest opens a runtime over the fake server srv in a fresh workspace.
 func openTest(t *testing.T, srv *llmtest.Server, o Options) (*Runtime, *bytes.Buffer) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/zero-agent/zero/internal/config"
 	"github.com/zero-agent/zero/internal/permission"
+	"github.com/zero-agent/zero/internal/testbin"
 	"github.com/zero-agent/zero/internal/workspace"
 )
 
@@ -30,12 +31,7 @@ func TestTrustIsReadOnceAtStartUp(t *testing.T) {
 		{name: "changed since trusted", trust: true, editAfter: true, wantModel: "", wantNote: ".zero/config.json changed since you trusted this folder"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			home := t.TempDir()
-			t.Setenv("HOME", home)
-			t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
-			for _, k := range []string{"ZERO_PROVIDER", "ZERO_MODEL", "ZERO_BASE_URL", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "OPENAI_BASE_URL"} {
-				t.Setenv(k, "")
-			}
+			testbin.Isolate(t)
 			dir := CanonicalDir(t.TempDir())
 			os.MkdirAll(filepath.Join(dir, ".zero"), 0o755)
 			project := filepath.Join(dir, ".zero", "config.json")

@@ -1,6 +1,7 @@
 // Package testbin builds the real zero binary once per test process, for
 // the tests that run it as a user would (e2e, bench, the TUI's tmux
-// tests). It is imported by tests only and owns no product code.
+// tests), and isolates a test from the machine's setup (Isolate). It is
+// imported by tests only and owns no product code.
 package testbin
 
 import (

@@ -14,6 +14,7 @@ import (
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/llm/llmtest"
 	"github.com/zero-agent/zero/internal/run"
+	"github.com/zero-agent/zero/internal/testbin"
 )
 
 // numbered returns n lines "row 1\n" … "row n\n".
@@ -29,13 +30,7 @@ func numbered(n int) string {
 // OpenAI-compatible server, in a fresh workspace, home and session store.
 func testBackend(t *testing.T, srv *llmtest.Server) (*RunBackend, string) {
 	t.Helper()
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
-	t.Setenv("ZERO_SESSION_DIR", filepath.Join(home, "sessions"))
-	for _, k := range []string{"ZERO_PROVIDER", "ZERO_MODEL", "ZERO_BASE_URL", "ZERO_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "OPENAI_BASE_URL"} {
-		t.Setenv(k, "")
-	}
+	testbin.Isolate(t)
 	dir := run.CanonicalDir(t.TempDir())
 	var stderr bytes.Buffer
 	rt, err := run.Open(run.Options{Workdir: dir, Overrides: config.Overrides{BaseURL: srv.URL() + "/v1", Model: "m"}, Stderr: &stderr})
