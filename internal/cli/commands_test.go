@@ -194,3 +194,34 @@ func TestAmbiguousSessionIDIsUsageError(t *testing.T) {
 		t.Fatalf("%d model requests reached the server", n)
 	}
 }
+
+// TestContextUsesTheSessionsWindow: `zero context` reports against the
+// window the session last ran with (its run_start events record it), not
+// a guess from the catalog (issue 10 item 7).
+func TestContextUsesTheSessionsWindow(t *testing.T) {
+	_, here := isolate(t)
+	st, err := openStore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := st.Create(sessions.Metadata{Workspace: here, Model: "some-local-model"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := llm.TextMessage(llm.RoleUser, "hello")
+	for _, ev := range []event.Event{{Type: event.RunStart, Prompt: "hello", ContextWindow: 8192}, {Type: event.Message, Message: &msg}} {
+		if err := s.Append(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	r := zero("context")
+	if r.code != ExitOK || !strings.Contains(r.out, "window 8192 tokens (the window the session ran with)") {
+		t.Fatalf("exit %d:\n%s%s", r.code, r.out, r.errOut)
+	}
+	for _, want := range []string{"system prompt", "tool schemas"} {
+		if !strings.Contains(r.out, want) {
+			t.Errorf("the report lacks %q:\n%s", want, r.out)
+		}
+	}
+}
