@@ -164,3 +164,21 @@ func TestPermissionRequestCarriesRunID(t *testing.T) {
 		t.Fatalf("no permission_request: %s", r.stdout)
 	}
 }
+
+// TestAppWithoutATerminalSaysSoAndKeepsNothing: `echo hi | zero` (no
+// terminal) is a usage error that says what to run instead, not a raw
+// TTY error, and leaves no session behind (issue 10 item 7).
+func TestAppWithoutATerminalSaysSoAndKeepsNothing(t *testing.T) {
+	e := newEnv(t)
+	srv := llmtest.NewServer(t)
+	r := e.run(t.TempDir(), "hi\n", "--base-url", srv.URL(), "--model", "m")
+	if r.code != 2 || !strings.Contains(r.stderr, "needs a terminal") || !strings.Contains(r.stderr, "zero exec") {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if entries, _ := os.ReadDir(e.sessionDir); len(entries) != 0 {
+		t.Fatalf("a session was left: %v", entries)
+	}
+	if len(completions(srv)) != 0 {
+		t.Fatal("the model was asked")
+	}
+}
