@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -60,5 +61,36 @@ func TestLargeOutputIsCutAndReachable(t *testing.T) {
 	ctx := e.run(dir, "", "context") // reads the stored session: no model needed
 	if ctx.code != 0 || !strings.Contains(strings.ToLower(ctx.stdout), "cap") {
 		t.Fatalf("zero context: %d %q %s", ctx.code, ctx.stdout, ctx.stderr)
+	}
+}
+
+// TestHugeOutputSpillHoldsEverything: the spill file of a shell output
+// past bash's 1 MiB in-memory cap holds the whole output, byte for byte
+// (it used to hold the capped 1 MiB), while the model still gets a cut.
+func TestHugeOutputSpillHoldsEverything(t *testing.T) {
+	dir := t.TempDir()
+	e := newEnv(t)
+	srv := llmtest.NewServer(t)
+	srv.Script(llmtest.Reply(tc("huge", "bash", `{"command":"seq 1 400000"}`)), llmtest.Reply(llmtest.Text("counted")))
+	r := e.run(dir, "", "exec", "-o", "stream-json", "--auto-approve", "--base-url", srv.URL(), "--model", "m", "count a lot")
+	if r.code != 0 {
+		t.Fatalf("exit %d %s", r.code, r.stderr)
+	}
+	msgs := completions(srv)[1].Map()["messages"].([]any)
+	content := msgs[len(msgs)-1].(map[string]any)["content"].(string)
+	spill := regexp.MustCompile(`/[^\s\]'"]+tool-output/[^\s\]'"]+\.txt`).FindString(content)
+	if len(content) > 20000 || spill == "" {
+		t.Fatalf("want a cut naming the spill file, got %d bytes: %.300q", len(content), content)
+	}
+	want, err := exec.Command("seq", "1", "400000").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(spill)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) <= 1<<20 || !strings.HasPrefix(string(got), string(want)) {
+		t.Fatalf("spill file holds %d bytes, the output is %d", len(got), len(want))
 	}
 }
