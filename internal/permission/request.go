@@ -135,9 +135,18 @@ func SuggestPrefix(command string, opts shellguard.Options) string {
 	return words[0]
 }
 
-// plainWord is a word known before run time without quoting surprises.
+// plainWord is a word known before run time without quoting surprises:
+// printable, no spaces, no shell metacharacters.
 func plainWord(w string) bool {
-	return w != "" && !strings.Contains(w, shellguard.Unknown) && !strings.ContainsAny(w, " \t\n=$`\"'*?[")
+	if w == "" || strings.Contains(w, shellguard.Unknown) || strings.ContainsAny(w, "=$`\"'*?[") {
+		return false
+	}
+	for _, r := range w {
+		if unicode.IsSpace(r) || !unicode.IsPrint(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // subcommandish: a lowercase word that is not a flag, path or file name.
