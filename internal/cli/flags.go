@@ -2,8 +2,8 @@ package cli
 
 import (
 	"fmt"
+	"github.com/zero-agent/zero/internal/lazyregexp"
 	"io"
-	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -84,7 +84,7 @@ func registerResume(c *cobra.Command, r *resumeFlag) {
 
 // sessionIDPattern matches a session id or a prefix of one long enough to
 // be meant as an id ("20261130-0512…").
-var sessionIDPattern = regexp.MustCompile(`^\d{8}(-\d{0,6}(-[0-9a-f]{0,6})?)?$`)
+var sessionIDPattern = lazyregexp.New(`^\d{8}(-\d{0,6}(-[0-9a-f]{0,6})?)?$`)
 
 // execOptions are the parsed flags of zero exec.
 type execOptions struct {
