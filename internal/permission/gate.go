@@ -73,7 +73,9 @@ func (g *Gate) Decide(ctx context.Context, call llm.ToolCall, t tools.Tool) Outc
 			}
 			return Outcome{Reason: "the user denied this call: " + reason}
 		}
-		g.grant(call, t, v, d)
+		if err := g.grant(call, t, v, d); err != nil {
+			g.emitWarning("the grant was not saved (" + err.Error() + "); this call runs, later ones ask again")
+		}
 	}
 	out := Outcome{Allow: true}
 	if t.SideEffect() == tools.SideRead {
@@ -105,10 +107,10 @@ func (g *Gate) request(call llm.ToolCall, t tools.Tool, v Verdict) Request {
 }
 
 // grant records an allow for the session or always with the engine.
-func (g *Gate) grant(call llm.ToolCall, t tools.Tool, v Verdict, d Decision) {
+func (g *Gate) grant(call llm.ToolCall, t tools.Tool, v Verdict, d Decision) error {
 	scope := d.Scope()
 	if scope == ScopeOnce {
-		return
+		return nil
 	}
 	gr := Grant{Scope: scope, Tool: t.Name()}
 	if v.Rule == RuleControlWrite || v.Rule == RuleSecretWrite {
@@ -122,7 +124,13 @@ func (g *Gate) grant(call llm.ToolCall, t tools.Tool, v Verdict, d Decision) {
 			gr.Command, gr.Prefix = p, true
 		}
 	}
-	_ = g.Engine.Grant(gr)
+	return g.Engine.Grant(gr)
+}
+
+func (g *Gate) emitWarning(text string) {
+	if g.Audit != nil {
+		g.Audit.Emit(event.Event{Type: event.Warning, Text: text})
+	}
 }
 
 func (g *Gate) emit(typ event.Type, p *event.Permission) {

@@ -45,7 +45,10 @@ type Grant struct {
 	Prefix  bool   `json:"prefix,omitempty"`
 	Path    string `json:"path,omitempty"`
 	// Workspace limits a grant to one workspace root; empty applies
-	// everywhere. Add fills it for persistent path and command grants.
+	// everywhere. Add fills it for every persistent grant: "always" holds
+	// in the workspace it was given in (as Claude Code's project
+	// permissions do); a grant for everywhere is written in grants.json
+	// by hand.
 	Workspace string `json:"workspace,omitempty"`
 }
 
@@ -87,8 +90,8 @@ func LoadGrants(file string) (*Grants, error) {
 	return g, nil
 }
 
-// Add records gr. wsRoot fills Workspace for persistent command and path
-// grants. A persistent grant is saved before Add returns.
+// Add records gr. wsRoot fills Workspace for persistent grants. A
+// persistent grant is saved before Add returns.
 func (g *Grants) Add(gr Grant, wsRoot string) error {
 	if gr.Tool == "" {
 		return errors.New("grant needs a tool name")
@@ -111,7 +114,7 @@ func (g *Grants) Add(gr Grant, wsRoot string) error {
 		gr.Scope = ScopeSession
 		g.session = append(g.session, gr)
 	case ScopePersistent:
-		if gr.Workspace == "" && (gr.Command != "" || gr.Path != "") {
+		if gr.Workspace == "" {
 			gr.Workspace = wsRoot
 		}
 		g.persistent = append(g.persistent, gr)

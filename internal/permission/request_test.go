@@ -123,3 +123,58 @@ func TestParseChoiceAndMode(t *testing.T) {
 		t.Error("Shift+Tab cycle")
 	}
 }
+
+// TestAllowAlwaysHoldsInItsWorkspaceOnly: "always" on a file write is
+// saved for the workspace it was given in; another workspace still asks
+// (it used to approve every later write everywhere).
+func TestAllowAlwaysHoldsInItsWorkspaceOnly(t *testing.T) {
+	cfg := t.TempDir()
+	one, _ := workspace.New(t.TempDir())
+	defer one.Close()
+	two, _ := workspace.New(t.TempDir())
+	defer two.Close()
+	write := llm.ToolCall{ID: "w", Name: "write_file", Arguments: `{"path":"a.txt","content":"x"}`}
+	wt := sideTool{"write_file", tools.SideWrite}
+	e1, _ := New(Config{Workspace: one, Home: cfg, ConfigDir: cfg})
+	g1 := &Gate{Engine: e1, Workspace: one, Ask: func(context.Context, Request) Decision { return Decision{Choice: AllowAlways} }}
+	if o := g1.Decide(context.Background(), write, wt); !o.Allow {
+		t.Fatalf("%+v", o)
+	}
+	again, _ := New(Config{Workspace: one, Home: cfg, ConfigDir: cfg})
+	if o := (&Gate{Engine: again, Workspace: one}).Decide(context.Background(), write, wt); !o.Allow {
+		t.Fatalf("the always grant does not hold in its workspace: %+v", o)
+	}
+	e2, _ := New(Config{Workspace: two, Home: cfg, ConfigDir: cfg})
+	if o := (&Gate{Engine: e2, Workspace: two}).Decide(context.Background(), write, wt); o.Allow {
+		t.Fatalf("an always grant from another workspace approved a write: %+v", o)
+	}
+}
+
+// TestGrantThatCannotBeSavedWarns: an "always" whose grants file cannot be
+// written still runs the call, and says the grant was not kept.
+func TestGrantThatCannotBeSavedWarns(t *testing.T) {
+	ws, _ := workspace.New(t.TempDir())
+	defer ws.Close()
+	cfg := filepath.Join(t.TempDir(), "zero")
+	os.Mkdir(cfg, 0o755)
+	e, err := New(Config{Workspace: ws, Home: t.TempDir(), ConfigDir: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The config dir turns into a file after start-up: saving fails (as
+	// root, permission bits would not stop the write).
+	os.Remove(cfg)
+	os.WriteFile(cfg, []byte("not a directory"), 0o644)
+	var warned []string
+	g := &Gate{Engine: e, Workspace: ws, Audit: event.SinkFunc(func(ev event.Event) {
+		if ev.Type == event.Warning {
+			warned = append(warned, ev.Text)
+		}
+	}), Ask: func(context.Context, Request) Decision { return Decision{Choice: AllowAlways} }}
+	if o := g.Decide(context.Background(), llm.ToolCall{ID: "w", Name: "write_file", Arguments: `{"path":"a.txt","content":"x"}`}, sideTool{"write_file", tools.SideWrite}); !o.Allow {
+		t.Fatalf("%+v", o)
+	}
+	if len(warned) != 1 || !strings.Contains(warned[0], "not saved") {
+		t.Fatalf("warnings %q", warned)
+	}
+}
