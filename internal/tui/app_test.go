@@ -447,7 +447,7 @@ func TestPermissionPrompt(t *testing.T) {
 		{[]string{"y"}, "", Decision{Choice: AllowOnce}, "allowed once"},
 		{[]string{"a"}, "", Decision{Choice: AllowSession}, "allowed for this session"},
 		{[]string{"A"}, "", Decision{Choice: AllowAlways}, "allowed always"},
-		{[]string{"3"}, "", Decision{Choice: Deny}, "denied"},
+		{[]string{"4"}, "", Decision{Choice: Deny}, "denied"},
 		{[]string{"n"}, "use the test target instead", Decision{Choice: Deny, Reason: "use the test target instead"}, "denied (use the test target instead)"},
 		{[]string{"down", "down", "down", "down", "enter"}, "", Decision{Choice: Deny}, "denied"},
 		{[]string{"down", "down", "down", "enter"}, "", Decision{Choice: AllowAlways}, "allowed always"},

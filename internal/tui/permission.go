@@ -29,8 +29,8 @@ type permState struct {
 }
 
 // permChoice is one answer the prompt offers: its letter (its number is
-// its place in the list, "always" choices not counted: see choiceFor),
-// what it says, and the decision it returns (a denial first asks for a
+// its row; an "always" row's number answers nothing: see choiceFor), what
+// it says, and the decision it returns (a denial first asks for a
 // reason).
 type permChoice struct {
 	key   string
@@ -39,7 +39,7 @@ type permChoice struct {
 }
 
 // permChoices lists the answers to req in the order the prompt shows and
-// numbers them (always not counted): allow once (y), for the session (a: a shell call's exact
+// numbers them: allow once (y), for the session (a: a shell call's exact
 // command, another tool's every call, as the gate grants it), a command
 // prefix for the session (p) when req.Prefix is set, always (A, saved in
 // grants.json: the prefix when there is one, else what a session grant
@@ -186,6 +186,10 @@ func (m *Model) permKey(k tea.Key) tea.Cmd {
 		m.decide(Decision{Choice: Deny})
 		m.interrupt()
 	default:
+		if n, err := strconv.Atoi(name); err == nil && n >= 1 && n <= len(p.choices) && p.choices[n-1].d.Choice == AllowAlways {
+			m.hint = "press A to allow always (a number never does)"
+			return nil
+		}
 		if printable { // the start of a word typed at the prompt
 			m.ed.HandleKey(k)
 			m.hint = "typing at the prompt (kept in the input): pause, then answer " + permKeys(p.choices)
@@ -195,21 +199,17 @@ func (m *Model) permKey(k tea.Key) tea.Cmd {
 }
 
 // choiceFor returns the choice key name answers (its letter or its
-// number), or -1. A capital letter may come as "shift+a". An "always"
-// choice has no number, only its letter: it outlives the session, and
-// the numbers keep their meaning across prompts (1 once, 2 session, the
-// last deny; 3 is deny unless a prefix grant is offered).
+// number: its row), or -1. A capital letter may come as "shift+a". The
+// number of an "always" row answers nothing: a grant that outlives the
+// session takes its letter, so a number typed from habit (3 was deny
+// before "always" existed) cannot grant one.
 func (p *permState) choiceFor(name string) int {
-	n := 0
 	for i, c := range p.choices {
-		if c.d.Choice != AllowAlways {
-			n++
-			if name == strconv.Itoa(n) {
-				return i
-			}
-		}
 		upper := c.key != strings.ToLower(c.key)
 		if name == c.key || (upper && name == "shift+"+strings.ToLower(c.key)) {
+			return i
+		}
+		if name == strconv.Itoa(i+1) && c.d.Choice != AllowAlways {
 			return i
 		}
 	}

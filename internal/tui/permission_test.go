@@ -281,14 +281,14 @@ func TestPromptEveryAnswerKey(t *testing.T) {
 		{"prefix 3", shellWithPrefix, []string{"3"}, prefixSession, "· bash: allowed `go test …` for this session"},
 		{"prefix A", shellWithPrefix, []string{"A"}, prefixAlways, "· bash: allowed `go test …` always"},
 		{"prefix n", shellWithPrefix, []string{"n", "u", "s", "e", " ", "m", "a", "k", "e"}, Decision{Choice: Deny, Reason: "use make"}, "· bash: denied (use make)"},
-		{"prefix 4", shellWithPrefix, []string{"4"}, Decision{Choice: Deny}, "· bash: denied"},
+		{"prefix 5", shellWithPrefix, []string{"5"}, Decision{Choice: Deny}, "· bash: denied"},
 		{"flagged y", shellFlagged, []string{"y"}, once, "· bash: allowed once"},
 		{"flagged a", shellFlagged, []string{"a"}, session, "· bash: allowed for this session"},
 		{"flagged A", shellFlagged, []string{"A"}, always, "· bash: allowed always"},
-		{"flagged 3", shellFlagged, []string{"3"}, Decision{Choice: Deny}, "· bash: denied"},
+		{"flagged 4", shellFlagged, []string{"4"}, Decision{Choice: Deny}, "· bash: denied"},
 		{"edit a", fileEdit, []string{"a"}, session, "· edit_file: allowed for this session"},
 		{"edit A", fileEdit, []string{"A"}, always, "· edit_file: allowed always"},
-		{"edit 3", fileEdit, []string{"3"}, Decision{Choice: Deny}, "· edit_file: denied"},
+		{"edit 4", fileEdit, []string{"4"}, Decision{Choice: Deny}, "· edit_file: denied"},
 		{"edit n", fileEdit, []string{"n"}, Decision{Choice: Deny}, "· edit_file: denied"},
 	}
 	for _, width := range []int{50, 160} {
@@ -307,8 +307,8 @@ func TestPromptEveryAnswerKey(t *testing.T) {
 }
 
 // TestPromptOffersNoPrefixWithoutOne: p answers nothing when the request
-// has no prefix to grant (a flagged command, an edit), and 4 is out of
-// range (always has no number); the prompt stays open.
+// has no prefix to grant (a flagged command, an edit), 3 is the "always"
+// row (only A grants it) and 5 is out of range; the prompt stays open.
 func TestPromptOffersNoPrefixWithoutOne(t *testing.T) {
 	for _, req := range []PermissionRequest{shellFlagged, fileEdit} {
 		t.Run(req.Tool, func(t *testing.T) {
@@ -316,9 +316,13 @@ func TestPromptOffersNoPrefixWithoutOne(t *testing.T) {
 			if contains(r.d.live(), "[p]") {
 				t.Errorf("prompt offers a prefix:\n%s", strings.Join(r.d.live(), "\n"))
 			}
-			answer(r.d, "p", "4")
+			answer(r.d, "3")
+			if r.d.m.perm == nil || r.d.m.hint != "press A to allow always (a number never does)" || r.d.m.ed.Value() != "" {
+				t.Fatalf("3 (the always row) answered or typed: %+v, hint %q, input %q", r.got, r.d.m.hint, r.d.m.ed.Value())
+			}
+			answer(r.d, "p", "5")
 			if r.d.m.perm == nil {
-				t.Fatalf("p or 4 answered the prompt: %+v", r.got)
+				t.Fatalf("p, 3 or 5 answered the prompt: %+v", r.got)
 			}
 			r.d.press("esc")
 			r.finish()
