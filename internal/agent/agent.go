@@ -196,6 +196,11 @@ func (a *Agent) History() []llm.Message {
 // SetModel switches the model for later requests.
 func (a *Agent) SetModel(model string) { a.opts.Model = model }
 
+// SetContextWindow sets the model's window for later requests, in tokens
+// (a model switch: compaction, result caps and reports follow the new
+// model's window). Not safe during a Run.
+func (a *Agent) SetContextWindow(tokens int) { a.opts.ContextWindow = tokens }
+
 // SetSystem replaces the system prompt for later requests (a mode switch:
 // PlanSystemPrompt on entering plan mode, SystemPrompt on leaving it). The
 // history is untouched, but the system prompt opens every request, so the

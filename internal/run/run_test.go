@@ -314,3 +314,41 @@ func TestEmptySessionIsNotKept(t *testing.T) {
 		t.Fatalf("--resume opened %s, want %s", again.ID(), real.ID())
 	}
 }
+
+// TestModelSwitchFollowsTheNewWindow: /model moves the window (reports,
+// compaction, the next run_start) to the new model's (QA: it kept the
+// old model's 1M window after switching to a small one).
+func TestModelSwitchFollowsTheNewWindow(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	isolate(t)
+	t.Setenv("RUN_TEST_KEY", "sk-test")
+	writeUserConfig(t, `{"providers":[{"name":"o","kind":"openai","baseURL":"`+srv.URL()+`/v1","apiKeyEnv":"RUN_TEST_KEY","model":"gpt-4.1"}],"activeProvider":"o"}`)
+	rt, err := Open(Options{Workdir: CanonicalDir(t.TempDir())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	sess, err := rt.OpenSession(Which{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	_, before := rt.ModelWindow()
+	sess.SetModel("gpt-4o-mini")
+	model, after := rt.ModelWindow()
+	if model != "gpt-4o-mini" || after == before || after <= 0 {
+		t.Fatalf("window %d → %d (model %s)", before, after, model)
+	}
+	if w := sess.ContextReport().WindowTokens; w != after {
+		t.Errorf("report window %d, want %d", w, after)
+	}
+	srv.Script(llmtest.Reply(llmtest.Text("ok")))
+	sess.Prompt(context.Background(), Turn{Prompt: "hi"})
+	if m := srv.Requests()[len(srv.Requests())-1].Map()["model"]; m != "gpt-4o-mini" {
+		t.Errorf("request model %v", m)
+	}
+	starts := ofType(logged(t, rt, sess.ID()), event.RunStart)
+	if len(starts) != 1 || starts[0].ContextWindow != after {
+		t.Errorf("run_start window %+v, want %d", starts, after)
+	}
+}

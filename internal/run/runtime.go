@@ -3,6 +3,7 @@ package run
 import (
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/zero-agent/zero/internal/config"
 	"github.com/zero-agent/zero/internal/hooks"
@@ -58,6 +59,7 @@ type Runtime struct {
 	// load).
 	Trusted bool
 
+	mu         sync.Mutex // guards Active.Model and Window after Open
 	opts       Options
 	stderr     io.Writer
 	mode       permission.Mode
@@ -160,6 +162,28 @@ func resolveMode(o Options, cfg *config.Config) (permission.Mode, error) {
 		mode = permission.ModeAutoAccept
 	}
 	return mode, nil
+}
+
+// setModel records a model switch: the active profile's model and the
+// window later reports and run_start events name.
+func (rt *Runtime) setModel(name string, window int) {
+	rt.mu.Lock()
+	rt.Active.Model, rt.Window = name, window
+	rt.mu.Unlock()
+}
+
+// window is the context window now (it changes with the model).
+func (rt *Runtime) window() int {
+	_, w := rt.ModelWindow()
+	return w
+}
+
+// ModelWindow is the model in use and its context window in tokens, safe
+// to call while a prompt runs or the model switches.
+func (rt *Runtime) ModelWindow() (model string, window int) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return rt.Active.Model, rt.Window
 }
 
 // Mode is the runtime's current permission mode.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 	"time"
 
@@ -67,7 +68,8 @@ func (rt *Runtime) OpenSession(w Which) (*Session, error) {
 		return nil, err
 	}
 	s := &Session{rt: rt, log: log, started: time.Now()}
-	s.chain, s.pricing, s.surface = newChain(log, string(rt.Active.Kind), rt.Active.Model, rt.Window)
+	model, window := rt.ModelWindow()
+	s.chain, s.pricing, s.surface = newChain(log, string(rt.Active.Kind), model, rt.window)
 	s.hooks = &HookRunner{runner: rt.hooks, audit: s.chain, sessID: log.ID()}
 	s.gate = &permission.Gate{Engine: rt.Engine, Workspace: rt.Workspace, Audit: s.chain, Hooks: s.hooks}
 	if err := rt.Workspace.AddReadRoot(log.Dir()); err != nil {
@@ -76,7 +78,7 @@ func (rt *Runtime) OpenSession(w Which) (*Session, error) {
 	mode := rt.Engine.Mode()
 	s.agent = agent.New(agent.Options{
 		Provider:             rt.Provider,
-		Model:                rt.Active.Model,
+		Model:                model,
 		System:               s.systemPrompt(mode),
 		Tools:                ToolSet(rt.Workspace, ToolOptions{Policy: &rt.policy, Engine: rt.Engine, Hooks: s.hooks}),
 		Gate:                 agent.GateFunc(s.decide),
@@ -85,7 +87,7 @@ func (rt *Runtime) OpenSession(w Which) (*Session, error) {
 		History:              history,
 		Sink:                 event.Multi{s.chain, event.SinkFunc(s.track)},
 		SessionDir:           log.Dir(),
-		ContextWindow:        rt.Window,
+		ContextWindow:        window,
 		MaxToolOutput:        rt.Config.MaxToolOutput,
 		MaxTurnOutput:        rt.Config.MaxTurnOutput,
 		DisableTextToolCalls: !rt.Active.TextToolCalls,
@@ -114,7 +116,8 @@ func (rt *Runtime) openLog(w Which) (*sessions.Session, []llm.Message, error) {
 			return nil, nil, configErrorf("no session to resume in %s (zero sessions --all lists them)", rt.Workspace.Root())
 		}
 	default:
-		log, err = rt.Store.Create(sessions.Metadata{Workspace: rt.Workspace.Root(), Provider: rt.Active.Name, Model: rt.Active.Model})
+		model, _ := rt.ModelWindow()
+		log, err = rt.Store.Create(sessions.Metadata{Workspace: rt.Workspace.Root(), Provider: rt.Active.Name, Model: model})
 	}
 	if err != nil {
 		if errors.Is(err, sessions.ErrNotFound) || errors.Is(err, sessions.ErrAmbiguous) {
@@ -224,11 +227,17 @@ func (s *Session) SetMode(m permission.Mode) {
 	s.agent.SetSystem(s.systemPrompt(m))
 }
 
-// SetModel switches the model for later requests (the same provider).
+// SetModel switches the model for later requests (the same provider),
+// with its price and its context window (config, then what a local server
+// reports, then the catalog), so compaction follows the new model.
 func (s *Session) SetModel(name string) {
+	r := *s.rt.Active
+	r.Model = name
+	w := contextWindow(io.Discard, s.rt.Config, &r, nil)
 	s.agent.SetModel(name)
+	s.agent.SetContextWindow(w)
 	s.pricing.setModel(name)
-	s.rt.Active.Model = name
+	s.rt.setModel(name, w)
 }
 
 // Compact compacts the history now and describes what it did.

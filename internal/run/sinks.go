@@ -13,21 +13,22 @@ import (
 // decisions, hook runs, `!cmd`) → pricing (cost per request and per run)
 // → the session log, then the surface of the prompt under way (none
 // between prompts: a compaction or `!cmd` then reaches the log only).
-func newChain(sess *sessions.Session, provider, model string, window int) (*event.Stamper, *pricing, *surface) {
+func newChain(sess *sessions.Session, provider, model string, window func() int) (*event.Stamper, *pricing, *surface) {
 	sf := &surface{}
 	pr := newPricing(event.Multi{sessionLog{sess}, sf}, provider, model)
 	return &event.Stamper{Next: windowStamp{pr, window}}, pr, sf
 }
 
-// windowStamp records the context window on run_start events.
+// windowStamp records the context window a run starts with on its
+// run_start event.
 type windowStamp struct {
 	next   event.Sink
-	window int
+	window func() int
 }
 
 func (w windowStamp) Emit(e event.Event) {
 	if e.Type == event.RunStart && e.ContextWindow == 0 {
-		e.ContextWindow = w.window
+		e.ContextWindow = w.window()
 	}
 	w.next.Emit(e)
 }

@@ -101,7 +101,8 @@ func (b *RunBackend) Shell(ctx context.Context, command string, mode Mode) Shell
 func (b *RunBackend) Info() Info {
 	sess := b.Session()
 	u := sess.Usage()
-	return Info{Model: b.rt.Active.Model, Host: run.HostOf(b.rt.Active.BaseURL), ContextWindow: b.rt.Window, SessionID: sess.ID(), UsedTokens: u.UsedTokens, Estimated: u.Estimated}
+	model, window := b.rt.ModelWindow()
+	return Info{Model: model, Host: run.HostOf(b.rt.Active.BaseURL), ContextWindow: window, SessionID: sess.ID(), UsedTokens: u.UsedTokens, Estimated: u.Estimated}
 }
 
 // Report implements Backend.
@@ -199,6 +200,7 @@ func (b *RunBackend) SetModel(ctx context.Context, name string) error {
 // Models implements Backend.
 func (b *RunBackend) Models(ctx context.Context) ([]string, error) {
 	r := *b.rt.Active
+	r.Model, _ = b.rt.ModelWindow()
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	return run.ModelIDs(ctx, &r)
