@@ -3,6 +3,7 @@ package run
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -350,5 +351,33 @@ func TestModelSwitchFollowsTheNewWindow(t *testing.T) {
 	starts := ofType(logged(t, rt, sess.ID()), event.RunStart)
 	if len(starts) != 1 || starts[0].ContextWindow != after {
 		t.Errorf("run_start window %+v, want %d", starts, after)
+	}
+}
+
+// TestShellOutputSurvivesAnExit: a `!cmd` run just before the app exited
+// still reaches the model with the first prompt after a resume (QA: it was
+// kept in the log but lost for the model).
+func TestShellOutputSurvivesAnExit(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	rt, _ := openTest(t, srv, Options{})
+	sess, _ := rt.OpenSession(Which{})
+	srv.Script(llmtest.Reply(llmtest.Text("ok")))
+	sess.Prompt(context.Background(), Turn{Prompt: "first"})
+	sess.Shell(context.Background(), "echo before-exit")
+	sess.Close()
+	again, err := rt.OpenSession(Which{Latest: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	srv.Script(llmtest.Reply(llmtest.Text("seen")))
+	again.Prompt(context.Background(), Turn{Prompt: "what did it print?"})
+	msgs := srv.Requests()[len(srv.Requests())-1].Map()["messages"].([]any)
+	user := msgs[len(msgs)-1].(map[string]any)["content"].(string)
+	if !strings.HasPrefix(user, "what did it print?") || !strings.Contains(user, "$ echo before-exit") || !strings.Contains(user, "before-exit\n") {
+		t.Fatalf("prompt after resume:\n%s", user)
+	}
+	if n := strings.Count(fmt.Sprint(msgs), "$ echo before-exit"); n != 1 {
+		t.Fatalf("the note was sent %d times", n)
 	}
 }

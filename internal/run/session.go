@@ -94,6 +94,7 @@ func (rt *Runtime) OpenSession(w Which) (*Session, error) {
 		CompletionCheck:      rt.opts.CompletionCheck,
 	})
 	s.usage = Usage{UsedTokens: s.agent.ContextReport().UsedTokens, Estimated: true}
+	s.requeueShell()
 	if blocked, reason := s.hooks.Fire(context.Background(), hooks.SessionStart, hooks.Payload{}); blocked {
 		log.Close()
 		return nil, configErrorf("a sessionStart hook refused to start: %s", reason)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/shellguard"
 )
 
@@ -92,4 +93,28 @@ func (s *Session) withShellNotes(prompt string) string {
 	out := prompt + "\n\n" + strings.Join(s.shellNotes, "\n\n")
 	s.shellNotes = nil
 	return out
+}
+
+// requeueShell carries over, on resume, the `!cmd`s the user ran after
+// the session's last prompt: their outputs had not reached the model yet
+// when the app exited.
+func (s *Session) requeueShell() {
+	if s.log.Meta().ShellCommands == 0 {
+		return // nothing to look for: no need to read the log again
+	}
+	evs, _, err := s.log.Events()
+	if err != nil {
+		return
+	}
+	start := 0
+	for i, e := range evs {
+		if e.Type == event.Message && e.Message != nil && e.Message.Role == llm.RoleUser {
+			start = i + 1
+		}
+	}
+	for _, e := range evs[start:] {
+		if e.Type == event.UserShell && e.Result != nil {
+			s.noteShell(e.Text, ShellOutcome{Output: e.Result.Content, ExitCode: e.Result.ExitCode})
+		}
+	}
 }
