@@ -225,3 +225,37 @@ func TestContextUsesTheSessionsWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestContradictoryExecFlagsAreUsageErrors: --resume with --fork, and a
+// --max-turns that allows no request, exit 2 before any model is asked
+// (QA: fork won silently; 0 and -3 ran).
+func TestContradictoryExecFlagsAreUsageErrors(t *testing.T) {
+	isolate(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"exec", "--resume=20261201-000000-aaaaaa", "--fork", "20261201-000000-aaaaaa", "go"}, "pass one of them"},
+		{[]string{"exec", "--resume", "--fork", "20261201-000000-aaaaaa", "go"}, "pass one of them"},
+		{[]string{"exec", "--max-turns", "0", "go"}, "--max-turns must be a positive"},
+		{[]string{"exec", "--max-turns", "-3", "go"}, "--max-turns must be a positive"},
+	} {
+		r := zero(tc.args...)
+		if r.code != ExitUsage || !strings.Contains(r.errOut, tc.want) {
+			t.Errorf("zero %v: exit %d %q, want 2 and %q", tc.args, r.code, r.errOut, tc.want)
+		}
+	}
+}
+
+// TestUsageErrorsNameWhatIsWrong: trusting a folder that is not there, and
+// a --session that names no session, are usage errors that say so (QA:
+// trust exited 1, context blamed the workspace).
+func TestUsageErrorsNameWhatIsWrong(t *testing.T) {
+	isolate(t)
+	if r := zero("trust", "/no/such/folder"); r.code != ExitUsage || !strings.Contains(r.errOut, "/no/such/folder is not a folder") {
+		t.Errorf("trust: exit %d %q", r.code, r.errOut)
+	}
+	if r := zero("context", "--session", "zzz"); r.code != ExitUsage || !strings.Contains(r.errOut, `no session "zzz"`) {
+		t.Errorf("context: exit %d %q", r.code, r.errOut)
+	}
+}

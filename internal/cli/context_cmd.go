@@ -61,6 +61,9 @@ func contextReport(s stdio, wd, id string) error {
 		sess, err = st.Latest(wd)
 	}
 	if errors.Is(err, sessions.ErrNotFound) {
+		if id != "" {
+			return usagef("no session %q (zero sessions --all lists them)", id)
+		}
 		return usagef("no session for %s yet (zero sessions --all lists them)", wd)
 	}
 	if err != nil {

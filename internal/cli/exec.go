@@ -62,10 +62,11 @@ func stopError(res agent.Result, sessionID string, shown bool) error {
 	case event.StopInterrupted:
 		return &exitError{ExitInterrupted, fmt.Errorf("interrupted; resume with: zero exec --resume=%s \"continue\"", sessionID)}
 	case event.StopProviderError:
+		hint := fmt.Errorf("resume with: zero exec --resume=%s \"continue\"", sessionID)
 		if shown {
-			return &exitError{code: ExitProvider}
+			return &exitError{ExitProvider, hint}
 		}
-		return &exitError{ExitProvider, res.Err}
+		return &exitError{ExitProvider, fmt.Errorf("%v; %v", res.Err, hint)}
 	default:
 		err := res.Err
 		if err == nil {

@@ -88,15 +88,18 @@ var sessionIDPattern = lazyregexp.New(`^\d{8}(-\d{0,6}(-[0-9a-f]{0,6})?)?$`)
 
 // execOptions are the parsed flags of zero exec.
 type execOptions struct {
-	prompt     string
-	output     string
-	input      string
-	resume     resumeFlag
-	fork       string
-	over       overrides
-	maxTurns   int
-	quiet      bool
-	permission string
+	prompt   string
+	output   string
+	input    string
+	resume   resumeFlag
+	fork     string
+	over     overrides
+	maxTurns int
+	// maxTurnsSet: --max-turns was given (0 then is a mistake, not "the
+	// default").
+	maxTurnsSet bool
+	quiet       bool
+	permission  string
 }
 
 // execLong is `zero exec --help`'s description.
@@ -134,7 +137,8 @@ func execCmd(s stdio) *cobra.Command {
 		Example: execExample,
 		GroupID: groupRun,
 		Args:    cobra.ArbitraryArgs, // finishExec says what is wrong with them
-		RunE: ran(func(_ *cobra.Command, pos []string) error {
+		RunE: ran(func(c *cobra.Command, pos []string) error {
+			o.maxTurnsSet = c.Flags().Changed("max-turns")
 			if err := finishExec(s, o, pos); err != nil {
 				return err
 			}
@@ -184,6 +188,12 @@ func finishExec(s stdio, o *execOptions, pos []string) error {
 	}
 	if o.fork != "" && strings.HasPrefix(o.fork, "-") {
 		return usagef("--fork needs a session id (zero sessions lists them), got %q", o.fork)
+	}
+	if o.fork != "" && o.resume.set {
+		return usagef("--resume continues a session and --fork branches one: pass one of them")
+	}
+	if o.maxTurns < 0 || o.maxTurnsSet && o.maxTurns == 0 {
+		return usagef("--max-turns must be a positive number of model requests, not %d", o.maxTurns)
 	}
 	if len(pos) > 1 {
 		return usagef("exec takes one prompt; quote it (got %d arguments)", len(pos))

@@ -41,6 +41,9 @@ func runTrust(s stdio, dir string) error {
 		return err
 	}
 	abs = run.CanonicalDir(abs)
+	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+		return usagef("%s is not a folder: zero trust DIR takes the project folder to trust", abs)
+	}
 	if err := permission.Trust(config.Dir(), abs); err != nil {
 		return err
 	}

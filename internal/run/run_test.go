@@ -216,7 +216,8 @@ func TestModeSwitchChangesToolsAndSystemPrompt(t *testing.T) {
 }
 
 // TestModeSpellings: the config's and the flag's modes are parsed by one
-// parser; plan with --auto-approve contradicts.
+// parser; the command line beats the config; --permission-mode and
+// --auto-approve together must agree.
 func TestModeSpellings(t *testing.T) {
 	cfg := &config.Config{}
 	for _, tc := range []struct {
@@ -231,7 +232,11 @@ func TestModeSpellings(t *testing.T) {
 		{flag: "acceptEdits", want: permission.ModeAutoAccept},
 		{auto: true, want: permission.ModeAutoAccept},
 		{cfgMode: "plan", cfgAuto: true, want: permission.ModePlan},
+		{cfgMode: "plan", auto: true, want: permission.ModeAutoAccept},
 		{flag: "plan", auto: true, wantErr: "contradict"},
+		{flag: "normal", auto: true, wantErr: "contradict"},
+		{flag: "auto-accept", auto: true, want: permission.ModeAutoAccept},
+		{flag: "plan", cfgAuto: true, want: permission.ModePlan},
 		{flag: "yolo", wantErr: "unknown permission mode"},
 	} {
 		cfg.PermissionMode, cfg.AutoApprove = tc.cfgMode, tc.cfgAuto

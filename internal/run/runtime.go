@@ -137,28 +137,32 @@ func Open(o Options) (*Runtime, error) {
 	return rt, nil
 }
 
-// resolveMode is the permission mode of a run: the command line's, else
-// the config's; --auto-approve (or autoApprove in the config) means
-// auto-accept, except that a plan mode the config asks for still wins.
+// resolveMode is the permission mode of a run. The command line beats
+// the config: --permission-mode, or --auto-approve (auto-accept); both at
+// once must agree (plan or normal with --auto-approve is a ConfigError).
+// Without either, the config's permissionMode, where autoApprove means
+// auto-accept unless the config also asks for plan (the safer of the two).
 func resolveMode(o Options, cfg *config.Config) (permission.Mode, error) {
 	flagMode, err := permission.ParseMode(o.Mode)
 	if err != nil {
 		return "", &ConfigError{err.Error()}
 	}
-	if o.Mode != "" {
-		if flagMode == permission.ModePlan && o.AutoApprove {
-			return "", configErrorf("--permission-mode plan and --auto-approve contradict each other: plan mode runs read-only tools only")
-		}
-		if o.AutoApprove {
-			return permission.ModeAutoAccept, nil
-		}
+	switch {
+	case o.Mode != "" && o.AutoApprove && flagMode != permission.ModeAutoAccept:
+		return "", configErrorf("--permission-mode %s and --auto-approve contradict each other: %s", flagMode, map[permission.Mode]string{
+			permission.ModePlan:   "plan mode runs read-only tools only",
+			permission.ModeNormal: "normal mode asks before edits and commands",
+		}[flagMode])
+	case o.Mode != "":
 		return flagMode, nil
+	case o.AutoApprove:
+		return permission.ModeAutoAccept, nil
 	}
 	mode, err := permission.ParseMode(cfg.PermissionMode)
 	if err != nil {
 		return "", configErrorf("permissionMode in the config: %v", err)
 	}
-	if (o.AutoApprove || cfg.AutoApprove) && mode != permission.ModePlan {
+	if cfg.AutoApprove && mode != permission.ModePlan {
 		mode = permission.ModeAutoAccept
 	}
 	return mode, nil
