@@ -60,6 +60,11 @@ type Backend interface {
 	Rules(ctx context.Context, arg string) (string, error)
 }
 
+// modeSetter is a Backend that takes a mode switch between turns (Shift+Tab
+// while no turn runs), so reports show the new mode before the next
+// prompt; every Backend gets the mode with each Turn regardless.
+type modeSetter interface{ SetMode(Mode) }
+
 // Mode is the permission mode, cycled with Shift+Tab and passed with each
 // turn (internal/permission parses and owns it).
 type Mode = permission.Mode

@@ -84,6 +84,14 @@ func (b *RunBackend) Run(ctx context.Context, turn Turn, sink event.Sink) event.
 	return res.StopReason
 }
 
+// SetMode switches the session's mode between turns (Shift+Tab), so
+// /context and /tools reflect it before the next prompt.
+func (b *RunBackend) SetMode(m Mode) {
+	if m != b.rt.Mode() {
+		b.Session().SetMode(m)
+	}
+}
+
 // Shell implements Backend: the user's `!cmd`, whose output the next
 // prompt carries to the model.
 func (b *RunBackend) Shell(ctx context.Context, command string, mode Mode) ShellResult {

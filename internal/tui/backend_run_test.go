@@ -294,3 +294,21 @@ func TestShellInterruptReadsAsAnInterruption(t *testing.T) {
 		t.Errorf("plain command: %+v", res)
 	}
 }
+
+// TestShiftTabShowsInContextAtOnce: a mode switch between turns reaches
+// the session before the next prompt, so /context counts plan mode's
+// tools right away (QA: it showed the previous mode until a prompt).
+func TestShiftTabShowsInContextAtOnce(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	b, _ := testBackend(t, srv)
+	before := b.Session().ContextReport().Tools
+	b.SetMode(ModePlan)
+	after := b.Session().ContextReport().Tools
+	if after >= before || after == 0 {
+		t.Fatalf("tool schemas %d in normal mode, %d after switching to plan", before, after)
+	}
+	b.SetMode(ModeNormal)
+	if got := b.Session().ContextReport().Tools; got != before {
+		t.Fatalf("back in normal mode: %d tools, want %d", got, before)
+	}
+}

@@ -50,6 +50,9 @@ func (m *Model) key(k tea.Key) tea.Cmd {
 		}
 	case "shift+tab":
 		m.mode = m.mode.Next()
+		if ms, ok := m.backend.(modeSetter); ok && !m.turn.running {
+			ms.SetMode(m.mode) // /context and /tools show the new mode at once
+		}
 	case "tab":
 		return m.complete()
 	case "up":
