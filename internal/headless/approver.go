@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"sync"
 
@@ -27,15 +26,17 @@ import (
 // with an unknown decision denies, saying so. End of input denies every
 // later request (the run never blocks on a closed stdin).
 type stdinApprover struct {
-	mu    sync.Mutex
-	lines *bufio.Scanner
-	eof   bool
+	in    io.Reader
+	start sync.Once
+	// lines carries the decision lines one reader goroutine scans from
+	// in; it is closed at the end of input. One reader for the whole run,
+	// so a request abandoned on interrupt leaves no scanner behind to
+	// race the next one.
+	lines chan decisionLine
 }
 
 func newStdinApprover(in io.Reader) *stdinApprover {
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	return &stdinApprover{lines: sc}
+	return &stdinApprover{in: in, lines: make(chan decisionLine)}
 }
 
 // decisionLine is one input line.
@@ -47,40 +48,38 @@ type decisionLine struct {
 	Reason   string `json:"reason"`
 }
 
+// read scans in until its end, passing on permission_decision lines.
+func (a *stdinApprover) read() {
+	defer close(a.lines)
+	sc := bufio.NewScanner(a.in)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		var d decisionLine
+		if json.Unmarshal(sc.Bytes(), &d) == nil && d.Type == string(event.PermissionDecision) {
+			a.lines <- d
+		}
+	}
+}
+
 // ask implements permission.Asker.
 func (a *stdinApprover) ask(ctx context.Context, req permission.Request) permission.Decision {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	type line struct {
-		d   decisionLine
-		err error
-	}
-	ch := make(chan line, 1)
-	go func() {
-		for !a.eof && a.lines.Scan() {
-			var d decisionLine
-			if err := json.Unmarshal(a.lines.Bytes(), &d); err != nil {
-				continue
+	a.start.Do(func() { go a.read() })
+	for {
+		select {
+		case <-ctx.Done():
+			return permission.Decision{Choice: permission.Reject, Reason: "interrupted"}
+		case d, ok := <-a.lines:
+			if !ok {
+				return permission.Decision{Choice: permission.Reject, Reason: "no permission_decision arrived on stdin (input closed)"}
 			}
-			if d.Type == string(event.PermissionDecision) && (d.ID == req.ID || d.ID == "") {
-				ch <- line{d: d}
-				return
+			if d.ID != req.ID && d.ID != "" {
+				continue // an answer to another request
 			}
+			c, err := permission.ParseChoice(d.Decision)
+			if err != nil {
+				return permission.Decision{Choice: permission.Reject, Reason: err.Error()}
+			}
+			return permission.Decision{Choice: c, Prefix: d.Prefix, Reason: d.Reason}
 		}
-		a.eof = true
-		ch <- line{err: fmt.Errorf("input closed")}
-	}()
-	select {
-	case <-ctx.Done():
-		return permission.Decision{Choice: permission.Reject, Reason: "interrupted"}
-	case l := <-ch:
-		if l.err != nil {
-			return permission.Decision{Choice: permission.Reject, Reason: "no permission_decision arrived on stdin (" + l.err.Error() + ")"}
-		}
-		c, err := permission.ParseChoice(l.d.Decision)
-		if err != nil {
-			return permission.Decision{Choice: permission.Reject, Reason: err.Error()}
-		}
-		return permission.Decision{Choice: c, Prefix: l.d.Prefix, Reason: l.d.Reason}
 	}
 }
