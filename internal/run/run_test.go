@@ -19,6 +19,17 @@ import (
 // isolate keeps the test off the machine's setup.
 func isolate(t *testing.T) string { return testbin.Isolate(t) }
 
+// openSession opens the session w names, closed at the end of the test.
+func openSession(t *testing.T, rt *Runtime, w Which) *Session {
+	t.Helper()
+	sess, err := rt.OpenSession(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sess.Close)
+	return sess
+}
+
 // openTest opens a runtime over the fake server srv in a fresh workspace.
 func openTest(t *testing.T, srv *llmtest.Server, o Options) (*Runtime, *bytes.Buffer) {
 	t.Helper()
@@ -37,6 +48,18 @@ func openTest(t *testing.T, srv *llmtest.Server, o Options) (*Runtime, *bytes.Bu
 	}
 	t.Cleanup(rt.Close)
 	return rt, &stderr
+}
+
+// lastRequest is the newest request the fake server received.
+func lastRequest(srv *llmtest.Server) map[string]any {
+	reqs := srv.Requests()
+	return reqs[len(reqs)-1].Map()
+}
+
+// lastUserText is the text of the newest request's last message.
+func lastUserText(srv *llmtest.Server) string {
+	msgs := lastRequest(srv)["messages"].([]any)
+	return msgs[len(msgs)-1].(map[string]any)["content"].(string)
 }
 
 // logged reads the events a session's log holds.
@@ -141,11 +164,7 @@ func TestSessionLogRecordsRequestsDecisionsCostAndWindow(t *testing.T) {
 func TestShellOutputReachesTheNextPrompt(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	rt, _ := openTest(t, srv, Options{})
-	sess, err := rt.OpenSession(Which{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sess.Close()
+	sess := openSession(t, rt, Which{})
 	out := sess.Shell(context.Background(), "echo from-the-shell; exit 3")
 	if out.Err != nil || out.ExitCode == nil || *out.ExitCode != 3 || !strings.Contains(out.Output, "from-the-shell") {
 		t.Fatalf("shell %+v", out)
@@ -154,16 +173,14 @@ func TestShellOutputReachesTheNextPrompt(t *testing.T) {
 	if res := sess.Prompt(context.Background(), Turn{Prompt: "why did it fail?"}); res.StopReason != event.StopCompleted {
 		t.Fatalf("stop %s", res.StopReason)
 	}
-	msgs := srv.Requests()[len(srv.Requests())-1].Map()["messages"].([]any)
-	user := msgs[len(msgs)-1].(map[string]any)["content"].(string)
+	user := lastUserText(srv)
 	if !strings.HasPrefix(user, "why did it fail?") || !strings.Contains(user, "$ echo from-the-shell; exit 3") || !strings.Contains(user, "exit 3") || !strings.Contains(user, "from-the-shell") {
 		t.Fatalf("prompt sent:\n%s", user)
 	}
 	// Only once: the next prompt carries no stale note.
 	srv.Script(llmtest.Reply(llmtest.Text("ok")))
 	sess.Prompt(context.Background(), Turn{Prompt: "thanks"})
-	msgs = srv.Requests()[len(srv.Requests())-1].Map()["messages"].([]any)
-	if user := msgs[len(msgs)-1].(map[string]any)["content"].(string); user != "thanks" {
+	if user := lastUserText(srv); user != "thanks" {
 		t.Fatalf("second prompt %q", user)
 	}
 	if len(ofType(logged(t, rt, sess.ID()), event.UserShell)) != 1 {
@@ -177,11 +194,7 @@ func TestShellOutputReachesTheNextPrompt(t *testing.T) {
 func TestModeSwitchChangesToolsAndSystemPrompt(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	rt, _ := openTest(t, srv, Options{})
-	sess, err := rt.OpenSession(Which{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sess.Close()
+	sess := openSession(t, rt, Which{})
 	type seen struct {
 		system string
 		tools  []string
@@ -189,7 +202,7 @@ func TestModeSwitchChangesToolsAndSystemPrompt(t *testing.T) {
 	ask := func(prompt string) seen {
 		srv.Script(llmtest.Reply(llmtest.Text("ok")))
 		sess.Prompt(context.Background(), Turn{Prompt: prompt})
-		req := srv.Requests()[len(srv.Requests())-1].Map()
+		req := lastRequest(srv)
 		var s seen
 		s.system = req["messages"].([]any)[0].(map[string]any)["content"].(string)
 		for _, tl := range req["tools"].([]any) {
@@ -334,11 +347,7 @@ func TestModelSwitchFollowsTheNewWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rt.Close()
-	sess, err := rt.OpenSession(Which{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sess.Close()
+	sess := openSession(t, rt, Which{})
 	_, before := rt.ModelWindow()
 	sess.SetModel("gpt-4o-mini")
 	model, after := rt.ModelWindow()
@@ -350,7 +359,7 @@ func TestModelSwitchFollowsTheNewWindow(t *testing.T) {
 	}
 	srv.Script(llmtest.Reply(llmtest.Text("ok")))
 	sess.Prompt(context.Background(), Turn{Prompt: "hi"})
-	if m := srv.Requests()[len(srv.Requests())-1].Map()["model"]; m != "gpt-4o-mini" {
+	if m := lastRequest(srv)["model"]; m != "gpt-4o-mini" {
 		t.Errorf("request model %v", m)
 	}
 	starts := ofType(logged(t, rt, sess.ID()), event.RunStart)
@@ -377,8 +386,8 @@ func TestShellOutputSurvivesAnExit(t *testing.T) {
 	defer again.Close()
 	srv.Script(llmtest.Reply(llmtest.Text("seen")))
 	again.Prompt(context.Background(), Turn{Prompt: "what did it print?"})
-	msgs := srv.Requests()[len(srv.Requests())-1].Map()["messages"].([]any)
-	user := msgs[len(msgs)-1].(map[string]any)["content"].(string)
+	msgs := lastRequest(srv)["messages"].([]any)
+	user := lastUserText(srv)
 	if !strings.HasPrefix(user, "what did it print?") || !strings.Contains(user, "$ echo before-exit") || !strings.Contains(user, "before-exit\n") {
 		t.Fatalf("prompt after resume:\n%s", user)
 	}
