@@ -190,6 +190,24 @@ func (rt *Runtime) ModelWindow() (model string, window int) {
 	return rt.Active.Model, rt.Window
 }
 
+// SetWarnings sends later warnings (opening a session) to w instead of
+// Options.Stderr: a full-screen surface collects them instead of letting
+// them land on its screen (nil: discard).
+func (rt *Runtime) SetWarnings(w io.Writer) {
+	if w == nil {
+		w = io.Discard
+	}
+	rt.mu.Lock()
+	rt.stderr = w
+	rt.mu.Unlock()
+}
+
+func (rt *Runtime) warnings() io.Writer {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return rt.stderr
+}
+
 // Mode is the runtime's current permission mode.
 func (rt *Runtime) Mode() permission.Mode { return rt.Engine.Mode() }
 

@@ -46,6 +46,8 @@ type Session struct {
 	// shellNotes are `!cmd` outputs the next prompt carries as context.
 	shellNotes []string
 	closed     bool
+	// notes are the warnings of opening the session (Notes).
+	notes []string
 	// started is the date line of the system prompt (kept across mode
 	// switches so the prompt only changes where the mode does).
 	started time.Time
@@ -63,17 +65,17 @@ type Usage struct {
 // sessionStart hooks (a block is a ConfigError). A resumed session of
 // another workspace opens with a warning.
 func (rt *Runtime) OpenSession(w Which) (*Session, error) {
-	log, history, err := rt.openLog(w)
+	log, history, notes, err := rt.openLog(w)
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{rt: rt, log: log, started: time.Now()}
+	s := &Session{rt: rt, log: log, started: time.Now(), notes: notes}
 	model, window := rt.ModelWindow()
 	s.chain, s.pricing, s.surface = newChain(log, string(rt.Active.Kind), model, rt.window)
 	s.hooks = &HookRunner{runner: rt.hooks, audit: s.chain, sessID: log.ID()}
 	s.gate = &permission.Gate{Engine: rt.Engine, Workspace: rt.Workspace, Audit: s.chain, Hooks: s.hooks}
 	if err := rt.Workspace.AddReadRoot(log.Dir()); err != nil {
-		fmt.Fprintln(rt.stderr, "zero: warning: cut tool outputs will not be readable:", err)
+		fmt.Fprintln(rt.warnings(), "zero: warning: cut tool outputs will not be readable:", err)
 	}
 	mode := rt.Engine.Mode()
 	s.agent = agent.New(agent.Options{
@@ -103,7 +105,9 @@ func (rt *Runtime) OpenSession(w Which) (*Session, error) {
 }
 
 // openLog opens (and locks) the session log w names, with its history.
-func (rt *Runtime) openLog(w Which) (*sessions.Session, []llm.Message, error) {
+// Its warnings (another workspace's session, a damaged log) are written
+// to the runtime's warnings writer and returned.
+func (rt *Runtime) openLog(w Which) (*sessions.Session, []llm.Message, []string, error) {
 	var log *sessions.Session
 	var err error
 	switch {
@@ -114,7 +118,7 @@ func (rt *Runtime) openLog(w Which) (*sessions.Session, []llm.Message, error) {
 	case w.Latest:
 		log, err = rt.Store.Latest(rt.Workspace.Root())
 		if errors.Is(err, sessions.ErrNotFound) {
-			return nil, nil, configErrorf("no session to resume in %s (zero sessions --all lists them)", rt.Workspace.Root())
+			return nil, nil, nil, configErrorf("no session to resume in %s (zero sessions --all lists them)", rt.Workspace.Root())
 		}
 	default:
 		model, _ := rt.ModelWindow()
@@ -122,29 +126,33 @@ func (rt *Runtime) openLog(w Which) (*sessions.Session, []llm.Message, error) {
 	}
 	if err != nil {
 		if errors.Is(err, sessions.ErrNotFound) || errors.Is(err, sessions.ErrAmbiguous) {
-			return nil, nil, &ConfigError{err.Error()}
+			return nil, nil, nil, &ConfigError{err.Error()}
 		}
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if err := log.Lock(); err != nil {
 		log.Close()
 		if errors.Is(err, sessions.ErrInUse) {
-			return nil, nil, &InUseError{ID: log.ID(), Err: err}
+			return nil, nil, nil, &InUseError{ID: log.ID(), Err: err}
 		}
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
+	var notes []string
 	if m := log.Meta(); !m.InWorkspace(rt.Workspace.Root()) {
-		fmt.Fprintf(rt.stderr, "zero: warning: session %s belongs to %s, not this workspace (%s); its tools now work here\n", log.ID(), m.Workspace, rt.Workspace.Root())
+		notes = append(notes, fmt.Sprintf("session %s belongs to %s, not this workspace (%s); its tools now work here", log.ID(), m.Workspace, rt.Workspace.Root()))
 	}
 	history, warns, err := log.History()
 	if err != nil {
 		log.Close()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	for _, w := range sessions.Summarize(warns) {
-		fmt.Fprintln(rt.stderr, "zero: session log:", w)
+		notes = append(notes, "session log: "+w)
 	}
-	return log, history, nil
+	for _, n := range notes {
+		fmt.Fprintln(rt.warnings(), "zero: warning:", n)
+	}
+	return log, history, notes, nil
 }
 
 // InUseError: another zero holds the session's lock.
@@ -268,6 +276,11 @@ func (s *Session) History() []llm.Message { return s.agent.History() }
 func (s *Session) ID() string         { return s.log.ID() }
 func (s *Session) Dir() string        { return s.log.Dir() }
 func (s *Session) EventsPath() string { return s.log.EventsPath() }
+
+// Notes are the warnings the session opened with (it belongs to another
+// workspace; its log was damaged and repaired), for a surface that shows
+// them itself.
+func (s *Session) Notes() []string { return s.notes }
 
 // Kept reports, after Close, whether the session was kept (it holds a
 // prompt or a `!cmd`; sessions.Session.Close removes one that holds

@@ -166,8 +166,11 @@ type Session struct {
 	Updated string
 }
 
-// Resumed is a resumed session: its id and the history to re-display.
+// Resumed is a resumed session: its id, the history to re-display and
+// the warnings it opened with (another workspace's session, a repaired
+// log).
 type Resumed struct {
-	ID      string
-	History []llm.Message
+	ID       string
+	History  []llm.Message
+	Warnings []string
 }

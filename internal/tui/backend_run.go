@@ -178,7 +178,7 @@ func (b *RunBackend) Resume(ctx context.Context, id string) (Resumed, error) {
 		return Resumed{}, err
 	}
 	b.switchTo(sess)
-	return Resumed{ID: sess.ID(), History: sess.History()}, nil
+	return Resumed{ID: sess.ID(), History: sess.History(), Warnings: sess.Notes()}, nil
 }
 
 // NewSession implements Backend.
@@ -260,6 +260,9 @@ type AppOptions struct {
 // last is its id when it was kept (to say how to resume it).
 func RunApp(ctx context.Context, rt *run.Runtime, sess *run.Session, o AppOptions) (last string, err error) {
 	b := NewRunBackend(rt, sess)
+	// From here the terminal is the app's: warnings of sessions opened
+	// later are shown by /resume, not written over the screen.
+	rt.SetWarnings(nil)
 	defer func() {
 		s := b.Session()
 		s.Close()

@@ -312,3 +312,37 @@ func TestShiftTabShowsInContextAtOnce(t *testing.T) {
 		t.Fatalf("back in normal mode: %d tools, want %d", got, before)
 	}
 }
+
+// TestResumeOfAnotherWorkspaceWarnsInTheApp: /resume of a session from
+// another workspace carries the warning into the transcript's text (the
+// app sends the runtime's own warnings nowhere: RunApp's SetWarnings(nil),
+// so none lands on its screen).
+func TestResumeOfAnotherWorkspaceWarnsInTheApp(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	b, _ := testBackend(t, srv)
+	other := run.CanonicalDir(t.TempDir())
+	var stderr bytes.Buffer
+	rt2, err := run.Open(run.Options{Workdir: other, Overrides: config.Overrides{BaseURL: srv.URL() + "/v1", Model: "m"}, Stderr: &stderr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt2.Close()
+	s2, err := rt2.OpenSession(run.Which{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Script(llmtest.Reply(llmtest.Text("ok")))
+	s2.Prompt(context.Background(), run.Turn{Prompt: "elsewhere"})
+	s2.Close()
+	b.rt.SetWarnings(nil) // as RunApp does
+	r, err := b.Resume(context.Background(), s2.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "belongs to "+other) {
+		t.Fatalf("warnings %q", r.Warnings)
+	}
+	if text := formatResumed(r); !strings.Contains(text, "! session "+s2.ID()+" belongs to") {
+		t.Errorf("the transcript text lacks the warning:\n%s", text)
+	}
+}

@@ -263,6 +263,9 @@ func formatSessions(list []Session) string {
 func formatResumed(r Resumed) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "resumed session %s (%d messages)\n", r.ID, len(r.History))
+	for _, w := range r.Warnings {
+		b.WriteString("! " + w + "\n")
+	}
 	for _, msg := range r.History {
 		text := strings.TrimSpace(msg.Text())
 		if text == "" {
