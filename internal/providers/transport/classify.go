@@ -202,6 +202,9 @@ func kindOf(status int, d details) llm.ErrorKind {
 	if status >= 500 && serverToolParseFailure(d.Message) {
 		return llm.ErrMalformedToolCall
 	}
+	if (status >= 500 || status == 0) && permanentServerError(d) {
+		return llm.ErrBadRequest
+	}
 	switch {
 	case status == 401 || status == 403:
 		return llm.ErrAuth
@@ -231,6 +234,24 @@ func serverToolParseFailure(msg string) bool {
 		return false
 	}
 	return strings.Contains(m, "tool") || strings.Contains(m, "function")
+}
+
+// permanentServerError reports a 5xx that repeating the request cannot
+// fix, because the server refuses what was asked rather than failing at
+// it. llama.cpp answers a request it will not serve with HTTP 500 and
+// type "server_error": "tools param requires --jinja flag" and
+// "Unsupported param: tool_choice" are thrown by oaicompat_chat_params_parse
+// (ggml-org/llama.cpp tools/server/utils.hpp) and rendered by the server's
+// exception handler with ERROR_TYPE_SERVER; its ERROR_TYPE_NOT_SUPPORTED
+// ("not_supported_error", HTTP 501) names a feature the build lacks.
+// Retrying these 4 times only delays the one message the user needs.
+func permanentServerError(d details) bool {
+	if strings.ToLower(d.Type) == "not_supported_error" {
+		return true
+	}
+	m := strings.ToLower(d.Message)
+	return strings.Contains(m, "--jinja") || strings.Contains(m, "unsupported param") ||
+		strings.Contains(m, "does not support tools")
 }
 
 // quota reports an exhausted account (OpenAI insufficient_quota), which

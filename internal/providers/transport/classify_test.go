@@ -170,9 +170,27 @@ func TestClassify(t *testing.T) {
 		{"openai max_tokens too large", "openai", 400, nil,
 			`{"error":{"message":"max_tokens is too large: 100000. This model supports at most 16384 completion tokens, whereas you provided 100000.","type":"invalid_request_error","param":"max_tokens","code":null}}`,
 			llm.ErrContextOverflow, 0, "lower max_tokens", "max_tokens is too large"},
-		{"llama.cpp without --jinja", "llama.cpp", 500, nil,
+		// The body llama-server sends for a request with tools when it was
+		// started without --jinja: oaicompat_chat_params_parse throws
+		// "tools param requires --jinja flag" (ggml-org/llama.cpp
+		// tools/server/utils.hpp) and the exception handler renders it
+		// with ERROR_TYPE_SERVER as HTTP 500. Permanent: never retried.
+		{"llama.cpp without --jinja is permanent", "llama.cpp", 500, nil,
 			`{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}`,
-			llm.ErrServer, 0, "restart it with --jinja", "--jinja"},
+			llm.ErrBadRequest, 0, "restart it with --jinja", "--jinja"},
+		{"llama.cpp tool_choice without --jinja is permanent", "llama.cpp", 500, nil,
+			`{"error":{"code":500,"message":"Unsupported param: tool_choice","type":"server_error"}}`,
+			llm.ErrBadRequest, 0, "rejected", "Unsupported param"},
+		// ERROR_TYPE_NOT_SUPPORTED in tools/server/utils.hpp
+		// format_error_response: HTTP 501, type "not_supported_error".
+		{"llama.cpp not supported is permanent", "llama.cpp", 501, nil,
+			`{"error":{"code":501,"message":"This server does not support embeddings. Start it with `+"`--embeddings`"+`","type":"not_supported_error"}}`,
+			llm.ErrBadRequest, 0, "rejected", "does not support embeddings"},
+		// vLLM's unknown model: vllm/entrypoints/openai/serving_engine.py
+		// _check_model returns ErrorResponse with NotFoundError, 404.
+		{"vllm unknown model", "vllm", 404, nil,
+			`{"object":"error","message":"The model `+"`qwen-x`"+` does not exist.","type":"NotFoundError","param":null,"code":404}`,
+			llm.ErrBadRequest, 0, "/model", "does not exist"},
 		{"ollama model without tools", "ollama", 400, nil,
 			`{"error":"registry.ollama.ai/library/gemma:2b does not support tools"}`,
 			llm.ErrBadRequest, 0, "tool-capable model", "does not support tools"},
