@@ -184,12 +184,12 @@ func TestClassify(t *testing.T) {
 		// ERROR_TYPE_NOT_SUPPORTED in tools/server/utils.hpp
 		// format_error_response: HTTP 501, type "not_supported_error".
 		{"llama.cpp not supported is permanent", "llama.cpp", 501, nil,
-			`{"error":{"code":501,"message":"This server does not support embeddings. Start it with `+"`--embeddings`"+`","type":"not_supported_error"}}`,
+			`{"error":{"code":501,"message":"This server does not support embeddings. Start it with ` + "`--embeddings`" + `","type":"not_supported_error"}}`,
 			llm.ErrBadRequest, 0, "rejected", "does not support embeddings"},
 		// vLLM's unknown model: vllm/entrypoints/openai/serving_engine.py
 		// _check_model returns ErrorResponse with NotFoundError, 404.
 		{"vllm unknown model", "vllm", 404, nil,
-			`{"object":"error","message":"The model `+"`qwen-x`"+` does not exist.","type":"NotFoundError","param":null,"code":404}`,
+			`{"object":"error","message":"The model ` + "`qwen-x`" + ` does not exist.","type":"NotFoundError","param":null,"code":404}`,
 			llm.ErrBadRequest, 0, "/model", "does not exist"},
 		{"ollama model without tools", "ollama", 400, nil,
 			`{"error":"registry.ollama.ai/library/gemma:2b does not support tools"}`,
