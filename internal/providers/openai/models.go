@@ -13,7 +13,11 @@ import (
 
 // ListModels asks an OpenAI-compatible server for its models (GET
 // {base}/models, base normalised as in Options.BaseURL) and returns their
-// ids in the server's order. key may be empty. Errors are the transport's
+// ids in the server's order, each once: llama-server answers with both an
+// OpenAI "data" array and an Ollama-style "models" array naming the same
+// model (handle_models in ggml-org/llama.cpp tools/server/server.cpp;
+// testdata/models/llama-server.json), so `zero models` and `zero doctor`
+// would otherwise count it twice. key may be empty. Errors are the transport's
 // *llm.ProviderError: ErrConnect when nothing listens, otherwise the
 // classified HTTP error. Bound the call with ctx; there is no retry.
 func ListModels(ctx context.Context, baseURL, key string) ([]string, error) {
@@ -53,11 +57,18 @@ func ListModels(ctx context.Context, baseURL, key string) ([]string, error) {
 			Message: "the models list is not JSON", Err: err, Hint: "check that the base URL points at an OpenAI-compatible server"}
 	}
 	ids := make([]string, 0, len(list.Data)+len(list.Models))
+	seen := make(map[string]bool, cap(ids))
+	add := func(id string) {
+		if id != "" && !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
 	for _, m := range list.Data {
-		ids = append(ids, m.ID)
+		add(m.ID)
 	}
 	for _, m := range list.Models {
-		ids = append(ids, m.Name)
+		add(m.Name)
 	}
 	return ids, nil
 }

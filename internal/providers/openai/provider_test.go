@@ -5,6 +5,9 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -461,5 +464,26 @@ func TestSlowConsumerIsNotAStall(t *testing.T) {
 	a := assemble(append([]llm.Event{first}, drain(ch)...))
 	if a.Err != nil || len(a.Message().Text()) != 200 {
 		t.Errorf("err %v, %d bytes of text", a.Err, len(a.Message().Text()))
+	}
+}
+
+// TestListModelsCountsEachServedModelOnce: llama-server's GET /v1/models
+// names its one model in the OpenAI "data" array and again in the
+// Ollama-style "models" array (testdata/models/llama-server.json, the
+// shape of handle_models in ggml-org/llama.cpp tools/server/server.cpp);
+// the list has it once.
+func TestListModelsCountsEachServedModelOnce(t *testing.T) {
+	body, err := os.ReadFile(filepath.Join("testdata", "models", "llama-server.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(body)
+	}))
+	defer srv.Close()
+	ids, err := ListModels(context.Background(), srv.URL, "")
+	if err != nil || len(ids) != 1 || ids[0] != "qwen2.5-coder-0.5b-q8_0.gguf" {
+		t.Fatalf("ids %q err %v, want the one model once", ids, err)
 	}
 }
