@@ -3,7 +3,13 @@
 // (Ollama 11434, llama.cpp 8080, LM Studio 1234, vLLM 8000) in parallel
 // with short timeouts through the OpenAI-compatible GET /v1/models, and
 // reads the context window a found server actually runs with (llama.cpp
-// /props, Ollama /api/show, LM Studio /api/v0/models, vLLM max_model_len).
+// /props; Ollama /api/ps, /api/show and its version's default; LM Studio
+// /api/v1/models or /api/v0/models; vLLM max_model_len), with the window the
+// model supports and a warning when the server cuts it (Window). The hard
+// lesson encoded here: Ollama and LM Studio load a model with a small
+// default window (2048-4096 tokens) whatever it was trained for, and the
+// OpenAI-compatible endpoint cannot raise it, so the trained window is not
+// the one to plan compaction by (ollama.go, lmstudio.go).
 //
 // It only ever dials the host it is given (127.0.0.1 by default) and never
 // goes through a proxy. It does not remember servers or choose models for
@@ -79,6 +85,9 @@ type Server struct {
 	// MaxModelLen holds the windows (tokens) the model list itself gave
 	// (vLLM max_model_len), by model id.
 	MaxModelLen map[string]int `json:"maxModelLen,omitempty"`
+	// Version is the server's version when it says (Ollama GET
+	// /api/version), e.g. "0.12.6".
+	Version string `json:"version,omitempty"`
 }
 
 // Root returns the server's root URL (BaseURL without "/v1").
@@ -282,28 +291,37 @@ func (p *Prober) probe(ctx context.Context, c Candidate) Probe {
 	if len(srv.Models) == 0 {
 		return Probe{Candidate: c, Err: &emptyListError{}}
 	}
-	srv.Kind = recognise(c.Kind, owners, srv.MaxModelLen != nil)
+	var sure bool
+	srv.Kind, sure = recognise(c.Kind, owners, srv.MaxModelLen != nil)
+	if !sure || srv.Kind == Ollama {
+		// Ollama lists a user's own models under their namespace, not
+		// "library": GET /api/version tells it apart.
+		if v := p.ollamaVersion(ctx, *srv); v != "" {
+			srv.Kind, srv.Version = Ollama, v
+		}
+	}
 	return Probe{Candidate: c, Server: srv}
 }
 
 // recognise refines the kind a port suggests by what the model list says
 // about its owner: "llamacpp" (llama.cpp), "vllm" (vLLM), "library"
-// (Ollama), "organization_owner" (LM Studio).
-func recognise(byPort ServerKind, owners map[string]int, hasMaxLen bool) ServerKind {
+// (Ollama), "organization_owner" (LM Studio). sure is false when only the
+// port suggested the kind.
+func recognise(byPort ServerKind, owners map[string]int, hasMaxLen bool) (kind ServerKind, sure bool) {
 	switch {
 	case owners["llamacpp"] > 0:
-		return LlamaCpp
+		return LlamaCpp, true
 	case owners["vllm"] > 0 || hasMaxLen:
-		return VLLM
+		return VLLM, true
 	case owners["library"] > 0:
-		return Ollama
+		return Ollama, true
 	case owners["organization_owner"] > 0:
-		return LMStudio
+		return LMStudio, true
 	}
 	if byPort == "" {
-		return Unknown
+		return Unknown, false
 	}
-	return byPort
+	return byPort, false
 }
 
 // modelList is the OpenAI GET /v1/models response, with vLLM's extra

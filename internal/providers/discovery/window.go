@@ -1,41 +1,66 @@
 package discovery
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
-	"strconv"
-	"strings"
 )
 
 // ErrNoWindow is wrapped when a server does not say its context window.
 var ErrNoWindow = errors.New("server does not report its context window")
 
+// Window is what a server says about the context window it runs a model
+// with.
+type Window struct {
+	// Tokens is the window requests must fit in: the one the server runs
+	// (or will run) the model with. Compaction must keep under it.
+	Tokens int
+	// Model is the window the model supports (Ollama's trained
+	// context_length, LM Studio's max_context_length); 0 when the server
+	// does not say. It may exceed Tokens when the server cuts the window.
+	Model int
+	// Source says where Tokens came from, e.g. "ollama /api/ps".
+	Source string
+	// Assumed is true when Tokens is the server's documented default
+	// because the model is not loaded yet, not a figure the server gave.
+	Assumed bool
+	// Warning, when not empty, is one line for the user: the window is
+	// smaller than the model's and how to raise it.
+	Warning string
+}
+
+// Cut reports whether the server runs the model with less than it supports.
+func (w Window) Cut() bool { return w.Model > 0 && w.Tokens < w.Model }
+
 // ContextWindow asks srv for the context window, in tokens, it runs model
-// with (see Prober.ContextWindow).
+// with (see Prober.Window).
 func ContextWindow(ctx context.Context, srv Server, model string) (int, error) {
 	return (&Prober{}).ContextWindow(ctx, srv, model)
 }
 
-// ContextWindow asks srv for the context window, in tokens, it runs model
-// with. Sources, by kind (the others are tried after, in case the kind was
-// guessed wrong):
+// ContextWindow returns Window(ctx, srv, model).Tokens.
+func (p *Prober) ContextWindow(ctx context.Context, srv Server, model string) (int, error) {
+	w, err := p.Window(ctx, srv, model)
+	return w.Tokens, err
+}
+
+// Window asks srv for the context window it runs model with. Sources, by
+// kind (the others are tried after, in case the kind was guessed wrong):
 //   - vLLM: max_model_len from GET /v1/models;
 //   - llama.cpp: GET /props, default_generation_settings.n_ctx (or n_ctx);
-//   - Ollama: POST /api/show {"model"}: num_ctx from "parameters" when the
-//     model sets it, else model_info["<arch>.context_length"] (the trained
-//     window; Ollama may load the model with less unless num_ctx is set);
-//   - LM Studio: GET /api/v0/models, loaded_context_length of the loaded
-//     model, else max_context_length.
+//   - Ollama: the loaded window from GET /api/ps, else num_ctx from POST
+//     /api/show "parameters", else Ollama's default for a model it has not
+//     loaded yet (ollama.go), never more than the model's
+//     model_info["<arch>.context_length"];
+//   - LM Studio: the loaded instance's context length from GET
+//     /api/v1/models or GET /api/v0/models, else its default for a model
+//     it loads on demand (lmstudio.go).
 //
 // Each request is bounded by the prober's timeout. A server that reports
 // nothing gives an error wrapping ErrNoWindow.
-func (p *Prober) ContextWindow(ctx context.Context, srv Server, model string) (int, error) {
+func (p *Prober) Window(ctx context.Context, srv Server, model string) (Window, error) {
 	if n := srv.MaxModelLen[model]; n > 0 {
-		return n, nil
+		return Window{Tokens: n, Model: n, Source: "vllm max_model_len"}, nil
 	}
 	order := []ServerKind{srv.Kind}
 	for _, k := range []ServerKind{LlamaCpp, Ollama, LMStudio} {
@@ -45,26 +70,26 @@ func (p *Prober) ContextWindow(ctx context.Context, srv Server, model string) (i
 	}
 	var errs []error
 	for _, k := range order {
-		var n int
+		var w Window
 		var err error
 		switch k {
 		case LlamaCpp:
-			n, err = p.llamaProps(ctx, srv)
+			w, err = p.llamaProps(ctx, srv)
 		case Ollama:
-			n, err = p.ollamaShow(ctx, srv, model)
+			w, err = p.ollamaWindow(ctx, srv, model)
 		case LMStudio:
-			n, err = p.lmstudioModels(ctx, srv, model)
+			w, err = p.lmstudioWindow(ctx, srv, model)
 		default:
 			continue
 		}
-		if err == nil && n > 0 {
-			return n, nil
+		if err == nil && w.Tokens > 0 {
+			return w, nil
 		}
 		if err != nil {
 			errs = append(errs, err)
 		}
 	}
-	return 0, fmt.Errorf("%w: %s (model %s): %w", ErrNoWindow, srv.BaseURL, model, errors.Join(errs...))
+	return Window{}, fmt.Errorf("%w: %s (model %s): %w", ErrNoWindow, srv.BaseURL, model, errors.Join(errs...))
 }
 
 func (p *Prober) get(ctx context.Context, url string, v any) error {
@@ -74,7 +99,7 @@ func (p *Prober) get(ctx context.Context, url string, v any) error {
 }
 
 // llamaProps reads llama.cpp's GET /props.
-func (p *Prober) llamaProps(ctx context.Context, srv Server) (int, error) {
+func (p *Prober) llamaProps(ctx context.Context, srv Server) (Window, error) {
 	var props struct {
 		NCtx     int `json:"n_ctx"`
 		Defaults struct {
@@ -82,95 +107,12 @@ func (p *Prober) llamaProps(ctx context.Context, srv Server) (int, error) {
 		} `json:"default_generation_settings"`
 	}
 	if err := p.get(ctx, srv.Root()+"/props", &props); err != nil {
-		return 0, err
+		return Window{}, err
 	}
+	n := props.NCtx
 	if props.Defaults.NCtx > 0 {
-		return props.Defaults.NCtx, nil
+		n = props.Defaults.NCtx
 	}
-	return props.NCtx, nil
+	return Window{Tokens: n, Source: "llama.cpp /props"}, nil
 }
 
-// ollamaShow reads Ollama's POST /api/show.
-func (p *Prober) ollamaShow(ctx context.Context, srv Server, model string) (int, error) {
-	ctx, cancel := context.WithTimeout(ctx, p.timeout())
-	defer cancel()
-	body, _ := json.Marshal(map[string]string{"model": model})
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, srv.Root()+"/api/show", bytes.NewReader(body))
-	if err != nil {
-		return 0, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	var show struct {
-		Parameters string                     `json:"parameters"`
-		ModelInfo  map[string]json.RawMessage `json:"model_info"`
-	}
-	if err := doJSON(p.client(), req, &show); err != nil {
-		return 0, err
-	}
-	if n := numCtx(show.Parameters); n > 0 {
-		return n, nil
-	}
-	var arch string
-	_ = json.Unmarshal(show.ModelInfo["general.architecture"], &arch)
-	if arch != "" {
-		if n := jsonInt(show.ModelInfo[arch+".context_length"]); n > 0 {
-			return n, nil
-		}
-	}
-	// No architecture key: any "*.context_length".
-	for k, v := range show.ModelInfo {
-		if strings.HasSuffix(k, ".context_length") {
-			if n := jsonInt(v); n > 0 {
-				return n, nil
-			}
-		}
-	}
-	return 0, nil
-}
-
-// numCtx finds "num_ctx N" in an Ollama parameters block (one
-// "name value" pair per line).
-func numCtx(params string) int {
-	for _, line := range strings.Split(params, "\n") {
-		f := strings.Fields(line)
-		if len(f) == 2 && f[0] == "num_ctx" {
-			if n, err := strconv.Atoi(f[1]); err == nil && n > 0 {
-				return n
-			}
-		}
-	}
-	return 0
-}
-
-func jsonInt(raw json.RawMessage) int {
-	var f float64
-	if json.Unmarshal(raw, &f) != nil || f <= 0 {
-		return 0
-	}
-	return int(f)
-}
-
-// lmstudioModels reads LM Studio's GET /api/v0/models.
-func (p *Prober) lmstudioModels(ctx context.Context, srv Server, model string) (int, error) {
-	var list struct {
-		Data []struct {
-			ID                  string `json:"id"`
-			State               string `json:"state"`
-			MaxContextLength    int    `json:"max_context_length"`
-			LoadedContextLength int    `json:"loaded_context_length"`
-		} `json:"data"`
-	}
-	if err := p.get(ctx, srv.Root()+"/api/v0/models", &list); err != nil {
-		return 0, err
-	}
-	for _, m := range list.Data {
-		if m.ID != model {
-			continue
-		}
-		if m.LoadedContextLength > 0 {
-			return m.LoadedContextLength, nil
-		}
-		return m.MaxContextLength, nil
-	}
-	return 0, nil
-}
