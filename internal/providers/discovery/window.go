@@ -115,4 +115,3 @@ func (p *Prober) llamaProps(ctx context.Context, srv Server) (Window, error) {
 	}
 	return Window{Tokens: n, Source: "llama.cpp /props"}, nil
 }
-
