@@ -224,6 +224,23 @@ func TestClassify(t *testing.T) {
 	}
 }
 
+// TestVLLMOutputBudgetOverflow: vLLM rejects a request whose prompt plus
+// max_tokens passes max_model_len with HTTP 400 and this body (the wording
+// of vllm/entrypoints/openai/serving_engine.py _validate_input); the
+// prompt fits, so it is the output_budget subclass with all three numbers,
+// and lowering max_tokens answers it.
+func TestVLLMOutputBudgetOverflow(t *testing.T) {
+	body := `{"error":{"message":"'max_tokens' or 'max_completion_tokens' is too large: 8000. This model's maximum context length is 4096 tokens and your request has 2778 input tokens (8000 > 4096 - 2778). None","type":"BadRequestError","param":null,"code":400}}`
+	e := Classify("vllm", "m", 400, nil, []byte(body))
+	o, ok := llm.AsOverflow(e)
+	if e.Kind != llm.ErrContextOverflow || !ok {
+		t.Fatalf("%v: not a context overflow", e)
+	}
+	if !o.OutputBudget || o.PromptTokens != 2778 || o.MaxTokens != 8000 || o.Limit != 4096 {
+		t.Errorf("overflow %+v, want output budget, prompt 2778, max_tokens 8000, limit 4096", *o)
+	}
+}
+
 func TestOverflowNumbersOlderWording(t *testing.T) {
 	body := `{"error":{"message":"This model's maximum context length is 4096 tokens. However, you requested 4500 tokens (3500 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.","type":"invalid_request_error","code":"context_length_exceeded"}}`
 	o, ok := llm.AsOverflow(Classify("vllm", "m", 400, nil, []byte(body)))

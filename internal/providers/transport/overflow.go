@@ -37,12 +37,13 @@ var overflowPatterns = sync.OnceValue(func() *overflowRes {
 		promptAtLeast:   regexp.MustCompile(`prompt contains at least (\d+) input tokens`),
 		messagesSplit:   regexp.MustCompile(`you requested (\d+) tokens \((\d+) in the messages, (\d+) in the completion\)`),
 		messagesResult:  regexp.MustCompile(`messages resulted in (\d+) tokens`),
+		vllmBudget:      regexp.MustCompile(`is too large: (\d+)\. This model's maximum context length is (\d+) tokens and your request has (\d+) input tokens`),
 	}
 })
 
 type overflowRes struct {
 	anthropicPrompt, sumOverLimit, gemini, llamaCpp, maxContext,
-	outputRequested, promptAtLeast, messagesSplit, messagesResult *regexp.Regexp
+	outputRequested, promptAtLeast, messagesSplit, messagesResult, vllmBudget *regexp.Regexp
 }
 
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
@@ -96,6 +97,11 @@ func overflow(d details) *llm.ContextOverflow {
 	}
 	if s := re.messagesResult.FindStringSubmatch(m); s != nil {
 		o.PromptTokens = atoi(s[1])
+	}
+	if s := re.vllmBudget.FindStringSubmatch(m); s != nil {
+		// vLLM's check of prompt + max_tokens against max_model_len
+		// (vllm/entrypoints/openai/serving_engine.py _validate_input).
+		o.MaxTokens, o.Limit, o.PromptTokens = atoi(s[1]), atoi(s[2]), atoi(s[3])
 	}
 	switch {
 	case o.MaxTokens > 0 && o.PromptTokens > 0 && o.Limit > 0:
