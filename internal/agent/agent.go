@@ -117,6 +117,11 @@ type Options struct {
 	// (llama.cpp n_ctx, OpenAI's maximum context length) is used for the
 	// rest of the session.
 	ContextWindow int
+	// MaxOutputTokens caps one reply, in tokens (config maxOutputTokens);
+	// 0 means DefaultMaxOutputTokens. Every request asks for the smaller
+	// of it and the room the window leaves after the estimated prompt
+	// (budget.go).
+	MaxOutputTokens int
 	// CompletionCheck (on for exec) nudges the model once when its final
 	// answer says work remains or claims tests pass while no test or
 	// build command (go test, pytest, npm test, cargo build, make test,
@@ -150,6 +155,9 @@ type Agent struct {
 	lastInput, lastBytes int
 	// compactions counts compactions this session.
 	compactions int
+	// roomNeeded makes the next request compact first: the continuation
+	// of a reply cut at its budget would not leave room for a reply.
+	roomNeeded bool
 	// runPrompt is the prompt of the current (or last) Run; nudges the
 	// texts of the user messages the agent wrote itself. Compaction pins
 	// the user's words (pinnedMessages).

@@ -81,6 +81,16 @@ func (a *Agent) overflowCompact(ctx context.Context, emit func(event.Event), cau
 			emit(event.Event{Type: event.Warning, Text: fmt.Sprintf("the server's context window is %d tokens; using it for this session", o.Limit)})
 		}
 		prompt = o.PromptTokens
+		if budgetOnly(cause) {
+			// The prompt fits; only max_tokens did not (vLLM, OpenAI).
+			// Learning the server's count lowers the budget to the room
+			// left: no compaction needed.
+			a.est.Calibrate(reqBytes, prompt)
+			req := a.buildRequest(ctx, emit)
+			req.MaxTokens = min(req.MaxTokens, o.Limit-prompt)
+			emit(event.Event{Type: event.Warning, Text: fmt.Sprintf("the prompt (%d tokens) fits the %d-token window but the output budget did not; asking for %d output tokens", prompt, o.Limit, req.MaxTokens)})
+			return req, nil
+		}
 	}
 	if prompt <= 0 {
 		prompt = a.opts.ContextWindow
@@ -94,6 +104,15 @@ func (a *Agent) overflowCompact(ctx context.Context, emit func(event.Event), cau
 		return llm.Request{}, fmt.Errorf("%w: %w (server said: %w)", ErrCompactionFailed, err, cause)
 	}
 	return a.buildRequest(ctx, emit), nil
+}
+
+// budgetOnly reports a context-overflow error that a smaller output
+// budget answers without compaction: the server counted a prompt that
+// leaves at least minReplyTokens of its window (llm.ContextOverflow's
+// OutputBudget subclass).
+func budgetOnly(err error) bool {
+	o, ok := llm.AsOverflow(err)
+	return ok && o.OutputBudget && o.PromptTokens > 0 && o.Limit-o.PromptTokens >= minReplyTokens
 }
 
 // compact plans and applies one compaction toward budget bytes of

@@ -20,6 +20,10 @@
 //   - compact.go: proactive (2/3 of the window) and reactive (one
 //     context-overflow error, one retry) compaction, and Compact for
 //     /compact; the user's task is pinned verbatim after the summary;
+//   - budget.go: every request's max output tokens (the configured cap,
+//     at most the room the window leaves); a "length" finish at the
+//     window is an overflow (compact once, ask again), one at the budget
+//     is continued, after compaction when the continuation would not fit;
 //   - stuck.go, completion.go, verify.go: stuck detection and the
 //     completion check (a "tests pass" claim needs a test or build
 //     command that exited 0);

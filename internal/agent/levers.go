@@ -146,8 +146,14 @@ func (a *Agent) prepareRequest(ctx context.Context, emit func(event.Event)) (llm
 		a.compactWrites()
 	}
 	if w := a.opts.ContextWindow; w > 0 {
-		if est := a.est.Tokens(a.historyRequestBytes(a.history)); est > w*2/3 {
-			err := a.compact(ctx, emit, a.targetBytes(), fmt.Sprintf("the estimated request (%d tokens) passes 2/3 of the %d-token window", est, w))
+		est := a.est.Tokens(a.historyRequestBytes(a.history))
+		why := fmt.Sprintf("the estimated request (%d tokens) passes 2/3 of the %d-token window", est, w)
+		if a.roomNeeded {
+			why = fmt.Sprintf("continuing the cut reply would leave under %d tokens of the %d-token window", minReplyTokens, w)
+		}
+		if est > w*2/3 || a.roomNeeded {
+			a.roomNeeded = false
+			err := a.compact(ctx, emit, a.targetBytes(), why)
 			if err != nil {
 				if ctx.Err() != nil {
 					return llm.Request{}, ctx.Err()
@@ -167,12 +173,14 @@ func (a *Agent) prepareRequest(ctx context.Context, emit func(event.Event)) (llm
 // the run's context and emitter so callers (compact.go) need not change
 // when a step that reports is added here.
 func (a *Agent) buildRequest(context.Context, func(event.Event)) llm.Request {
-	return llm.Request{
+	req := llm.Request{
 		Model:    a.opts.Model,
 		System:   a.opts.System,
 		Messages: a.history,
 		Tools:    a.opts.Tools.Specs(a.opts.Visible),
 	}
+	req.MaxTokens = a.outputBudget(req)
+	return req
 }
 
 // messageOverhead approximates the bytes of role and framing per message.

@@ -61,8 +61,13 @@ type run struct {
 	malformed int
 	// shown is the answer text shown for the current turn.
 	shown string
-	// finish is the finish reason of the current turn's reply.
+	// finish is the finish reason of the current turn's reply; usage its
+	// usage report (nil when the server sent none).
 	finish llm.FinishReason
+	usage  *llm.Usage
+	// refilled is set once a reply that filled the window was answered
+	// by compaction; the next one ends the run (ErrWindowFull).
+	refilled bool
 	// cut counts the cut-off replies answered with cutNudge.
 	cut int
 	// cutText is the text of the cut-off replies since the last tool call
@@ -109,7 +114,7 @@ func (a *Agent) Run(ctx context.Context, prompt string) Result {
 func stopErrorKind(err error) llm.ErrorKind {
 	var pe *llm.ProviderError
 	switch {
-	case errors.Is(err, ErrCompactionFailed) || errors.Is(err, contextmgr.ErrCannotShrink):
+	case errors.Is(err, ErrCompactionFailed) || errors.Is(err, ErrWindowFull) || errors.Is(err, contextmgr.ErrCannotShrink):
 		return llm.ErrContextOverflow
 	case errors.As(err, &pe):
 		return pe.Kind
@@ -159,7 +164,9 @@ func (r *run) loop(ctx context.Context) Result {
 		if err != nil && ctx.Err() == nil && llm.KindOf(err) == llm.ErrContextOverflow {
 			// Reactive compaction: exactly once for this turn, then one
 			// retry; a second overflow ends the run below.
-			r.emit(event.Event{Type: event.Warning, Text: "the request exceeds the model's context window; compacting the history once and retrying"})
+			if !budgetOnly(err) {
+				r.emit(event.Event{Type: event.Warning, Text: "the request exceeds the model's context window; compacting the history once and retrying"})
+			}
 			req, err = r.a.overflowCompact(ctx, r.emit, err)
 			if err != nil {
 				return Result{StopReason: event.StopError, Err: err}
@@ -191,6 +198,15 @@ func (r *run) loop(ctx context.Context) Result {
 			msg, invalid = r.recoverTextCalls(msg, req.Tools)
 			calls = msg.ToolCalls()
 		}
+		if len(calls) == 0 && r.finish == llm.FinishLength && r.a.filledWindow(r.usage) {
+			// Not the output limit: prompt plus reply reached the window,
+			// so there is no room to continue in. Compact once and ask
+			// again; the reply that filled the window is dropped.
+			if res, stop := r.windowFilled(ctx); stop {
+				return res
+			}
+			continue
+		}
 		if len(calls) == 0 && r.finish == llm.FinishLength {
 			if r.cut >= maxCutNudges {
 				r.keepPartial(msg)
@@ -205,6 +221,9 @@ func (r *run) loop(ctx context.Context) Result {
 				r.cutText.WriteString(msg.Text())
 			}
 			r.nudge(cutNudge)
+			if !r.a.continuationFits(r.usage) {
+				r.a.roomNeeded = true
+			}
 			continue
 		}
 		if len(calls) == 0 {
@@ -236,6 +255,29 @@ func (r *run) loop(ctx context.Context) Result {
 			return res
 		}
 	}
+}
+
+// windowFilled answers a reply that filled the context window (finish
+// "length" with prompt plus reply at the window): the first time, the
+// history is compacted as for a context-overflow error and the loop asks
+// again; the second time, or when compaction cannot make room, the run
+// stops with ErrWindowFull and what to do.
+func (r *run) windowFilled(ctx context.Context) (Result, bool) {
+	w, u := r.a.opts.ContextWindow, r.usage
+	if r.refilled {
+		return Result{StopReason: event.StopError, Err: windowFullError(w, nil)}, true
+	}
+	r.refilled = true
+	r.emit(event.Event{Type: event.Warning, Text: fmt.Sprintf("the reply filled the %d-token context window (prompt %d + reply %d tokens), so it cannot be continued; dropping it, compacting the history once and asking again", w, u.InputTokens, u.OutputTokens)})
+	cause := &llm.ProviderError{Kind: llm.ErrContextOverflow, Provider: r.a.opts.Provider.Name(), Model: r.a.opts.Model,
+		Err: &llm.ContextOverflow{PromptTokens: u.InputTokens, Limit: w}}
+	if _, err := r.a.overflowCompact(ctx, r.emit, cause); err != nil {
+		if ctx.Err() != nil {
+			return Result{StopReason: event.StopInterrupted}, true
+		}
+		return Result{StopReason: event.StopError, Err: windowFullError(w, err)}, true
+	}
+	return Result{}, false
 }
 
 // nudge appends a user message the agent wrote (not the user), and
@@ -286,6 +328,7 @@ func (r *run) visibleSpecs() []llm.ToolSpec {
 func (r *run) requestWithRetry(ctx context.Context, req llm.Request) (llm.Message, error) {
 	var printedText string
 	for attempt := 0; ; attempt++ {
+		r.usage = nil
 		msg, shown, finish, err := r.streamOnce(ctx, req, printedText)
 		r.finish = finish
 		printedText = shown
@@ -405,6 +448,7 @@ func (r *run) streamOnce(ctx context.Context, req llm.Request, already string) (
 	}
 	if asm.Usage != nil {
 		u := *asm.Usage
+		r.usage = &u
 		r.totals.Usage = r.totals.Usage.Add(u)
 		r.a.calibrate(req, u)
 		r.emit(event.Event{Type: event.Usage, Usage: &u, ElapsedMs: time.Since(started).Milliseconds()})

@@ -30,8 +30,12 @@ import (
 // smallServer is a fake llama.cpp with a small window in front of two
 // scripted llmtest servers: a request whose body is over window tokens
 // (bytes/4) gets HTTP 400 with llama.cpp's exceed_context_size_error body
-// (shape of case B10 error_05); requests offering tools go to main, the
-// others (summaries) to sum.
+// (shape of case B10 error_05: ggml-org/llama.cpp
+// tools/server/server-context.cpp sends "request (%d tokens) exceeds the
+// available context size (%d tokens), try increasing it" with
+// ERROR_TYPE_EXCEED_CONTEXT_SIZE, and server_task_result_error::to_json in
+// tools/server/server-task.cpp adds n_prompt_tokens and n_ctx); requests
+// offering tools go to main, the others (summaries) to sum.
 type smallServer struct {
 	main, sum *llmtest.Server
 	srv       *httptest.Server

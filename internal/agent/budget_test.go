@@ -1,0 +1,253 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/llm/llmtest"
+	"github.com/zero-agent/zero/internal/tools"
+)
+
+// maxTokensOf returns the max_tokens a recorded OpenAI request asked for
+// (0 when absent).
+func maxTokensOf(r llmtest.Request) int {
+	n, _ := r.Map()["max_tokens"].(float64)
+	return int(n)
+}
+
+// budgetHistory is a resumed conversation of about 16 KB that compaction
+// can shrink (eight old exchanges, then the recent ones).
+func budgetHistory() []llm.Message {
+	note := strings.Repeat("notes on what I read in the parser. ", 55) // ~2 KB
+	h := []llm.Message{llm.TextMessage(llm.RoleUser, "refactor the parser")}
+	for range 8 {
+		h = append(h, llm.TextMessage(llm.RoleAssistant, note), llm.TextMessage(llm.RoleUser, "go on"))
+	}
+	return h
+}
+
+func errorEvents(rec *recorder) []event.Event {
+	var out []event.Event
+	for _, e := range rec.evs {
+		if e.Type == event.Error {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// TestEveryRequestCarriesMaxTokens: with no window known a request asks
+// for the configured cap (DefaultMaxOutputTokens when none); with a window
+// it asks for no more than the room the estimated prompt leaves; the
+// budget is the only field that may differ between two requests of the
+// same history (it is not part of the prompt).
+func TestEveryRequestCarriesMaxTokens(t *testing.T) {
+	tests := []struct {
+		name   string
+		cap    int
+		window int
+		min    int
+		max    int
+	}{
+		{"default cap, unknown window", 0, 0, DefaultMaxOutputTokens, DefaultMaxOutputTokens},
+		{"configured cap", 2000, 0, 2000, 2000},
+		{"large window: the cap", 0, 1 << 20, DefaultMaxOutputTokens, DefaultMaxOutputTokens},
+		// ~16 KB of history is ~4,100 tokens at 4 bytes a token: a 6,144
+		// window leaves under 2,100.
+		{"small window: the room left", 0, 6144, minReplyTokens, 2100},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := llmtest.NewServer(t)
+			srv.Script(llmtest.Reply(llmtest.Text("done")))
+			a := New(Options{Provider: newOpenAI(t, srv.URL()), Model: "m", History: budgetHistory(), MaxOutputTokens: tc.cap, ContextWindow: tc.window})
+			if res := a.Run(context.Background(), "next"); res.StopReason != event.StopCompleted {
+				t.Fatalf("run %+v", res)
+			}
+			got := maxTokensOf(srv.Requests()[0])
+			if got < tc.min || got > tc.max {
+				t.Fatalf("max_tokens %d, want %d..%d", got, tc.min, tc.max)
+			}
+		})
+	}
+}
+
+// TestFullWindowIsAnOverflowNotAnOutputLimit: a reply cut with finish
+// "length" where prompt plus reply reached the window (llama-server stops
+// a slot at n_ctx with STOP_TYPE_LIMIT and reports "length") is not
+// continued: the reply is dropped, the history compacted once and the
+// request asked again, with no "continue" nudge and no talk of the output
+// token limit.
+func TestFullWindowIsAnOverflowNotAnOutputLimit(t *testing.T) {
+	s := newSmallServer(t, 1<<20)
+	const window = 16384
+	s.main.Script(
+		llmtest.Reply(llmtest.Text("rambling on and on"), llmtest.Usage(15000, 1380), llmtest.Finish("length")),
+		llmtest.Reply(llmtest.Text("done")),
+	)
+	s.sum.Script(llmtest.Reply(llmtest.Text("The parser was read.")))
+	rec := &recorder{}
+	a := New(Options{Provider: newOpenAI(t, s.srv.URL), Model: "m", Sink: rec, History: budgetHistory(), ContextWindow: window,
+		Tools: tools.NewRegistry(echoTool("read_file", tools.SideRead)), RetryBase: time.Millisecond})
+	res := a.Run(context.Background(), "next")
+	if res.StopReason != event.StopCompleted || res.Final != "done" {
+		t.Fatalf("stop %s final %q err %v", res.StopReason, res.Final, res.Err)
+	}
+	reqs := s.main.Requests()
+	if len(reqs) != 2 || len(s.sum.Requests()) != 1 {
+		t.Fatalf("%d requests and %d summaries, want 2 and 1", len(reqs), len(s.sum.Requests()))
+	}
+	if b := string(reqs[1].Body); strings.Contains(b, "rambling") || strings.Contains(b, "cut off") {
+		t.Fatalf("the retry carries the dropped reply or a continue nudge: %s", b)
+	}
+	if len(reqs[1].Body) >= len(reqs[0].Body) {
+		t.Fatalf("the retry (%d bytes) is not smaller than the request that filled the window (%d)", len(reqs[1].Body), len(reqs[0].Body))
+	}
+	w := rec.texts(event.Warning)
+	if !strings.Contains(w, "filled the 16384-token context window (prompt 15000 + reply 1380 tokens)") || strings.Contains(w, "output token limit") {
+		t.Fatalf("warnings %q", w)
+	}
+}
+
+// TestFullWindowTwiceStopsWithOneMessage: a reply that fills the window
+// again after the one compaction ends the run with one error event of
+// kind context_overflow saying what to do.
+func TestFullWindowTwiceStopsWithOneMessage(t *testing.T) {
+	s := newSmallServer(t, 1<<20)
+	full := llmtest.Reply(llmtest.Text("rambling"), llmtest.Usage(15000, 1380), llmtest.Finish("length"))
+	s.main.Script(full, full, llmtest.Reply(llmtest.Text("never asked")))
+	s.sum.Script(llmtest.Reply(llmtest.Text("The parser was read.")))
+	rec := &recorder{}
+	a := New(Options{Provider: newOpenAI(t, s.srv.URL), Model: "m", Sink: rec, History: budgetHistory(), ContextWindow: 16384,
+		Tools: tools.NewRegistry(echoTool("read_file", tools.SideRead)), RetryBase: time.Millisecond})
+	res := a.Run(context.Background(), "next")
+	if res.StopReason != event.StopError || !errors.Is(res.Err, ErrWindowFull) {
+		t.Fatalf("stop %s err %v, want error/ErrWindowFull", res.StopReason, res.Err)
+	}
+	if n := len(s.main.Requests()); n != 2 {
+		t.Fatalf("%d requests, want 2", n)
+	}
+	errs := errorEvents(rec)
+	if len(errs) != 1 || errs[0].ErrorKind != llm.ErrContextOverflow || !strings.Contains(errs[0].Text, "llama-server -c") || !strings.Contains(errs[0].Text, "maxOutputTokens") {
+		t.Fatalf("error events %+v, want one context_overflow saying what to do", errs)
+	}
+}
+
+// TestCutReplyContinuesOnlyWhenTheContinuationFits: a reply cut at its
+// output budget is continued (the nudge is sent); when the server's counts
+// say the prompt plus the cut reply leave under minReplyTokens of the
+// window, the history is compacted before the continuation is asked for.
+func TestCutReplyContinuesOnlyWhenTheContinuationFits(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		in, out int
+		compact bool
+	}{
+		{"room left: continued as is", 4000, 1000, false},
+		{"no room: compacted first", 12000, 4000, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSmallServer(t, 1<<20)
+			s.main.Script(
+				llmtest.Reply(llmtest.Text("The plan is "), llmtest.Usage(tc.in, tc.out), llmtest.Finish("length")),
+				llmtest.Reply(llmtest.Text("to split the parser.")),
+			)
+			s.sum.Script(llmtest.Reply(llmtest.Text("The parser was read.")))
+			rec := &recorder{}
+			a := New(Options{Provider: newOpenAI(t, s.srv.URL), Model: "m", Sink: rec, History: budgetHistory(), ContextWindow: 16384,
+				Tools: tools.NewRegistry(echoTool("read_file", tools.SideRead)), RetryBase: time.Millisecond})
+			res := a.Run(context.Background(), "plan it")
+			if res.StopReason != event.StopCompleted || res.Final != "The plan is to split the parser." {
+				t.Fatalf("stop %s final %q err %v", res.StopReason, res.Final, res.Err)
+			}
+			reqs := s.main.Requests()
+			if len(reqs) != 2 || !strings.Contains(string(reqs[1].Body), cutNudge) {
+				t.Fatalf("%d requests; the continuation must carry the nudge", len(reqs))
+			}
+			compacted := len(s.sum.Requests()) > 0
+			if compacted != tc.compact {
+				t.Fatalf("compacted %v, want %v (warnings %q)", compacted, tc.compact, rec.texts(event.Warning))
+			}
+			if tc.compact && !strings.Contains(rec.texts(event.Warning), "continuing the cut reply would leave under") {
+				t.Fatalf("warnings %q", rec.texts(event.Warning))
+			}
+		})
+	}
+}
+
+// TestOutputBudgetOverflowLowersMaxTokens: vLLM rejects prompt +
+// max_tokens over max_model_len with HTTP 400 (the body of
+// vllm/entrypoints/openai/serving_engine.py _validate_input); the prompt
+// fits, so the request is sent again at once with max_tokens lowered to
+// the room the server's count leaves, without compaction, and the window
+// is learned.
+func TestOutputBudgetOverflowLowersMaxTokens(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	srv.Script(
+		llmtest.Reply(llmtest.Error(400, `{"error":{"message":"'max_tokens' or 'max_completion_tokens' is too large: 8192. This model's maximum context length is 4096 tokens and your request has 2778 input tokens (8192 > 4096 - 2778). None","type":"BadRequestError","param":null,"code":400}}`)),
+		llmtest.Reply(llmtest.Text("done")),
+	)
+	rec := &recorder{}
+	a := New(Options{Provider: newOpenAI(t, srv.URL()), Model: "m", Sink: rec, RetryBase: time.Millisecond})
+	res := a.Run(context.Background(), "hi")
+	if res.StopReason != event.StopCompleted {
+		t.Fatalf("run %+v", res)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 || maxTokensOf(reqs[0]) != DefaultMaxOutputTokens {
+		t.Fatalf("%d requests, first max_tokens %d", len(reqs), maxTokensOf(reqs[0]))
+	}
+	if got := maxTokensOf(reqs[1]); got <= 0 || got > 4096-2778 {
+		t.Fatalf("retry max_tokens %d, want 1..%d", got, 4096-2778)
+	}
+	if a.opts.ContextWindow != 4096 {
+		t.Fatalf("window %d, want 4096 learned", a.opts.ContextWindow)
+	}
+	if w := rec.texts(event.Warning); strings.Contains(w, "compact") || !strings.Contains(w, "output budget did not") {
+		t.Fatalf("warnings %q", w)
+	}
+}
+
+// TestPermanentErrorsAreNotRetried: a server that refuses what was asked
+// is answered once, with one error event saying what to do, and no
+// "retrying" warning. The bodies are the servers' own: llama-server
+// started without --jinja (oaicompat_chat_params_parse in
+// ggml-org/llama.cpp tools/server/utils.hpp throws "tools param requires
+// --jinja flag"; the server renders it as HTTP 500, type server_error),
+// Ollama's unknown model, and a plain bad request.
+func TestPermanentErrorsAreNotRetried(t *testing.T) {
+	for _, tc := range []struct {
+		name, body, hint string
+		status           int
+	}{
+		{"llama-server without --jinja", `{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}`, "restart it with --jinja", 500},
+		{"unknown model", `{"error":"model \"qwen9\" not found, try pulling it first"}`, "/model", 404},
+		{"bad request", `{"error":{"code":400,"message":"Invalid 'messages' type: expected array","type":"invalid_request_error"}}`, "rejected", 400},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := llmtest.NewServer(t)
+			srv.Script(llmtest.Reply(llmtest.Error(tc.status, tc.body)), llmtest.Reply(llmtest.Text("never")))
+			rec := &recorder{}
+			a := New(Options{Provider: newOpenAI(t, srv.URL()), Model: "m", Sink: rec, Tools: tools.NewRegistry(echoTool("read_file", tools.SideRead)), RetryBase: time.Millisecond})
+			res := a.Run(context.Background(), "hi")
+			if res.StopReason != event.StopProviderError || llm.KindOf(res.Err) != llm.ErrBadRequest {
+				t.Fatalf("stop %s err %v, want provider_error/bad_request", res.StopReason, res.Err)
+			}
+			if n := len(srv.Requests()); n != 1 {
+				t.Fatalf("%d requests, want 1 (not retried)", n)
+			}
+			if w := rec.texts(event.Warning); w != "" {
+				t.Fatalf("warnings %q, want none", w)
+			}
+			errs := errorEvents(rec)
+			if len(errs) != 1 || !strings.Contains(errs[0].Text, tc.hint) {
+				t.Fatalf("error events %+v, want one saying %q", errs, tc.hint)
+			}
+		})
+	}
+}
