@@ -131,6 +131,18 @@ func TestLayers(t *testing.T) {
 					t.Errorf("config = %+v active %+v", c, c.Active)
 				}
 			}},
+		{name: "maxOutputTokens from a file, then the environment", project: `{"maxOutputTokens": 2048}`,
+			check: func(t *testing.T, c *Config) {
+				if c.MaxOutputTokens != 2048 {
+					t.Errorf("MaxOutputTokens = %d, want 2048", c.MaxOutputTokens)
+				}
+			}},
+		{name: "maxOutputTokens from the environment", env: env{"ZERO_MAX_OUTPUT_TOKENS": "1024"},
+			check: func(t *testing.T, c *Config) {
+				if c.MaxOutputTokens != 1024 {
+					t.Errorf("MaxOutputTokens = %d, want 1024", c.MaxOutputTokens)
+				}
+			}},
 		{name: "flag provider/model and key", o: Overrides{Model: "openai/gpt-5", APIKey: "sk-flag-000000000000"},
 			check: func(t *testing.T, c *Config) {
 				a := c.Active
@@ -261,6 +273,7 @@ func TestFileErrors(t *testing.T) {
 		{"duplicate", `{"providers":[{"name":"a"},{"name":"a"}]}`, "defined twice"},
 		{"mode", `{"permissionMode":"yolo"}`, `permissionMode: unknown permission mode "yolo"`},
 		{"negative", `{"maxTurns": 0}`, "maxTurns must be positive"},
+		{"zero output cap", `{"maxOutputTokens": 0}`, "maxOutputTokens must be positive"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -90,6 +90,11 @@ type File struct {
 	MaxToolOutput *int `json:"maxToolOutput,omitempty"`
 	// MaxTurnOutput caps all tool results of one turn, in bytes.
 	MaxTurnOutput *int `json:"maxTurnOutput,omitempty"`
+	// MaxOutputTokens caps one model reply, in tokens (sent as max_tokens,
+	// max_completion_tokens or maxOutputTokens); unset, 8192
+	// (agent.DefaultMaxOutputTokens). A request never asks for more than
+	// the window leaves after its prompt.
+	MaxOutputTokens *int `json:"maxOutputTokens,omitempty"`
 	// Hooks is passed through to internal/hooks unparsed.
 	Hooks json.RawMessage `json:"hooks,omitempty"`
 }
@@ -239,7 +244,7 @@ func (f *File) validate() error {
 	if _, err := permission.ParseMode(f.PermissionMode); err != nil {
 		return fmt.Errorf("permissionMode: %w", err)
 	}
-	for name, v := range map[string]*int{"maxTurns": f.MaxTurns, "contextWindow": f.ContextWindow, "maxToolOutput": f.MaxToolOutput, "maxTurnOutput": f.MaxTurnOutput} {
+	for name, v := range map[string]*int{"maxTurns": f.MaxTurns, "contextWindow": f.ContextWindow, "maxToolOutput": f.MaxToolOutput, "maxTurnOutput": f.MaxTurnOutput, "maxOutputTokens": f.MaxOutputTokens} {
 		if v != nil && *v <= 0 {
 			return fmt.Errorf("%s must be positive, not %d", name, *v)
 		}

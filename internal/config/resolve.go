@@ -78,6 +78,9 @@ type Config struct {
 	// internal/contextmgr.
 	MaxToolOutput int `json:"maxToolOutput,omitempty"`
 	MaxTurnOutput int `json:"maxTurnOutput,omitempty"`
+	// MaxOutputTokens caps one model reply, in tokens; 0 means the
+	// agent's default (agent.DefaultMaxOutputTokens).
+	MaxOutputTokens int `json:"maxOutputTokens,omitempty"`
 	// Hooks come from the user file.
 	Hooks json.RawMessage `json:"hooks,omitempty"`
 	// ProjectHooks come from the project file: untrusted code that arrived
@@ -309,6 +312,7 @@ func (c *Config) applyCommon(f *File) {
 	setInt(&c.ContextWindow, f.ContextWindow)
 	setInt(&c.MaxToolOutput, f.MaxToolOutput)
 	setInt(&c.MaxTurnOutput, f.MaxTurnOutput)
+	setInt(&c.MaxOutputTokens, f.MaxOutputTokens)
 }
 
 func setInt(dst *int, v *int) {
@@ -367,7 +371,7 @@ func (c *Config) applyEnv(getenv func(string) string) error {
 	for _, kv := range []struct {
 		env string
 		dst *int
-	}{{"ZERO_CONTEXT_WINDOW", &c.ContextWindow}, {"ZERO_MAX_TURNS", &c.MaxTurns}} {
+	}{{"ZERO_CONTEXT_WINDOW", &c.ContextWindow}, {"ZERO_MAX_TURNS", &c.MaxTurns}, {"ZERO_MAX_OUTPUT_TOKENS", &c.MaxOutputTokens}} {
 		if v := getenv(kv.env); v != "" {
 			n, err := strconv.Atoi(strings.TrimSpace(v))
 			if err != nil || n <= 0 {
