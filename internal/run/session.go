@@ -92,6 +92,7 @@ func (rt *Runtime) OpenSession(w Which) (*Session, error) {
 		ContextWindow:        window,
 		MaxToolOutput:        rt.Config.MaxToolOutput,
 		MaxTurnOutput:        rt.Config.MaxTurnOutput,
+		MaxOutputTokens:      rt.Config.MaxOutputTokens,
 		DisableTextToolCalls: !rt.Active.TextToolCalls,
 		CompletionCheck:      rt.opts.CompletionCheck,
 	})
