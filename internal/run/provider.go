@@ -149,17 +149,27 @@ func localHost(base string) bool {
 
 // contextWindow resolves the model's window in tokens: config, then what a
 // local server reports, then the catalog, then a conservative default
-// (with a warning, never a silent large guess).
+// (with a warning, never a silent large guess). A local server is asked
+// even for a model the catalog knows: Ollama and LM Studio run models with
+// a smaller window than the model's (discovery.Window), and that smaller
+// window is the one compaction must keep under; its warning (how to raise
+// the window) is printed once here.
 func contextWindow(stderr io.Writer, cfg *config.Config, r *config.Resolved, srv *discovery.Server) int {
 	m, warn := catalog.Resolve(string(r.Kind), r.Model)
 	discovered := 0
-	if !m.Known && cfg.ContextWindow == 0 && r.Kind == config.KindOpenAICompatible && (srv != nil || localHost(r.BaseURL)) {
+	if cfg.ContextWindow == 0 && r.Kind == config.KindOpenAICompatible && (srv != nil || localHost(r.BaseURL)) {
 		if srv == nil {
 			srv = &discovery.Server{BaseURL: r.BaseURL}
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		discovered, _ = (&discovery.Prober{}).ContextWindow(ctx, *srv, r.Model)
+		w, err := (&discovery.Prober{}).Window(ctx, *srv, r.Model)
 		cancel()
+		if err == nil {
+			discovered = w.Tokens
+			if w.Warning != "" {
+				fmt.Fprintln(stderr, "zero: warning:", w.Warning)
+			}
+		}
 	}
 	w, source := catalog.Window(m, discovered, cfg.ContextWindow)
 	if source == "default" && warn != "" {
