@@ -8,7 +8,10 @@ package discovery
 // v0.15.5 depends on VRAM: 4096 below 24 GiB, 32768 up to 48 GiB, 262144
 // above (https://github.com/ollama/ollama/releases/tag/v0.15.5,
 // https://docs.ollama.com/context-length). OLLAMA_CONTEXT_LENGTH in the
-// server's environment, or PARAMETER num_ctx in a Modelfile, raise it.
+// server's environment, or PARAMETER num_ctx in a Modelfile, raise it
+// (https://docs.ollama.com/faq#how-can-i-specify-the-context-window-size);
+// a request to the native /api/chat can carry options.num_ctx, which Zero
+// does not use yet.
 //
 // So the window is read, most certain first: GET /api/ps context_length of
 // the loaded model (https://docs.ollama.com/api/ps, field present in newer
@@ -52,6 +55,11 @@ func (p *Prober) ollamaWindow(ctx context.Context, srv Server, model string) (Wi
 		return Window{}, err
 	}
 	trained := show.trained()
+	if trained == 0 && numCtx(show.Parameters) == 0 {
+		// Not Ollama's answer (LM Studio answers unknown paths with a 200
+		// error body): nothing to go by, and no default to assume.
+		return Window{}, fmt.Errorf("POST /api/show: no context_length in model_info")
+	}
 	w := Window{Model: trained}
 	var ps ollamaPs
 	if p.get(ctx, srv.Root()+"/api/ps", &ps) == nil {

@@ -2,6 +2,8 @@ package discovery
 
 import (
 	"context"
+	"errors"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -132,5 +134,19 @@ func TestOllamaDefaultWindowByVersion(t *testing.T) {
 		if got := ollamaDefaultWindow(v); got != want {
 			t.Errorf("ollamaDefaultWindow(%q) = %d, want %d", v, got, want)
 		}
+	}
+}
+
+// LM Studio answers a path it does not serve with HTTP 200 and an error
+// body; taken for an Ollama or llama.cpp answer, it must not yield a
+// window (least of all Ollama's assumed default).
+func TestErrorBodiesWithStatus200AreNoWindow(t *testing.T) {
+	junk := "lmstudio_unexpected_endpoint.json"
+	routes := map[string]string{"/v1/models": "lmstudio_v1_models.json", "/props": junk, "POST /api/show": junk,
+		"/api/ps": junk, "/api/version": junk, "/api/v1/models": junk, "/api/v0/models": junk}
+	port := fake(t, routes, false)
+	srv := Server{BaseURL: "http://127.0.0.1:" + strconv.Itoa(port) + "/v1"}
+	if w, err := (&Prober{}).Window(context.Background(), srv, "qwen/qwen3-coder-30b"); !errors.Is(err, ErrNoWindow) {
+		t.Errorf("Window = %+v, %v; want ErrNoWindow", w, err)
 	}
 }
