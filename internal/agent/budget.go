@@ -46,18 +46,26 @@ func (a *Agent) maxOutput() int {
 }
 
 // outputBudget is the max output tokens for req: the cap, less when the
-// window known has less room after the estimated prompt, but at least
+// window known has less room after the prompt, but at least
 // minReplyTokens (below that the request is better sent and answered by
 // the server's overflow error, which compaction handles, than refused
 // here).
+//
+// The prompt counted is the larger of its estimate and 2/3 of the window,
+// the most proactive compaction lets a request carry (prepareRequest). So
+// while compaction keeps up, the budget is min(cap, window/3) on every
+// request: it always fits, and two requests of one conversation differ
+// only by their new messages, byte for byte (e2e TestRequestsAreAppendOnly),
+// which caches keyed on the whole body need too. Only a prompt past 2/3
+// (compaction could not shrink it) lowers the budget to the room left.
 func (a *Agent) outputBudget(req llm.Request) int {
 	limit := a.maxOutput()
 	w := a.opts.ContextWindow
 	if w <= 0 {
 		return limit
 	}
-	room := w - a.est.Tokens(requestBytes(req))
-	return max(min(limit, room), min(limit, minReplyTokens))
+	prompt := max(a.est.Tokens(requestBytes(req)), w*2/3)
+	return max(min(limit, w-prompt), min(limit, minReplyTokens))
 }
 
 // filledWindow reports whether a reply cut with finish "length" stopped

@@ -43,9 +43,9 @@ func errorEvents(rec *recorder) []event.Event {
 
 // TestEveryRequestCarriesMaxTokens: with no window known a request asks
 // for the configured cap (DefaultMaxOutputTokens when none); with a window
-// it asks for no more than the room the estimated prompt leaves; the
-// budget is the only field that may differ between two requests of the
-// same history (it is not part of the prompt).
+// it asks for no more than a third of it (the room proactive compaction
+// always leaves) or, for a prompt past 2/3 of it, the room the estimated
+// prompt leaves.
 func TestEveryRequestCarriesMaxTokens(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -57,9 +57,10 @@ func TestEveryRequestCarriesMaxTokens(t *testing.T) {
 		{"default cap, unknown window", 0, 0, DefaultMaxOutputTokens, DefaultMaxOutputTokens},
 		{"configured cap", 2000, 0, 2000, 2000},
 		{"large window: the cap", 0, 1 << 20, DefaultMaxOutputTokens, DefaultMaxOutputTokens},
-		// ~16 KB of history is ~4,100 tokens at 4 bytes a token: a 6,144
-		// window leaves under 2,100.
-		{"small window: the room left", 0, 6144, minReplyTokens, 2100},
+		{"8K window: a third of it", 0, 8192, 8192 - 8192*2/3, 8192 - 8192*2/3},
+		// ~16 KB of history is ~4,100 tokens at 4 bytes a token, past
+		// 2/3 of a 6,144 window: it leaves under 2,048.
+		{"small window: the room left", 0, 6144, minReplyTokens, 2048},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -83,6 +84,29 @@ func TestEveryRequestCarriesMaxTokens(t *testing.T) {
 // continued: the reply is dropped, the history compacted once and the
 // request asked again, with no "continue" nudge and no talk of the output
 // token limit.
+// TestMaxTokensStableWhileTheHistoryGrows: while compaction keeps the
+// prompt under 2/3 of the window, every request of a conversation asks
+// for the same max_tokens, so each request is the previous one plus new
+// messages, byte for byte.
+func TestMaxTokensStableWhileTheHistoryGrows(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	srv.Script(
+		llmtest.Reply(llmtest.ToolCall("read_file", `{"path":"a.go"}`)),
+		llmtest.Reply(llmtest.ToolCall("read_file", `{"path":"b.go"}`)),
+		llmtest.Reply(llmtest.Text("done")),
+	)
+	a := New(Options{Provider: newOpenAI(t, srv.URL()), Model: "m", ContextWindow: 16384,
+		Tools: tools.NewRegistry(echoTool("read_file", tools.SideRead)), RetryBase: time.Millisecond})
+	if res := a.Run(context.Background(), "read both"); res.StopReason != event.StopCompleted {
+		t.Fatalf("run %+v", res)
+	}
+	for i, r := range srv.Requests() {
+		if got := maxTokensOf(r); got != 16384-16384*2/3 {
+			t.Fatalf("request %d asks for %d output tokens, want %d on each", i, got, 16384-16384*2/3)
+		}
+	}
+}
+
 func TestFullWindowIsAnOverflowNotAnOutputLimit(t *testing.T) {
 	s := newSmallServer(t, 1<<20)
 	const window = 16384
