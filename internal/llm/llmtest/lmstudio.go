@@ -17,8 +17,12 @@ package llmtest
 //     "object":"list"} (loaded_context_length only on a loaded model, as in
 //     https://github.com/zed-industries/zed/pull/25606);
 //   - GET /v1/models: {"data":[{"id","object":"model","owned_by":
-//     "organization_owner"}],"object":"list"}.
-// Chat completions go to the scripted Server underneath.
+//     "organization_owner"}],"object":"list"};
+//   - any other path: HTTP 200 with {"error":"Unexpected endpoint or
+//     method. (GET /props)"}, as LM Studio answers
+//     (https://github.com/lmstudio-ai/lmstudio-bug-tracker/issues/618).
+// Chat completions (POST /v1/chat/completions) go to the scripted Server
+// underneath.
 
 import (
 	"net/http"
@@ -44,7 +48,7 @@ type LMStudio struct {
 	front
 	mu     sync.Mutex
 	models []LMStudioModel
-	// noV1 makes /api/v1/models 404, as LM Studio before 0.4.0.
+	// noV1 makes /api/v1/models an unexpected endpoint, as before 0.4.0.
 	noV1 bool
 }
 
@@ -121,7 +125,7 @@ func (l *LMStudio) own(w http.ResponseWriter, r *http.Request, _ []byte) bool {
 	switch r.Method + " " + r.URL.Path {
 	case "GET /api/v1/models":
 		if noV1 {
-			writeJSON(w, http.StatusNotFound, map[string]string{"error": "Unexpected endpoint or method. (GET /api/v1/models)"})
+			unexpected(w, r)
 			return true
 		}
 		list := struct {
@@ -168,8 +172,15 @@ func (l *LMStudio) own(w http.ResponseWriter, r *http.Request, _ []byte) bool {
 			list.Data = append(list.Data, model{ID: m.Key, Object: "model", OwnedBy: "organization_owner"})
 		}
 		writeJSON(w, http.StatusOK, list)
-	default:
+	case "POST /v1/chat/completions":
 		return false
+	default:
+		unexpected(w, r)
 	}
 	return true
+}
+
+// unexpected answers as LM Studio does a path it does not serve.
+func unexpected(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"error": "Unexpected endpoint or method. (" + r.Method + " " + r.URL.Path + ")"})
 }

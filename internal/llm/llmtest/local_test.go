@@ -94,7 +94,13 @@ func TestLMStudioListsModelsWithTheirWindows(t *testing.T) {
 	if _, m := get(t, "GET", l.URL()+"/v1/models", ""); !strings.Contains(m, `"owned_by":"organization_owner"`) {
 		t.Errorf("/v1/models = %s", m)
 	}
-	if status, _ := get(t, "GET", l.WithoutV1().URL()+"/api/v1/models", ""); status != 404 {
-		t.Errorf("without v1: status %d", status)
+	// What LM Studio does not serve is HTTP 200 with an error body.
+	for _, path := range []string{"/props", "/api/show"} {
+		if status, body := get(t, "POST", l.URL()+path, "{}"); status != 200 || body != `{"error":"Unexpected endpoint or method. (POST `+path+`)"}` {
+			t.Errorf("POST %s = %d %s", path, status, body)
+		}
+	}
+	if status, body := get(t, "GET", l.WithoutV1().URL()+"/api/v1/models", ""); status != 200 || body != `{"error":"Unexpected endpoint or method. (GET /api/v1/models)"}` {
+		t.Errorf("without v1: %d %s", status, body)
 	}
 }
