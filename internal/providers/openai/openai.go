@@ -89,7 +89,10 @@ type Options struct {
 	NoStreamOptions bool
 	// MaxCompletionTokens sends the output cap as max_completion_tokens
 	// (required by OpenAI's reasoning models) instead of max_tokens. New
-	// sets it for api.openai.com.
+	// sets it for api.openai.com only: llama-server reads max_tokens alone
+	// (params_from_json_cmpl in ggml-org/llama.cpp tools/server), so the
+	// newer name would leave its replies unbounded, and vLLM, Ollama and
+	// LM Studio all accept max_tokens.
 	MaxCompletionTokens bool
 }
 

@@ -2,6 +2,7 @@ package openai
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/zero-agent/zero/internal/llm"
@@ -110,5 +111,33 @@ func TestIDs(t *testing.T) {
 	}
 	if mistralID("call_abc") != mistralID("call_abc") || !isMistralID(mistralID("toolu_x")) {
 		t.Error("mistralID is not deterministic or not 9 alphanumerics")
+	}
+}
+
+// TestOutputCapFieldPerServer: api.openai.com gets the cap as
+// max_completion_tokens (its reasoning models refuse max_tokens); every
+// other OpenAI-compatible server gets max_tokens, the one field
+// llama-server reads (params_from_json_cmpl in ggml-org/llama.cpp
+// tools/server: n_predict falls back to max_tokens, max_completion_tokens
+// is ignored, which would leave the reply unbounded) and that vLLM, Ollama
+// and LM Studio accept.
+func TestOutputCapFieldPerServer(t *testing.T) {
+	req := llm.Request{Messages: []llm.Message{llm.TextMessage(llm.RoleUser, "hi")}, MaxTokens: 2730}
+	for base, want := range map[string]string{
+		"https://api.openai.com/v1": `"max_completion_tokens":2730`,
+		"http://127.0.0.1:8080":     `"max_tokens":2730`,
+		"http://127.0.0.1:11434/v1": `"max_tokens":2730`,
+	} {
+		p, err := New(Options{BaseURL: base})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := buildRequest(req, "m", &p.o, nil, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), want) || strings.Count(string(b), "max_") != 1 {
+			t.Errorf("%s: %s, want only %s", base, b, want)
+		}
 	}
 }
