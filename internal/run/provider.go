@@ -153,18 +153,29 @@ func localHost(base string) bool {
 // even for a model the catalog knows: Ollama and LM Studio run models with
 // a smaller window than the model's (discovery.Window), and that smaller
 // window is the one compaction must keep under; its warning (how to raise
-// the window) is printed once here.
+// the window) is printed once here. A configured window still wins, with a
+// warning when it is more than the server runs the model with.
 func contextWindow(stderr io.Writer, cfg *config.Config, r *config.Resolved, srv *discovery.Server) int {
 	m, warn := catalog.Resolve(string(r.Kind), r.Model)
 	discovered := 0
-	if cfg.ContextWindow == 0 && r.Kind == config.KindOpenAICompatible && (srv != nil || localHost(r.BaseURL)) {
+	if r.Kind == config.KindOpenAICompatible && (srv != nil || localHost(r.BaseURL)) {
 		if srv == nil {
 			srv = &discovery.Server{BaseURL: r.BaseURL}
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		w, err := (&discovery.Prober{}).Window(ctx, *srv, r.Model)
 		cancel()
-		if err == nil {
+		switch {
+		case err != nil:
+		case cfg.ContextWindow > w.Tokens:
+			source := w.Source
+			if w.Assumed {
+				source += ", assumed"
+			}
+			fmt.Fprintf(stderr, "zero: warning: contextWindow %d in the config is more than the %d tokens the server runs %s with (%s); "+
+				"what does not fit is cut by the server: lower contextWindow or raise the server's window\n",
+				cfg.ContextWindow, w.Tokens, r.Model, source)
+		case cfg.ContextWindow == 0:
 			discovered = w.Tokens
 			if w.Warning != "" {
 				fmt.Fprintln(stderr, "zero: warning:", w.Warning)

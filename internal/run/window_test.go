@@ -32,11 +32,21 @@ func TestWindowIsTheOneOllamaRunsNotTheModels(t *testing.T) {
 	}
 }
 
-func TestConfiguredWindowIsNotProbed(t *testing.T) {
-	o := llmtest.NewOllama(t, "0.12.6", llmtest.OllamaModel{Name: "m", Arch: "qwen2", ContextLength: 32768})
+func TestConfiguredWindowWinsButIsCheckedAgainstTheServer(t *testing.T) {
+	o := llmtest.NewOllama(t, "0.12.6", llmtest.OllamaModel{Name: "m", Arch: "qwen2", ContextLength: 32768, Loaded: 4096})
 	r := &config.Resolved{Kind: config.KindOpenAICompatible, BaseURL: o.URL() + "/v1", Model: "m"}
-	if w := contextWindow(&bytes.Buffer{}, &config.Config{ContextWindow: 8192}, r, nil); w != 8192 || len(o.Requests()) != 0 {
-		t.Errorf("window = %d after %d requests; want 8192 from config, none sent", w, len(o.Requests()))
+	var stderr bytes.Buffer
+	if w := contextWindow(&stderr, &config.Config{ContextWindow: 8192}, r, nil); w != 8192 {
+		t.Errorf("window = %d, want 8192 from config", w)
+	}
+	want := "zero: warning: contextWindow 8192 in the config is more than the 4096 tokens the server runs m with (ollama /api/ps); " +
+		"what does not fit is cut by the server: lower contextWindow or raise the server's window\n"
+	if stderr.String() != want {
+		t.Errorf("stderr = %q\nwant     %q", stderr.String(), want)
+	}
+	stderr.Reset()
+	if w := contextWindow(&stderr, &config.Config{ContextWindow: 4096}, r, nil); w != 4096 || stderr.Len() != 0 {
+		t.Errorf("a configured window the server runs: %d, %q", w, stderr.String())
 	}
 }
 
