@@ -271,6 +271,38 @@ func Window(m Model, discovered, configured int) (tokens int, source string) {
 	return DefaultWindow, "default"
 }
 
+// Output caps, in tokens, of one reply when the config sets none
+// (maxOutputTokens). A reasoning model gets more because its thinking is
+// counted against the same cap: OpenAI's max_completion_tokens and
+// Gemini's maxOutputTokens include reasoning tokens
+// (https://platform.openai.com/docs/guides/reasoning,
+// https://ai.google.dev/gemini-api/docs/thinking), so 8192 could end a
+// hard turn before its answer.
+const (
+	DefaultOutputCap   = 8192
+	ReasoningOutputCap = 32768
+)
+
+// OutputCap is the most output tokens one reply of m should ask for:
+// configured (the config's maxOutputTokens) when > 0, else
+// ReasoningOutputCap for a reasoning model and DefaultOutputCap for the
+// rest; never more than m's own MaxOutput when the catalog knows it (a
+// vendor refuses a max_tokens above it). The agent lowers it further to
+// the room the context window leaves.
+func OutputCap(m Model, configured int) int {
+	c := configured
+	if c <= 0 {
+		c = DefaultOutputCap
+		if m.Reasoning {
+			c = ReasoningOutputCap
+		}
+	}
+	if m.MaxOutput > 0 {
+		c = min(c, m.MaxOutput)
+	}
+	return c
+}
+
 // Cost estimates the USD price of one request's usage. Input tokens are
 // split into cache reads (at CachedInput), cache writes (at CacheWrite)
 // and the rest (at Input); output tokens, which include reasoning tokens

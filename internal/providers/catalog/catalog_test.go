@@ -247,3 +247,33 @@ func TestModelsAreCopies(t *testing.T) {
 		t.Errorf("catalog changed through a returned model: %+v, %v", again, ok)
 	}
 }
+
+// TestOutputCap: the config's cap wins, a reasoning model gets room for
+// its thinking, and no cap passes the model's own output limit.
+func TestOutputCap(t *testing.T) {
+	local := Model{Provider: "openai-compatible", ID: "qwen3-coder"}
+	reasoning := Model{Provider: "openai", ID: "r", MaxOutput: 128000, Reasoning: true, Known: true}
+	small := Model{Provider: "anthropic", ID: "s", MaxOutput: 4096, Known: true}
+	for _, tc := range []struct {
+		name       string
+		m          Model
+		configured int
+		want       int
+	}{
+		{"local model, nothing configured", local, 0, DefaultOutputCap},
+		{"local model, configured", local, 2048, 2048},
+		{"reasoning model", reasoning, 0, ReasoningOutputCap},
+		{"configured beats reasoning", reasoning, 4000, 4000},
+		{"model limit caps the default", small, 0, 4096},
+		{"model limit caps the config", small, 100000, 4096},
+	} {
+		if got := OutputCap(tc.m, tc.configured); got != tc.want {
+			t.Errorf("%s: OutputCap = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+	for _, m := range Models("anthropic") {
+		if got := OutputCap(m, 0); got <= 0 || (m.MaxOutput > 0 && got > m.MaxOutput) {
+			t.Errorf("%s: OutputCap = %d (max output %d)", m.ID, got, m.MaxOutput)
+		}
+	}
+}
