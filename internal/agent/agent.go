@@ -209,6 +209,11 @@ func (a *Agent) SetModel(model string) { a.opts.Model = model }
 // model's window). Not safe during a Run.
 func (a *Agent) SetContextWindow(tokens int) { a.opts.ContextWindow = tokens }
 
+// SetMaxOutputTokens sets the cap on one reply for later requests, in
+// tokens (a model switch: catalog.OutputCap of the new model); 0 means
+// DefaultMaxOutputTokens. Not safe during a Run.
+func (a *Agent) SetMaxOutputTokens(tokens int) { a.opts.MaxOutputTokens = tokens }
+
 // SetSystem replaces the system prompt for later requests (a mode switch:
 // PlanSystemPrompt on entering plan mode, SystemPrompt on leaving it). The
 // history is untouched, but the system prompt opens every request, so the

@@ -275,3 +275,18 @@ func TestPermanentErrorsAreNotRetried(t *testing.T) {
 		})
 	}
 }
+
+// TestSetMaxOutputTokensChangesLaterRequests: a model switch's new cap
+// applies from the next request.
+func TestSetMaxOutputTokensChangesLaterRequests(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	srv.Script(llmtest.Reply(llmtest.Text("one")), llmtest.Reply(llmtest.Text("two")))
+	a := New(Options{Provider: newOpenAI(t, srv.URL()), Model: "m"})
+	a.Run(context.Background(), "first")
+	a.SetMaxOutputTokens(32768)
+	a.Run(context.Background(), "second")
+	reqs := srv.Requests()
+	if len(reqs) != 2 || maxTokensOf(reqs[0]) != DefaultMaxOutputTokens || maxTokensOf(reqs[1]) != 32768 {
+		t.Fatalf("max_tokens of the two requests: %d, %d", maxTokensOf(reqs[0]), maxTokensOf(reqs[1]))
+	}
+}
