@@ -98,8 +98,9 @@ func ModelIDs(ctx context.Context, r *config.Resolved) ([]string, error) {
 
 // discover is used when nothing is configured: it probes the usual local
 // server ports on 127.0.0.1 (short timeouts) and uses the first that
-// answers GET /v1/models, with its first model. Nothing found is a
-// ConfigError with how to start a server or set a key.
+// answers GET /v1/models, with the chat model it has loaded, else its
+// first chat model (discovery.PickModel). Nothing found is a ConfigError
+// with how to start a server or set a key.
 func discover(stderr io.Writer, model string) (*config.Resolved, *discovery.Server, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
@@ -110,9 +111,13 @@ func discover(stderr io.Writer, model string) (*config.Resolved, *discovery.Serv
 			"  or set OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY, or pass --base-url and --model", err)
 	}
 	if model == "" {
-		model = srv.Models[0]
+		model = (&discovery.Prober{}).PickModel(ctx, *srv)
 	}
-	fmt.Fprintf(stderr, "zero: using %s at %s, model %s\n", srv.Kind, srv.BaseURL, model)
+	kind := string(srv.Kind)
+	if srv.Version != "" {
+		kind += " " + srv.Version
+	}
+	fmt.Fprintf(stderr, "zero: using %s at %s, model %s\n", kind, srv.BaseURL, model)
 	return &config.Resolved{Name: string(srv.Kind), Kind: config.KindOpenAICompatible, BaseURL: srv.BaseURL, Model: model, TextToolCalls: true}, srv, nil
 }
 
