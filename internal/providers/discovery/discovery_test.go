@@ -18,7 +18,7 @@ import (
 // fake serves the given paths ("METHOD /path" or "/path" for GET) from
 // testdata files; other paths are 404. hang makes every request wait for
 // the client to give up.
-func fake(t *testing.T, routes map[string]string, hang bool) int {
+func fake(t testing.TB, routes map[string]string, hang bool) int {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if hang {

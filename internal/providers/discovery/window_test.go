@@ -150,3 +150,16 @@ func TestErrorBodiesWithStatus200AreNoWindow(t *testing.T) {
 		t.Errorf("Window = %+v, %v; want ErrNoWindow", w, err)
 	}
 }
+
+// BenchmarkWindowOllama measures what reading Ollama's window adds to a
+// start: POST /api/show, GET /api/ps and GET /api/version on loopback.
+func BenchmarkWindowOllama(b *testing.B) {
+	port := fake(b, ollamaNotLoaded, false)
+	srv := Server{Kind: Ollama, BaseURL: "http://127.0.0.1:" + strconv.Itoa(port) + "/v1"}
+	p := &Prober{}
+	for b.Loop() {
+		if _, err := p.Window(context.Background(), srv, "qwen3:8b"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
