@@ -32,6 +32,18 @@ You are in plan mode: the user wants a plan before anything changes.
 `
 )
 
+// minimalInstructions are for windows too small for the default prompt
+// and every tool schema (internal/run's minimal profile): the same rules,
+// in as few tokens as they fit.
+const minimalInstructions = `You are Zero, a coding agent in the user's repository. Use tools: grep and read_file to look, edit_file to change, bash to run tests. Never claim tests pass unless you ran them. End with a short plain answer.
+`
+
+// MinimalSystemPrompt is SystemPrompt for a small window: short
+// instructions, the same workspace lines and extra.
+func MinimalSystemPrompt(workspace string, now time.Time, extra string) string {
+	return systemPrompt(minimalInstructions, workspace, now, extra)
+}
+
 // SystemPrompt returns Zero's default system prompt for a workspace. extra
 // is appended as-is (project guidelines, already budgeted and sanitised by
 // the caller).

@@ -395,3 +395,40 @@ func TestShellOutputSurvivesAnExit(t *testing.T) {
 		t.Fatalf("the note was sent %d times", n)
 	}
 }
+
+// TestSmallWindowUsesTheMinimalProfile: a window too small for Zero's
+// default prompt and tools (a third of it or more) switches to the
+// minimal profile (5 tools, short instructions) and says so once; a
+// roomy window keeps the default (issue 11 item 6).
+func TestSmallWindowUsesTheMinimalProfile(t *testing.T) {
+	for _, tc := range []struct {
+		window    int
+		wantTools int
+		warned    bool
+	}{{2048, 5, true}, {16384, 8, false}} {
+		srv := llmtest.NewServer(t)
+		isolate(t)
+		t.Setenv("ZERO_CONTEXT_WINDOW", fmt.Sprint(tc.window))
+		var stderr bytes.Buffer
+		rt, err := Open(Options{Workdir: CanonicalDir(t.TempDir()), Overrides: config.Overrides{BaseURL: srv.URL() + "/v1", Model: "m"}, Stderr: &stderr})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rt.Close()
+		sess := openSession(t, rt, Which{})
+		openSession(t, rt, Which{}) // a second session: no second warning
+		srv.Script(llmtest.Reply(llmtest.Text("ok")))
+		sess.Prompt(context.Background(), Turn{Prompt: "hi"})
+		req := lastRequest(srv)
+		system := req["messages"].([]any)[0].(map[string]any)["content"].(string)
+		if n := len(req["tools"].([]any)); n != tc.wantTools {
+			t.Errorf("window %d: %d tools, want %d", tc.window, n, tc.wantTools)
+		}
+		if minimal := strings.HasPrefix(system, "You are Zero, a coding agent in the user's repository. Use tools"); minimal != tc.warned {
+			t.Errorf("window %d: minimal system prompt %v:\n%s", tc.window, minimal, system)
+		}
+		if n := strings.Count(stderr.String(), "using the minimal profile"); n != map[bool]int{true: 1, false: 0}[tc.warned] {
+			t.Errorf("window %d: warned %d times: %s", tc.window, n, stderr.String())
+		}
+	}
+}

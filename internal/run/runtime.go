@@ -60,6 +60,7 @@ type Runtime struct {
 	Trusted bool
 
 	mu         sync.Mutex // guards Active.Model and Window after Open
+	warnOnce   sync.Once  // the small-window warning
 	opts       Options
 	stderr     io.Writer
 	mode       permission.Mode

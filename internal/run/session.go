@@ -46,6 +46,9 @@ type Session struct {
 	// shellNotes are `!cmd` outputs the next prompt carries as context.
 	shellNotes []string
 	closed     bool
+	// minimal: the window is too small for the default profile
+	// (fitWindow).
+	minimal bool
 	// notes are the warnings of opening the session (Notes).
 	notes []string
 	// started is the date line of the system prompt (kept across mode
@@ -96,6 +99,7 @@ func (rt *Runtime) OpenSession(w Which) (*Session, error) {
 		DisableTextToolCalls: !rt.Active.TextToolCalls,
 		CompletionCheck:      rt.opts.CompletionCheck,
 	})
+	s.fitWindow(window)
 	s.usage = Usage{UsedTokens: s.agent.ContextReport().UsedTokens, Estimated: true}
 	s.requeueShell()
 	if blocked, reason := s.hooks.Fire(context.Background(), hooks.SessionStart, hooks.Payload{}); blocked {
@@ -199,12 +203,37 @@ func (s *Session) Prompt(ctx context.Context, t Turn) agent.Result {
 }
 
 // systemPrompt is the session's system prompt in mode: plan mode's says
-// the run is read-only and its answer a plan.
+// the run is read-only and its answer a plan; the minimal profile's is
+// short.
 func (s *Session) systemPrompt(mode permission.Mode) string {
-	if mode == permission.ModePlan {
+	switch {
+	case mode == permission.ModePlan:
 		return agent.PlanSystemPrompt(s.rt.Workspace.Root(), s.started, s.rt.guidelines)
+	case s.minimal:
+		return agent.MinimalSystemPrompt(s.rt.Workspace.Root(), s.started, s.rt.guidelines)
 	}
 	return agent.SystemPrompt(s.rt.Workspace.Root(), s.started, s.rt.guidelines)
+}
+
+// fitWindow switches the session to the minimal profile (fewer tools,
+// short instructions) when Zero's own prompt and tool schemas would take
+// more than a third of the window: compaction starts at two thirds, so
+// the default profile would leave the conversation less room than its
+// own overhead. It says so once per runtime.
+func (s *Session) fitWindow(window int) {
+	mode := s.rt.Engine.Mode()
+	s.setProfile(mode, false)
+	full := s.agent.ContextReport()
+	overhead := full.SystemTokens + full.ToolsTokens
+	if window <= 0 || overhead*3 <= window {
+		return
+	}
+	s.setProfile(mode, true)
+	small := s.agent.ContextReport()
+	s.rt.warnOnce.Do(func() {
+		fmt.Fprintf(s.rt.warnings(), "zero: warning: the model's window (%d tokens) is small for Zero's prompt and tools (~%d tokens): using the minimal profile (%d tools, short instructions, ~%d tokens)\n",
+			window, overhead, small.Tools, small.SystemTokens+small.ToolsTokens)
+	})
 }
 
 // decide is the agent's gate: the permission gate, with the surface's
@@ -227,14 +256,21 @@ func (s *Session) track(e event.Event) {
 	}
 }
 
+// setProfile sets the tools and system prompt of mode in the default or
+// the minimal profile. Not during a prompt.
+func (s *Session) setProfile(mode permission.Mode, minimal bool) {
+	s.minimal = minimal
+	s.agent.SetVisible(visible(mode, minimal))
+	s.agent.SetSystem(s.systemPrompt(mode))
+}
+
 // SetMode switches the permission mode for later calls and prompts: the
 // engine's rules, the tools offered (plan: read-only ones) and the system
 // prompt (plan mode tells the model it is planning; the provider's prompt
 // cache misses once, on the next request).
 func (s *Session) SetMode(m permission.Mode) {
 	s.rt.Engine.SetMode(m)
-	s.agent.SetVisible(Visible(m))
-	s.agent.SetSystem(s.systemPrompt(m))
+	s.setProfile(m, s.minimal)
 }
 
 // SetModel switches the model for later requests (the same provider),
@@ -246,6 +282,7 @@ func (s *Session) SetModel(name string) {
 	w := contextWindow(io.Discard, s.rt.Config, &r, nil)
 	s.agent.SetModel(name)
 	s.agent.SetContextWindow(w)
+	s.fitWindow(w)
 	s.pricing.setModel(name)
 	s.rt.setModel(name, w)
 }

@@ -54,9 +54,23 @@ func ToolSet(ws *workspace.Workspace, o ToolOptions) *tools.Registry {
 }
 
 // Visible returns the tool filter of a mode: plan offers read-only tools.
-func Visible(mode permission.Mode) func(tools.Tool) bool {
-	if mode.ReadOnly() {
+func Visible(mode permission.Mode) func(tools.Tool) bool { return visible(mode, false) }
+
+// minimalTools are the tools of the minimal profile (a small window):
+// enough to find, read, change and test code; listing and globbing are
+// one bash call away, and the web is left out.
+var minimalTools = map[string]bool{"read_file": true, "grep": true, "edit_file": true, "write_file": true, "bash": true}
+
+// visible is the tool filter of a mode in a profile (minimal: the
+// minimalTools only).
+func visible(mode permission.Mode, minimal bool) func(tools.Tool) bool {
+	switch {
+	case mode.ReadOnly() && minimal:
+		return func(t tools.Tool) bool { return t.SideEffect() == tools.SideRead && minimalTools[t.Name()] }
+	case mode.ReadOnly():
 		return func(t tools.Tool) bool { return t.SideEffect() == tools.SideRead }
+	case minimal:
+		return func(t tools.Tool) bool { return minimalTools[t.Name()] }
 	}
 	return nil
 }
