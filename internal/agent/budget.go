@@ -96,13 +96,14 @@ func (a *Agent) continuationFits(u *llm.Usage) bool {
 // context_overflow.
 var ErrWindowFull = errors.New("the model's reply filled the context window")
 
-// windowFullError says what the user can do about ErrWindowFull; cause,
-// when not nil, is why compaction did not help.
-func windowFullError(w int, cause error) error {
-	err := fmt.Errorf("%w (%d tokens) even after compacting the history: raise the window (llama-server -c, Ollama num_ctx) or lower maxOutputTokens in the config",
-		ErrWindowFull, w)
-	if cause != nil {
-		err = fmt.Errorf("%w (%w)", err, cause)
+// windowFullError says what the user can do about ErrWindowFull, in one
+// sentence: after one compaction (compacted) or when the history could
+// not be compacted (the compaction warning said why).
+func windowFullError(w int, compacted bool) error {
+	how := "even after compacting the history"
+	if !compacted {
+		how = "and the history cannot be compacted further"
 	}
-	return err
+	return fmt.Errorf("%w (%d tokens) %s: raise the window (llama-server -c, Ollama num_ctx) or lower maxOutputTokens in the config",
+		ErrWindowFull, w, how)
 }

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -288,5 +289,38 @@ func TestSetMaxOutputTokensChangesLaterRequests(t *testing.T) {
 	reqs := srv.Requests()
 	if len(reqs) != 2 || maxTokensOf(reqs[0]) != DefaultMaxOutputTokens || maxTokensOf(reqs[1]) != 32768 {
 		t.Fatalf("max_tokens of the two requests: %d, %d", maxTokensOf(reqs[0]), maxTokensOf(reqs[1]))
+	}
+}
+
+// TestFullWindowAfterProgressIsCompactedAgain: the one compaction per
+// full window is counted from the last tool call, so a long run that
+// fills the window again after making progress is compacted again
+// instead of stopped.
+func TestFullWindowAfterProgressIsCompactedAgain(t *testing.T) {
+	s := newSmallServer(t, 1<<20)
+	full := llmtest.Reply(llmtest.Text("rambling"), llmtest.Usage(15000, 1380), llmtest.Finish("length"))
+	s.main.Script(full, llmtest.Reply(llmtest.ToolCall("read_file", `{"path":"a.go"}`)), full, llmtest.Reply(llmtest.Text("done")))
+	s.sum.Script(llmtest.Reply(llmtest.Text("The parser was read.")), llmtest.Reply(llmtest.Text("a.go was read too.")))
+	bulky := &fakeTool{name: "read_file", side: tools.SideRead, run: func(context.Context, json.RawMessage) (tools.Result, error) {
+		return tools.Result{Content: strings.Repeat("func parse() {} // the parser\n", 300)}, nil
+	}}
+	rec := &recorder{}
+	a := New(Options{Provider: newOpenAI(t, s.srv.URL), Model: "m", Sink: rec, History: budgetHistory(), ContextWindow: 16384,
+		Tools: tools.NewRegistry(bulky), RetryBase: time.Millisecond})
+	res := a.Run(context.Background(), "next")
+	if res.StopReason != event.StopCompleted || res.Final != "done" {
+		t.Fatalf("stop %s final %q err %v", res.StopReason, res.Final, res.Err)
+	}
+	compactions := 0
+	for _, e := range rec.evs {
+		if e.Type == event.Compaction {
+			compactions++
+		}
+	}
+	if compactions != 2 {
+		t.Fatalf("%d compactions, want 2", compactions)
+	}
+	if n := len(s.main.Requests()); n != 4 {
+		t.Fatalf("%d requests, want 4", n)
 	}
 }

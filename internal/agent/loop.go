@@ -66,7 +66,8 @@ type run struct {
 	finish llm.FinishReason
 	usage  *llm.Usage
 	// refilled is set once a reply that filled the window was answered
-	// by compaction; the next one ends the run (ErrWindowFull).
+	// by compaction; the next one before a tool call ends the run
+	// (ErrWindowFull).
 	refilled bool
 	// cut counts the cut-off replies answered with cutNudge.
 	cut int
@@ -247,6 +248,7 @@ func (r *run) loop(ctx context.Context) Result {
 			return Result{StopReason: event.StopCompleted, Final: r.cutText.String() + msg.Text()}
 		}
 		r.cutText.Reset()
+		r.refilled = false // progress: a later full window gets its own compaction
 		r.appendMessage(msg)
 		if stop := r.runTools(ctx, calls, invalid); stop {
 			return Result{StopReason: event.StopInterrupted}
@@ -265,7 +267,7 @@ func (r *run) loop(ctx context.Context) Result {
 func (r *run) windowFilled(ctx context.Context) (Result, bool) {
 	w, u := r.a.opts.ContextWindow, r.usage
 	if r.refilled {
-		return Result{StopReason: event.StopError, Err: windowFullError(w, nil)}, true
+		return Result{StopReason: event.StopError, Err: windowFullError(w, true)}, true
 	}
 	r.refilled = true
 	r.emit(event.Event{Type: event.Warning, Text: fmt.Sprintf("the reply filled the %d-token context window (prompt %d + reply %d tokens), so it cannot be continued; dropping it, compacting the history once and asking again", w, u.InputTokens, u.OutputTokens)})
@@ -275,7 +277,7 @@ func (r *run) windowFilled(ctx context.Context) (Result, bool) {
 		if ctx.Err() != nil {
 			return Result{StopReason: event.StopInterrupted}, true
 		}
-		return Result{StopReason: event.StopError, Err: windowFullError(w, err)}, true
+		return Result{StopReason: event.StopError, Err: windowFullError(w, false)}, true
 	}
 	return Result{}, false
 }
