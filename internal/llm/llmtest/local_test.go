@@ -104,3 +104,16 @@ func TestLMStudioListsModelsWithTheirWindows(t *testing.T) {
 		t.Errorf("without v1: %d %s", status, body)
 	}
 }
+
+func TestOllamaRefusesToolsForAModelWithoutTheCapability(t *testing.T) {
+	o := NewOllama(t, "0.12.6", OllamaModel{Name: "stablelm2:latest", Arch: "stablelm", ContextLength: 4096, Capabilities: []string{"completion"}})
+	o.Script(Reply(Text("plain")))
+	status, got := get(t, "POST", o.URL()+"/v1/chat/completions", `{"model":"stablelm2","messages":[],"tools":[{"type":"function","function":{"name":"f"}}]}`)
+	want := `{"error":{"message":"stablelm2:latest does not support tools","type":"api_error","param":null,"code":null}}`
+	if status != 400 || got != want {
+		t.Errorf("with tools = %d %s\nwant 400 %s", status, got, want)
+	}
+	if status, got := get(t, "POST", o.URL()+"/v1/chat/completions", `{"model":"stablelm2","messages":[]}`); status != 200 || !strings.Contains(got, "plain") {
+		t.Errorf("without tools = %d %s", status, got)
+	}
+}

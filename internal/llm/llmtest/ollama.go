@@ -19,13 +19,18 @@ package llmtest
 //     "context_length":4096}]} for loaded models
 //     (https://docs.ollama.com/api/ps);
 //   - GET /v1/models    {"object":"list","data":[{"id","object":"model",
-//     "created","owned_by":"library"}]}.
-// Chat completions go to the scripted Server underneath.
+//     "created","owned_by":"library"}]};
+//   - POST /v1/chat/completions with "tools" for a model whose
+//     capabilities lack "tools": HTTP 400 {"error":{"message":"stablelm2:latest
+//     does not support tools","type":"api_error","param":null,"code":null}}
+//     (the bytes in https://github.com/ollama/ollama/issues/6027).
+// Other chat completions go to the scripted Server underneath.
 
 import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -152,6 +157,8 @@ func (o *Ollama) own(w http.ResponseWriter, r *http.Request, body []byte) bool {
 		writeJSON(w, http.StatusOK, ps)
 	case "POST /api/show":
 		o.show(w, body, models, at)
+	case "POST /v1/chat/completions":
+		return o.refuseTools(w, body, models)
 	case "GET /v1/models":
 		type model struct {
 			ID      string `json:"id"`
@@ -215,4 +222,32 @@ func (o *Ollama) show(w http.ResponseWriter, body []byte, models []OllamaModel, 
 		return
 	}
 	writeJSON(w, http.StatusNotFound, map[string]string{"error": fmt.Sprintf("model '%s' not found", name)})
+}
+
+// refuseTools answers a chat request with tools for a model without the
+// tools capability as Ollama does; it reports whether it answered.
+func (o *Ollama) refuseTools(w http.ResponseWriter, body []byte, models []OllamaModel) bool {
+	var req struct {
+		Model string            `json:"model"`
+		Tools []json.RawMessage `json:"tools"`
+	}
+	if json.Unmarshal(body, &req) != nil || len(req.Tools) == 0 {
+		return false
+	}
+	for _, m := range models {
+		if (m.Name == req.Model || m.Name == req.Model+":latest") && m.Capabilities != nil && !slices.Contains(m.Capabilities, "tools") {
+			type apiError struct {
+				Message string  `json:"message"`
+				Type    string  `json:"type"`
+				Param   *string `json:"param"`
+				Code    *string `json:"code"`
+			}
+			b, _ := json.Marshal(map[string]apiError{"error": {Message: m.Name + " does not support tools", Type: "api_error"}})
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			w.Write(b)
+			return true
+		}
+	}
+	return false
 }

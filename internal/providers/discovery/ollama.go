@@ -26,6 +26,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -33,8 +34,27 @@ import (
 // ollamaShow is the part of POST /api/show's response Zero reads
 // (api.ShowResponse in github.com/ollama/ollama/api/types.go).
 type ollamaShow struct {
-	Parameters string                     `json:"parameters"`
-	ModelInfo  map[string]json.RawMessage `json:"model_info"`
+	Parameters   string                     `json:"parameters"`
+	ModelInfo    map[string]json.RawMessage `json:"model_info"`
+	Capabilities []string                   `json:"capabilities"`
+}
+
+// SupportsTools reports whether srv accepts native tool calls for model,
+// and whether it knows: Ollama lists "tools" among a model's capabilities
+// in POST /api/show (newer versions; older ones omit the field) and refuses a request with tools for a model
+// without it (HTTP 400 "<model> does not support tools",
+// https://github.com/ollama/ollama/issues/6027). known is false
+// for other servers, for Ollama versions without capabilities, and when
+// the server does not answer.
+func (p *Prober) SupportsTools(ctx context.Context, srv Server, model string) (ok, known bool) {
+	if srv.Kind != Ollama {
+		return false, false
+	}
+	show, err := p.ollamaShow(ctx, srv, model)
+	if err != nil || show.Capabilities == nil {
+		return false, false
+	}
+	return slices.Contains(show.Capabilities, "tools"), true
 }
 
 // ollamaPs is the part of GET /api/ps's response Zero reads

@@ -163,3 +163,29 @@ func BenchmarkWindowOllama(b *testing.B) {
 		}
 	}
 }
+
+// POST /api/show "capabilities" (["completion","tools","thinking"] in
+// ollama_api_show.json; ["completion"] for a model whose template has no
+// tools) says whether Ollama accepts tools for a model.
+func TestSupportsToolsReadsOllamasCapabilities(t *testing.T) {
+	tests := []struct {
+		name            string
+		routes          map[string]string
+		kind            ServerKind
+		wantOK, wantKnw bool
+	}{
+		{"tools listed", ollamaLoaded4K, Ollama, true, true},
+		{"tools not listed", map[string]string{"POST /api/show": "ollama_api_show_no_tools.json"}, Ollama, false, true},
+		{"a modelfile num_ctx changes nothing", map[string]string{"POST /api/show": "ollama_api_show_num_ctx.json"}, Ollama, true, true},
+		{"an older Ollama without capabilities", map[string]string{"POST /api/show": "ollama_api_show_old.json"}, Ollama, false, false},
+		{"not Ollama", lmstudio, LMStudio, false, false},
+		{"no answer", map[string]string{}, Ollama, false, false},
+	}
+	for _, tt := range tests {
+		srv := Server{Kind: tt.kind, BaseURL: "http://127.0.0.1:" + strconv.Itoa(fake(t, tt.routes, false)) + "/v1"}
+		ok, known := (&Prober{}).SupportsTools(context.Background(), srv, "m")
+		if ok != tt.wantOK || known != tt.wantKnw {
+			t.Errorf("%s: SupportsTools = %v, %v; want %v, %v", tt.name, ok, known, tt.wantOK, tt.wantKnw)
+		}
+	}
+}
