@@ -11,6 +11,8 @@ import (
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/llm/llmtest"
+	"github.com/zero-agent/zero/internal/providers/anthropic"
+	"github.com/zero-agent/zero/internal/providers/gemini"
 	"github.com/zero-agent/zero/internal/tools"
 )
 
@@ -323,4 +325,35 @@ func TestFullWindowAfterProgressIsCompactedAgain(t *testing.T) {
 	if n := len(s.main.Requests()); n != 4 {
 		t.Fatalf("%d requests, want 4", n)
 	}
+}
+
+// TestOutputBudgetOnEveryWire: the budget reaches each adapter's own
+// field on the fake servers: Anthropic's max_tokens and Gemini's
+// generationConfig.maxOutputTokens (the OpenAI wire is covered above).
+func TestOutputBudgetOnEveryWire(t *testing.T) {
+	const window = 12000
+	want := window - window*2/3
+	t.Run("anthropic max_tokens", func(t *testing.T) {
+		srv := llmtest.NewServer(t)
+		srv.Script(llmtest.Reply(llmtest.Text("done")))
+		p := anthropic.New(anthropic.Options{BaseURL: srv.URL(), APIKey: "sk-fake", Model: "claude-test", IdleTimeout: -1})
+		if res := New(Options{Provider: p, Model: "claude-test", ContextWindow: window}).Run(context.Background(), "hi"); res.StopReason != event.StopCompleted {
+			t.Fatalf("run %+v", res)
+		}
+		if got, _ := srv.Requests()[0].Map()["max_tokens"].(float64); int(got) != want {
+			t.Fatalf("max_tokens %v, want %d", got, want)
+		}
+	})
+	t.Run("gemini maxOutputTokens", func(t *testing.T) {
+		srv := llmtest.NewServer(t)
+		srv.Script(llmtest.Reply(llmtest.Text("done")))
+		p := gemini.New(gemini.Options{BaseURL: srv.URL(), APIKey: "g-fake", Model: "gemini-test", IdleTimeout: -1})
+		if res := New(Options{Provider: p, Model: "gemini-test", ContextWindow: window}).Run(context.Background(), "hi"); res.StopReason != event.StopCompleted {
+			t.Fatalf("run %+v", res)
+		}
+		gc, _ := srv.Requests()[0].Map()["generationConfig"].(map[string]any)
+		if got, _ := gc["maxOutputTokens"].(float64); int(got) != want {
+			t.Fatalf("generationConfig %v, want maxOutputTokens %d", gc, want)
+		}
+	})
 }
