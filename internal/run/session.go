@@ -13,6 +13,7 @@ import (
 	"github.com/zero-agent/zero/internal/hooks"
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/permission"
+	"github.com/zero-agent/zero/internal/providers/catalog"
 	"github.com/zero-agent/zero/internal/sessions"
 	"github.com/zero-agent/zero/internal/tools"
 )
@@ -95,7 +96,7 @@ func (rt *Runtime) OpenSession(w Which) (*Session, error) {
 		ContextWindow:        window,
 		MaxToolOutput:        rt.Config.MaxToolOutput,
 		MaxTurnOutput:        rt.Config.MaxTurnOutput,
-		MaxOutputTokens:      rt.Config.MaxOutputTokens,
+		MaxOutputTokens:      outputCap(string(rt.Active.Kind), model, rt.Config.MaxOutputTokens),
 		DisableTextToolCalls: !rt.Active.TextToolCalls,
 		CompletionCheck:      rt.opts.CompletionCheck,
 	})
@@ -273,8 +274,16 @@ func (s *Session) SetMode(m permission.Mode) {
 	s.setProfile(m, s.minimal)
 }
 
+// outputCap is the cap on one reply for model: the config's, else the
+// catalog's default for the model (more for reasoning models, whose
+// thinking counts against it), never above the model's own maximum.
+func outputCap(kind, model string, configured int) int {
+	m, _ := catalog.Resolve(kind, model)
+	return catalog.OutputCap(m, configured)
+}
+
 // SetModel switches the model for later requests (the same provider),
-// with its price and its context window (config, then what a local server
+// with its price, its output cap and its context window (config, then what a local server
 // reports, then the catalog), so compaction follows the new model.
 func (s *Session) SetModel(name string) {
 	r := *s.rt.Active
@@ -282,6 +291,7 @@ func (s *Session) SetModel(name string) {
 	w := contextWindow(io.Discard, s.rt.Config, &r, nil)
 	s.agent.SetModel(name)
 	s.agent.SetContextWindow(w)
+	s.agent.SetMaxOutputTokens(outputCap(string(r.Kind), name, s.rt.Config.MaxOutputTokens))
 	s.fitWindow(w)
 	s.pricing.setModel(name)
 	s.rt.setModel(name, w)
