@@ -83,6 +83,15 @@ type Options struct {
 	// whose server always returns structured calls may switch it off
 	// (config textToolCalls: false).
 	DisableTextToolCalls bool
+	// ToolProtocol is native, prompted or auto (the zero value: native
+	// until the server refuses tools, then prompted for the rest of the
+	// session); toolprotocol.go. Prompted mode recovers text calls even
+	// when DisableTextToolCalls is set.
+	ToolProtocol ToolProtocol
+	// OnPromptedTools, when set, is called once when auto switches the
+	// session to the prompted protocol (the run layer remembers the
+	// choice for the server and model).
+	OnPromptedTools func()
 
 	// DisableLevers turns off every context lever (result cap, turn
 	// budget, spill, read cache, write compaction): results are sent
@@ -163,6 +172,8 @@ type Agent struct {
 	// the user's words (pinnedMessages).
 	runPrompt string
 	nudges    map[string]bool
+	// prompted: requests use the prompted tool protocol.
+	prompted bool
 }
 
 // New returns an agent over opts.
@@ -183,7 +194,7 @@ func New(opts Options) *Agent {
 		opts.Tools = tools.NewRegistry()
 	}
 	h := append([]llm.Message(nil), opts.History...)
-	a := &Agent{opts: opts, history: h, ids: textcalls.NewIDGen()}
+	a := &Agent{opts: opts, history: h, ids: textcalls.NewIDGen(), prompted: opts.ToolProtocol == ToolProtocolPrompted}
 	for _, m := range h {
 		for _, c := range m.ToolCalls() {
 			a.ids.Observe(c.ID)

@@ -260,7 +260,9 @@ func TestPermanentErrorsAreNotRetried(t *testing.T) {
 			srv := llmtest.NewServer(t)
 			srv.Script(llmtest.Reply(llmtest.Error(tc.status, tc.body)), llmtest.Reply(llmtest.Text("never")))
 			rec := &recorder{}
-			a := New(Options{Provider: newOpenAI(t, srv.URL()), Model: "m", Sink: rec, Tools: tools.NewRegistry(echoTool("read_file", tools.SideRead)), RetryBase: time.Millisecond})
+			// Native: under auto the refusal of tools switches to the
+			// prompted protocol (toolprotocol_test.go).
+			a := New(Options{Provider: newOpenAI(t, srv.URL()), Model: "m", Sink: rec, Tools: tools.NewRegistry(echoTool("read_file", tools.SideRead)), RetryBase: time.Millisecond, ToolProtocol: ToolProtocolNative})
 			res := a.Run(context.Background(), "hi")
 			if res.StopReason != event.StopProviderError || llm.KindOf(res.Err) != llm.ErrBadRequest {
 				t.Fatalf("stop %s err %v, want provider_error/bad_request", res.StopReason, res.Err)

@@ -28,6 +28,10 @@
 //     completion check (a "tests pass" claim needs a test or build
 //     command that exited 0);
 //   - report.go: ContextReport for /context and `zero context`;
+//   - toolprotocol.go: a server that refuses tools (llama-server without
+//     --jinja, an Ollama model without the tools capability) switches the
+//     session once to prompted tools: listed in the system prompt, no
+//     tools field, calls and results sent as text;
 //   - prompt.go: the system prompt, one for work and one for plan mode.
 //     A mode switch (SetSystem, SetVisible) changes the system prompt and
 //     the tool list, so the provider's prompt cache misses at that request

@@ -179,6 +179,9 @@ func (a *Agent) buildRequest(context.Context, func(event.Event)) llm.Request {
 		Messages: a.history,
 		Tools:    a.opts.Tools.Specs(a.opts.Visible),
 	}
+	if a.prompted {
+		req = promptedRequest(req)
+	}
 	req.MaxTokens = a.outputBudget(req)
 	return req
 }

@@ -174,6 +174,13 @@ func (r *run) loop(ctx context.Context) Result {
 			}
 			msg, err = r.requestWithRetry(ctx, req)
 		}
+		if err != nil && ctx.Err() == nil {
+			var again bool
+			if again, err = r.switchToPrompted(err, req); again {
+				req = r.a.buildRequest(ctx, r.emit)
+				msg, err = r.requestWithRetry(ctx, req)
+			}
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				r.keepPartial(msg)
@@ -195,8 +202,8 @@ func (r *run) loop(ctx context.Context) Result {
 			r.a.ids.Observe(c.ID)
 		}
 		var invalid map[string]string
-		if len(calls) == 0 && r.a.textCallsOn() && len(req.Tools) > 0 && msg.Text() != "" {
-			msg, invalid = r.recoverTextCalls(msg, req.Tools)
+		if offered := r.a.offeredSpecs(req); len(calls) == 0 && r.a.textCallsOn() && len(offered) > 0 && msg.Text() != "" {
+			msg, invalid = r.recoverTextCalls(msg, offered)
 			calls = msg.ToolCalls()
 		}
 		if len(calls) == 0 && r.finish == llm.FinishLength && r.a.filledWindow(r.usage) {
@@ -387,9 +394,9 @@ func (r *run) streamOnce(ctx context.Context, req llm.Request, already string) (
 		return llm.Message{}, already, "", err
 	}
 	var filter *textcalls.StreamFilter
-	if r.a.textCallsOn() && len(req.Tools) > 0 {
-		offered := make([]string, len(req.Tools))
-		for i, t := range req.Tools {
+	if specs := r.a.offeredSpecs(req); r.a.textCallsOn() && len(specs) > 0 {
+		offered := make([]string, len(specs))
+		for i, t := range specs {
 			offered[i] = t.Name
 		}
 		// Offered: untagged JSON naming no offered tool is shown as soon

@@ -10,8 +10,9 @@ import (
 	"github.com/zero-agent/zero/internal/llm/textcalls"
 )
 
-// textCallsOn reports whether tool calls written as text are recovered.
-func (a *Agent) textCallsOn() bool { return !a.opts.DisableTextToolCalls }
+// textCallsOn reports whether tool calls written as text are recovered:
+// always in prompted mode, where they are the only calls.
+func (a *Agent) textCallsOn() bool { return !a.opts.DisableTextToolCalls || a.prompted }
 
 // recoverText runs textcalls.Recover with the offered tools' schemas and
 // the session's id generator.
