@@ -82,6 +82,11 @@ type File struct {
 	MaxTurns       *int   `json:"maxTurns,omitempty"`
 	AutoApprove    *bool  `json:"autoApprove,omitempty"`
 	PermissionMode string `json:"permissionMode,omitempty"`
+	// ToolProtocol is how tools reach the model: "native" (the request's
+	// tools field), "prompted" (listed in the system prompt, for servers
+	// that refuse tools) or "auto" (native until the server refuses
+	// tools); unset means auto (internal/agent/toolprotocol.go).
+	ToolProtocol string `json:"toolProtocol,omitempty"`
 	// ContextWindow overrides the model's window, in tokens.
 	ContextWindow *int `json:"contextWindow,omitempty"`
 	// MaxToolOutput caps one tool result sent to the model, in bytes;
@@ -240,6 +245,11 @@ func (f *File) validate() error {
 				return fmt.Errorf("provider %q: %w", p.Name, err)
 			}
 		}
+	}
+	switch f.ToolProtocol {
+	case "", "auto", "native", "prompted":
+	default:
+		return fmt.Errorf("toolProtocol must be \"native\", \"prompted\" or \"auto\", not %q", f.ToolProtocol)
 	}
 	if _, err := permission.ParseMode(f.PermissionMode); err != nil {
 		return fmt.Errorf("permissionMode: %w", err)

@@ -72,6 +72,8 @@ type Config struct {
 	AutoApprove bool   `json:"autoApprove"`
 	// PermissionMode is "" (normal) or a mode permission.ParseMode accepts.
 	PermissionMode string `json:"permissionMode,omitempty"`
+	// ToolProtocol is "", "auto", "native" or "prompted" (file.go).
+	ToolProtocol string `json:"toolProtocol,omitempty"`
 	// ContextWindow in tokens; 0 means ask the catalog or the server.
 	ContextWindow int `json:"contextWindow,omitempty"`
 	// MaxToolOutput and MaxTurnOutput in bytes; 0 means the defaults of
@@ -231,6 +233,9 @@ func (c *Config) applyUser(f *File) {
 	}
 	if f.AutoApprove != nil {
 		c.AutoApprove = *f.AutoApprove
+	}
+	if f.ToolProtocol != "" {
+		c.ToolProtocol = f.ToolProtocol
 	}
 	if f.PermissionMode != "" {
 		c.PermissionMode = f.PermissionMode

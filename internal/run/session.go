@@ -98,6 +98,7 @@ func (rt *Runtime) OpenSession(w Which) (*Session, error) {
 		MaxTurnOutput:        rt.Config.MaxTurnOutput,
 		MaxOutputTokens:      outputCap(string(rt.Active.Kind), model, rt.Config.MaxOutputTokens),
 		DisableTextToolCalls: !rt.Active.TextToolCalls,
+		ToolProtocol:         toolProtocol(rt.Config.ToolProtocol),
 		CompletionCheck:      rt.opts.CompletionCheck,
 	})
 	s.fitWindow(window)
