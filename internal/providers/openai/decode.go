@@ -99,6 +99,10 @@ type decoder struct {
 	finish    string
 	sawFinish bool
 	sawUsage  bool
+	// maxTokens is the request's output cap (0 when none) and
+	// outputTokens the completion_tokens the server last reported: together
+	// they tell a call cut at the cap from a finished one (see finishReason).
+	maxTokens, outputTokens int
 	// inputBytes and outputBytes feed the estimate used when the server
 	// never reports usage.
 	inputBytes, outputBytes int
@@ -191,6 +195,7 @@ func (d *decoder) chunk(data []byte) error {
 	}
 	if c.Usage != nil {
 		d.sawUsage = true
+		d.outputTokens = c.Usage.CompletionTokens
 		if !d.emit(llm.Event{Type: llm.EventUsage, Usage: c.Usage.usage()}) {
 			return errStopped
 		}
@@ -380,14 +385,50 @@ func (d *decoder) finalize() error {
 			return errStopped
 		}
 	}
-	reason := mapFinish(d.finish)
-	if d.finish == "" && named > 0 {
-		reason = llm.FinishToolCalls
-	}
-	if !d.emit(llm.Event{Type: llm.EventFinish, FinishReason: reason}) {
+	if !d.emit(llm.Event{Type: llm.EventFinish, FinishReason: d.finishReason(named)}) {
 		return errStopped
 	}
 	return nil
+}
+
+// finishReason is the reply's finish reason as Zero acts on it, with the
+// quirks of vLLM's streamed tool calls (testdata/vllm/SOURCES.md) undone:
+//   - finish_reason "stop" (or none) on a reply that carries calls is a
+//     reply that ends in those calls: vLLM sends "stop" for a named
+//     tool_choice and, before v0.6.3, for any streamed call
+//     (vllm-project/vllm#9209, #25054), and sometimes null (#27572).
+//   - "tool_calls" on a reply whose output reached the request's cap and
+//     whose last call's arguments are not JSON is a call cut at the cap:
+//     vLLM's stream rewrites "length" to "tool_calls" once any call was
+//     streamed (vllm-project/vllm#53269), so it is reported as
+//     llm.FinishLength and the agent tells the model the call was cut.
+func (d *decoder) finishReason(named int) llm.FinishReason {
+	reason := mapFinish(d.finish)
+	if named == 0 {
+		return reason
+	}
+	if reason == llm.FinishStop {
+		return llm.FinishToolCalls
+	}
+	if reason == llm.FinishToolCalls && d.cutAtCap() {
+		return llm.FinishLength
+	}
+	return reason
+}
+
+// cutAtCap reports whether the server said the reply used the whole output
+// cap and the last named call's arguments do not parse as JSON.
+func (d *decoder) cutAtCap() bool {
+	if d.maxTokens <= 0 || !d.sawUsage || d.outputTokens < d.maxTokens {
+		return false
+	}
+	for i := len(d.calls) - 1; i >= 0; i-- {
+		if c := d.calls[i]; c.name != "" {
+			args := strings.TrimSpace(c.args.String())
+			return args != "" && !json.Valid([]byte(args))
+		}
+	}
+	return false
 }
 
 // mapFinish maps OpenAI finish_reason values (and the compatible servers'

@@ -233,6 +233,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request) (<-chan llm.Even
 		dec := newDecoder(&o, model, emit)
 		dec.names = names
 		dec.inputBytes = len(body)
+		dec.maxTokens = req.MaxTokens
 		return p.consume(s, dec, model)
 	}), nil
 }
