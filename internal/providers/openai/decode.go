@@ -23,6 +23,7 @@ import (
 type wireChunk struct {
 	Choices []wireChoice    `json:"choices"`
 	Usage   *wireUsage      `json:"usage"`
+	Timings *wireTimings    `json:"timings"`
 	Error   json.RawMessage `json:"error"`
 }
 
@@ -60,13 +61,55 @@ type wireUsage struct {
 	} `json:"completion_tokens_details"`
 }
 
-func (u *wireUsage) usage() *llm.Usage {
+// wireTimings is the timings object llama-server adds to the last chunk
+// of a reply (server_slot_stats::to_json in ggml-org/llama.cpp
+// tools/server/server-common.cpp; tools/server/README.md, "Timings and
+// context usage"): cache_n prompt tokens were reused from the slot's
+// cache, prompt_n were processed, predicted_n generated. The prompt is
+// cache_n + prompt_n tokens. Only the counts are read; the *_ms and
+// *_per_second figures are the server's speed, not Zero's accounting.
+type wireTimings struct {
+	CacheN     *int `json:"cache_n"`
+	PromptN    int  `json:"prompt_n"`
+	PredictedN int  `json:"predicted_n"`
+}
+
+// usage converts the server's report. t, when the server sent timings
+// (llama-server), fills what usage lacks: cached tokens from cache_n when
+// prompt_tokens_details is absent (llama-server before it added
+// prompt_tokens_details, and its usage chunk otherwise has none).
+func (u *wireUsage) usage(t *wireTimings) *llm.Usage {
 	out := &llm.Usage{InputTokens: u.PromptTokens, OutputTokens: u.CompletionTokens}
 	if u.PromptTokensDetails != nil {
 		out.CacheReadTokens = u.PromptTokensDetails.CachedTokens
+	} else if t != nil && t.CacheN != nil {
+		out.CacheReadTokens = *t.CacheN
+	}
+	if out.InputTokens <= 0 && t != nil {
+		out.InputTokens = t.promptTokens()
 	}
 	if u.CompletionTokensDetails != nil {
 		out.ReasoningTokens = u.CompletionTokensDetails.ReasoningTokens
+	}
+	return out
+}
+
+// promptTokens is the whole prompt the timings count.
+func (t *wireTimings) promptTokens() int {
+	n := t.PromptN
+	if t.CacheN != nil {
+		n += *t.CacheN
+	}
+	return n
+}
+
+// usage is the server's count when it sent timings but no usage object
+// (a request without stream_options.include_usage, NoStreamOptions): a
+// measurement, not an estimate.
+func (t *wireTimings) usage() *llm.Usage {
+	out := &llm.Usage{InputTokens: t.promptTokens(), OutputTokens: t.PredictedN}
+	if t.CacheN != nil {
+		out.CacheReadTokens = *t.CacheN
 	}
 	return out
 }
@@ -99,6 +142,8 @@ type decoder struct {
 	finish    string
 	sawFinish bool
 	sawUsage  bool
+	// timings is llama-server's last timings object, nil when none came.
+	timings *wireTimings
 	// maxTokens is the request's output cap (0 when none) and
 	// outputTokens the completion_tokens the server last reported: together
 	// they tell a call cut at the cap from a finished one (see finishReason).
@@ -193,10 +238,13 @@ func (d *decoder) chunk(data []byte) error {
 			d.finish, d.sawFinish = *ch.FinishReason, true
 		}
 	}
+	if c.Timings != nil {
+		d.timings = c.Timings
+	}
 	if c.Usage != nil {
 		d.sawUsage = true
 		d.outputTokens = c.Usage.CompletionTokens
-		if !d.emit(llm.Event{Type: llm.EventUsage, Usage: c.Usage.usage()}) {
+		if !d.emit(llm.Event{Type: llm.EventUsage, Usage: c.Usage.usage(d.timings)}) {
 			return errStopped
 		}
 	}
@@ -348,8 +396,9 @@ func argumentFragment(raw json.RawMessage) string {
 }
 
 // finalize ends a good stream: held-back text, complete tool calls (calls
-// without a name dropped with a warning), an estimated usage when the
-// server sent none, then the finish event.
+// without a name dropped with a warning), the usage llama-server's
+// timings count when the server sent no usage object, an estimated usage
+// when it sent neither, then the finish event.
 func (d *decoder) finalize() error {
 	if !d.segments(d.think.Flush()) {
 		return errStopped
@@ -381,6 +430,10 @@ func (d *decoder) finalize() error {
 	}
 	if !d.sawUsage {
 		u := &llm.Usage{InputTokens: d.inputBytes / 4, OutputTokens: (d.outputBytes + 3) / 4, Estimated: true}
+		if d.timings != nil {
+			u = d.timings.usage()
+			d.sawUsage, d.outputTokens = true, u.OutputTokens
+		}
 		if !d.emit(llm.Event{Type: llm.EventUsage, Usage: u}) {
 			return errStopped
 		}

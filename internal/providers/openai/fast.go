@@ -11,8 +11,9 @@ import (
 // reply — one choice whose delta holds only content (and perhaps a role),
 // optionally a finish_reason — without encoding/json's reflection, which
 // is most of the cost of a 100k-token stream. Anything else (tool calls,
-// reasoning, usage, errors, several choices, odd key case, duplicate keys,
-// invalid UTF-8, numbers that are not plain integers) returns ok=false and
+// reasoning, usage, llama-server's timings, errors, several choices, odd
+// key case, duplicate keys, invalid UTF-8, numbers that are not plain
+// integers) returns ok=false and
 // the caller falls back to json.Unmarshal; FuzzFastDelta checks that the
 // two agree whenever the fast path answers.
 func fastDelta(b []byte) (content *string, finish *string, ok bool) {
@@ -43,7 +44,7 @@ func known(key []byte) bool {
 
 var knownKeys = [][]byte{[]byte("choices"), []byte("usage"), []byte("error"), []byte("index"), []byte("delta"),
 	[]byte("message"), []byte("finish_reason"), []byte("content"), []byte("reasoning_content"), []byte("reasoning"),
-	[]byte("tool_calls")}
+	[]byte("tool_calls"), []byte("timings")}
 
 type scanner struct {
 	b []byte
