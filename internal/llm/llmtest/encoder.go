@@ -60,6 +60,9 @@ type State struct {
 	Usage *Step
 	// Finish is the turn's finish step reason, "" when none.
 	Finish string
+	// Prompt is the prompt as the fake llama-server counted it
+	// (Server.LlamaServerCache); nil when that mode is off.
+	Prompt *PromptCount
 	// Calls counts tool-call steps rendered so far.
 	Calls int
 	// Chunks counts content chunks rendered so far.

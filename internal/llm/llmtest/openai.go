@@ -13,6 +13,8 @@ import (
 // deltas carrying index (id, type and name only on a call's first chunk),
 // an empty-delta chunk with finish_reason, a usage chunk with "choices": []
 // when the request set stream_options.include_usage, then "data: [DONE]".
+// With Server.LlamaServerCache on, usage is counted from the prompt and
+// the last chunk carries llama-server's timings too (llamacache.go).
 
 func init() { registerEncoder(func() Encoder { return openAIEncoder{} }) }
 
@@ -25,6 +27,7 @@ type oaChunk struct {
 	Model   string     `json:"model"`
 	Choices []oaChoice `json:"choices"`
 	Usage   *oaUsage   `json:"usage,omitempty"`
+	Timings *oaTimings `json:"timings,omitempty"`
 }
 
 type oaChoice struct {
@@ -54,9 +57,42 @@ type oaFunc struct {
 }
 
 type oaUsage struct {
-	PromptTokens     int `json:"prompt_tokens"`
-	CompletionTokens int `json:"completion_tokens"`
-	TotalTokens      int `json:"total_tokens"`
+	PromptTokens        int            `json:"prompt_tokens"`
+	CompletionTokens    int            `json:"completion_tokens"`
+	TotalTokens         int            `json:"total_tokens"`
+	PromptTokensDetails *oaUsageDetail `json:"prompt_tokens_details,omitempty"`
+}
+
+type oaUsageDetail struct {
+	CachedTokens int `json:"cached_tokens"`
+}
+
+// oaTimings is llama-server's timings object (server_slot_stats::to_json,
+// tools/server/server-common.cpp); the fake's times are fixed at 1 ms a
+// token so golden bytes are stable.
+type oaTimings struct {
+	CacheN              int     `json:"cache_n"`
+	PromptN             int     `json:"prompt_n"`
+	PromptMs            float64 `json:"prompt_ms"`
+	PromptPerTokenMs    float64 `json:"prompt_per_token_ms"`
+	PromptPerSecond     float64 `json:"prompt_per_second"`
+	PredictedN          int     `json:"predicted_n"`
+	PredictedMs         float64 `json:"predicted_ms"`
+	PredictedPerTokenMs float64 `json:"predicted_per_token_ms"`
+	PredictedPerSecond  float64 `json:"predicted_per_second"`
+}
+
+// oaScratch is the OpenAI encoder's per-turn state: the reply bytes sent,
+// for the completion tokens the fake llama-server counts.
+type oaScratch struct{ replyBytes int }
+
+func scratch(st *State) *oaScratch {
+	sc, ok := st.Scratch.(*oaScratch)
+	if !ok {
+		sc = &oaScratch{}
+		st.Scratch = sc
+	}
+	return sc
 }
 
 func (openAIEncoder) Match(r *http.Request) bool {
@@ -75,6 +111,11 @@ func (e openAIEncoder) frame(st *State, choices []oaChoice, usage *oaUsage) []by
 		ID: "chatcmpl-llmtest-" + strconv.Itoa(st.Turn), Object: "chat.completion.chunk",
 		Created: created, Model: st.Model, Choices: choices, Usage: usage,
 	}
+	return frameJSON(c)
+}
+
+// frameJSON frames one chunk as an SSE data event.
+func frameJSON(c oaChunk) []byte {
 	if c.Choices == nil {
 		c.Choices = []oaChoice{}
 	}
@@ -96,6 +137,7 @@ func (e openAIEncoder) delta(st *State, d oaDelta) []byte {
 
 func (e openAIEncoder) Step(st *State, s Step) []byte {
 	var out []byte
+	scratch(st).replyBytes += len(s.Text) + len(s.Name) + len(s.Args)
 	switch s.Kind {
 	case KindText, KindReasoning:
 		for _, p := range Pieces(s.Text, s.Chunks) {
@@ -121,22 +163,76 @@ func (e openAIEncoder) Step(st *State, s Step) []byte {
 	return out
 }
 
+// usage is the turn's usage: the usage step's, or with the fake
+// llama-server's cache on the prompt it counted and the completion tokens
+// of the usage step (else the reply's bytes/4).
 func (e openAIEncoder) usage(st *State) *oaUsage {
+	if p := st.Prompt; p != nil {
+		out := (scratch(st).replyBytes + 3) / 4
+		if st.Usage != nil {
+			out = st.Usage.OutputTokens
+		}
+		return &oaUsage{PromptTokens: p.Tokens, CompletionTokens: out, TotalTokens: p.Tokens + out,
+			PromptTokensDetails: &oaUsageDetail{CachedTokens: p.Cached}}
+	}
 	if st.Usage == nil {
 		return nil
 	}
 	u := st.Usage
-	return &oaUsage{PromptTokens: u.InputTokens, CompletionTokens: u.OutputTokens, TotalTokens: u.InputTokens + u.OutputTokens}
+	ou := &oaUsage{PromptTokens: u.InputTokens, CompletionTokens: u.OutputTokens, TotalTokens: u.InputTokens + u.OutputTokens}
+	if u.CachedTokens > 0 {
+		ou.PromptTokensDetails = &oaUsageDetail{CachedTokens: u.CachedTokens}
+	}
+	return ou
 }
 
+// timings is llama-server's timings object for the turn, nil unless the
+// fake llama-server's cache is on.
+func (e openAIEncoder) timings(st *State, u *oaUsage) *oaTimings {
+	p := st.Prompt
+	if p == nil {
+		return nil
+	}
+	t := &oaTimings{CacheN: p.Cached, PromptN: p.Tokens - p.Cached, PredictedN: u.CompletionTokens}
+	t.PromptMs, t.PredictedMs = float64(t.PromptN), float64(t.PredictedN)
+	if t.PromptN > 0 {
+		t.PromptPerTokenMs, t.PromptPerSecond = 1, 1000
+	}
+	if t.PredictedN > 0 {
+		t.PredictedPerTokenMs, t.PredictedPerSecond = 1, 1000
+	}
+	return t
+}
+
+// End sends the finish chunk, the usage chunk when the request set
+// stream_options.include_usage, and [DONE]; llama-server's timings ride on
+// the last of the two chunks (to_json_oaicompat_chat_stream in
+// tools/server/server-task.cpp).
 func (e openAIEncoder) End(st *State) []byte {
 	reason := st.FinishReason("stop", "tool_calls")
-	out := e.frame(st, []oaChoice{{Delta: &oaDelta{}, FinishReason: &reason}}, nil)
+	u := e.usage(st)
+	tm := e.timings(st, u)
 	opts, _ := st.Request.Map()["stream_options"].(map[string]any)
-	if include, _ := opts["include_usage"].(bool); include && st.Usage != nil {
-		out = append(out, e.frame(st, nil, e.usage(st))...)
+	include, _ := opts["include_usage"].(bool)
+	include = include && u != nil
+	finish := e.frame(st, []oaChoice{{Delta: &oaDelta{}, FinishReason: &reason}}, nil)
+	if !include && tm != nil {
+		finish = e.timed(st, []oaChoice{{Delta: &oaDelta{}, FinishReason: &reason}}, nil, tm)
+	}
+	out := finish
+	if include {
+		out = append(out, e.timed(st, nil, u, tm)...)
 	}
 	return append(out, "data: [DONE]\n\n"...)
+}
+
+// timed is frame with a timings object.
+func (e openAIEncoder) timed(st *State, choices []oaChoice, usage *oaUsage, tm *oaTimings) []byte {
+	c := oaChunk{
+		ID: "chatcmpl-llmtest-" + strconv.Itoa(st.Turn), Object: "chat.completion.chunk",
+		Created: created, Model: st.Model, Choices: choices, Usage: usage, Timings: tm,
+	}
+	return frameJSON(c)
 }
 
 func (openAIEncoder) StreamError(_ *State, body []byte) []byte {
@@ -152,6 +248,7 @@ func (e openAIEncoder) Whole(st *State, steps []Step) []byte {
 	var text, reasoning strings.Builder
 	msg := &oaDelta{Role: "assistant"}
 	for _, s := range steps {
+		scratch(st).replyBytes += len(s.Text) + len(s.Name) + len(s.Args)
 		switch s.Kind {
 		case KindText:
 			text.WriteString(s.Text)
@@ -174,6 +271,7 @@ func (e openAIEncoder) Whole(st *State, steps []Step) []byte {
 		ID: "chatcmpl-llmtest-" + strconv.Itoa(st.Turn), Object: "chat.completion", Created: created, Model: st.Model,
 		Choices: []oaChoice{{Message: msg, FinishReason: &reason}}, Usage: e.usage(st),
 	}
+	c.Timings = e.timings(st, c.Usage)
 	b, _ := json.Marshal(c)
 	return b
 }

@@ -45,9 +45,12 @@ type Step struct {
 	NoID bool   `json:"no_id,omitempty"`
 	Name string `json:"name,omitempty"`
 	Args string `json:"args,omitempty"`
-	// InputTokens and OutputTokens are reported by a usage step.
+	// InputTokens and OutputTokens are reported by a usage step, and
+	// CachedTokens of the input as read from a prompt cache (OpenAI's
+	// prompt_tokens_details.cached_tokens; 0 sends no details).
 	InputTokens  int `json:"input_tokens,omitempty"`
 	OutputTokens int `json:"output_tokens,omitempty"`
+	CachedTokens int `json:"cached_tokens,omitempty"`
 	// Finish is the wire finish reason of a finish step ("stop", "length").
 	Finish string `json:"finish,omitempty"`
 	// Status, Body and Header describe an error step. Body is sent as is.
@@ -81,6 +84,10 @@ func ToolCall(name, argsJSON string) Step {
 func Usage(input, output int) Step {
 	return Step{Kind: KindUsage, InputTokens: input, OutputTokens: output}
 }
+
+// Cached returns the usage step with cached of its input tokens read from
+// the server's prompt cache.
+func (s Step) Cached(cached int) Step { s.CachedTokens = cached; return s }
 
 // Finish sets the finish reason, e.g. "length".
 func Finish(reason string) Step { return Step{Kind: KindFinish, Finish: reason} }

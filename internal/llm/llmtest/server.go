@@ -57,6 +57,9 @@ type Server struct {
 	served int
 	reqs   []Request
 	models []string
+	// cache, when set (LlamaServerCache), counts chat prompts against the
+	// previous one as llama-server's prompt cache does.
+	cache *promptCache
 }
 
 // registered holds constructors of the wire formats compiled into the
@@ -177,6 +180,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st := &State{Request: rec, Turn: s.served - 1, Model: modelOf(rec)}
+	s.countPrompt(st, enc, turn)
 	for _, step := range turn.Steps {
 		switch step.Kind {
 		case KindToolCall:
