@@ -82,6 +82,10 @@ func (rt *Runtime) OpenSession(w Which) (*Session, error) {
 		fmt.Fprintln(rt.warnings(), "zero: warning: cut tool outputs will not be readable:", err)
 	}
 	mode := rt.Engine.Mode()
+	proto, protoNote := rt.sessionToolProtocol(model)
+	if protoNote != "" {
+		fmt.Fprintln(rt.warnings(), "zero:", protoNote)
+	}
 	s.agent = agent.New(agent.Options{
 		Provider:             rt.Provider,
 		Model:                model,
@@ -98,7 +102,8 @@ func (rt *Runtime) OpenSession(w Which) (*Session, error) {
 		MaxTurnOutput:        rt.Config.MaxTurnOutput,
 		MaxOutputTokens:      outputCap(string(rt.Active.Kind), model, rt.Config.MaxOutputTokens),
 		DisableTextToolCalls: !rt.Active.TextToolCalls,
-		ToolProtocol:         toolProtocol(rt.Config.ToolProtocol),
+		ToolProtocol:         proto,
+		OnPromptedTools:      rt.rememberPromptedTools,
 		CompletionCheck:      rt.opts.CompletionCheck,
 	})
 	s.fitWindow(window)

@@ -266,14 +266,34 @@ func (p *Prober) client() *http.Client {
 
 // probe asks one candidate for its model list.
 func (p *Prober) probe(ctx context.Context, c Candidate) Probe {
+	base := "http://" + net.JoinHostPort(p.host(), strconv.Itoa(c.Port)) + "/v1"
+	srv, err := p.identify(ctx, base, c.Kind)
+	return Probe{Candidate: c, Server: srv, Err: err}
+}
+
+// Identify asks the server at baseURL (a --base-url or a profile's, with
+// or without "/v1") for its model list and tells its kind as Find does,
+// from the list's owners and Ollama's GET /api/version, so the model a
+// user left unnamed is picked the same way (PickModel) wherever the
+// server was named.
+func (p *Prober) Identify(ctx context.Context, baseURL string) (*Server, error) {
+	base := strings.TrimRight(baseURL, "/")
+	if !strings.HasSuffix(base, "/v1") {
+		base += "/v1"
+	}
+	return p.identify(ctx, base, "")
+}
+
+// identify reads base's model list; byPort is the kind its port suggests
+// ("" when none).
+func (p *Prober) identify(ctx context.Context, base string, byPort ServerKind) (*Server, error) {
 	ctx, cancel := context.WithTimeout(ctx, p.timeout())
 	defer cancel()
-	base := "http://" + net.JoinHostPort(p.host(), strconv.Itoa(c.Port)) + "/v1"
 	var list modelList
 	if err := getJSON(ctx, p.client(), base+"/models", &list); err != nil {
-		return Probe{Candidate: c, Err: err}
+		return nil, err
 	}
-	srv := &Server{Kind: c.Kind, BaseURL: base}
+	srv := &Server{Kind: byPort, BaseURL: base}
 	owners := map[string]int{}
 	for _, m := range list.Data {
 		if m.ID == "" {
@@ -289,10 +309,10 @@ func (p *Prober) probe(ctx context.Context, c Candidate) Probe {
 		}
 	}
 	if len(srv.Models) == 0 {
-		return Probe{Candidate: c, Err: &emptyListError{}}
+		return nil, &emptyListError{}
 	}
 	var sure bool
-	srv.Kind, sure = recognise(c.Kind, owners, srv.MaxModelLen != nil)
+	srv.Kind, sure = recognise(byPort, owners, srv.MaxModelLen != nil)
 	if !sure || srv.Kind == Ollama {
 		// Ollama lists a user's own models under their namespace, not
 		// "library": GET /api/version tells it apart.
@@ -300,7 +320,7 @@ func (p *Prober) probe(ctx context.Context, c Candidate) Probe {
 			srv.Kind, srv.Version = Ollama, v
 		}
 	}
-	return Probe{Candidate: c, Server: srv}
+	return srv, nil
 }
 
 // recognise refines the kind a port suggests by what the model list says

@@ -45,9 +45,12 @@ type ollamaShow struct {
 // without it (HTTP 400 "<model> does not support tools",
 // https://github.com/ollama/ollama/issues/6027). known is false
 // for other servers, for Ollama versions without capabilities, and when
-// the server does not answer.
+// the server does not answer. A server of no known kind (a --base-url not
+// probed) is asked too: only Ollama answers /api/show with capabilities.
 func (p *Prober) SupportsTools(ctx context.Context, srv Server, model string) (ok, known bool) {
-	if srv.Kind != Ollama {
+	switch srv.Kind {
+	case Ollama, Unknown, "":
+	default:
 		return false, false
 	}
 	show, err := p.ollamaShow(ctx, srv, model)

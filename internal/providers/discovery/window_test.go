@@ -180,6 +180,10 @@ func TestSupportsToolsReadsOllamasCapabilities(t *testing.T) {
 		{"an older Ollama without capabilities", map[string]string{"POST /api/show": "ollama_api_show_old.json"}, Ollama, false, false},
 		{"not Ollama", lmstudio, LMStudio, false, false},
 		{"no answer", map[string]string{}, Ollama, false, false},
+		// A --base-url server is not probed for its kind first.
+		{"ollama named by --base-url", map[string]string{"POST /api/show": "ollama_api_show_no_tools.json"}, "", false, true},
+		{"lm studio named by --base-url", lmstudio, "", false, false},
+		{"llama.cpp is not asked", map[string]string{"POST /api/show": "ollama_api_show_no_tools.json"}, LlamaCpp, false, false},
 	}
 	for _, tt := range tests {
 		srv := Server{Kind: tt.kind, BaseURL: "http://127.0.0.1:" + strconv.Itoa(fake(t, tt.routes, false)) + "/v1"}
