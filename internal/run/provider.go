@@ -121,17 +121,17 @@ func discover(stderr io.Writer, model string) (*config.Resolved, *discovery.Serv
 	return &config.Resolved{Name: string(srv.Kind), Kind: config.KindOpenAICompatible, BaseURL: srv.BaseURL, Model: model, TextToolCalls: true}, srv, nil
 }
 
-// firstModel fills in the model of a server named by --base-url alone: its
-// first model, as discovery does.
+// firstModel fills in the model of a server named by --base-url alone:
+// the one discovery would pick there (DefaultModel).
 func firstModel(stderr io.Writer, r *config.Resolved) {
 	if r.Model != "" || r.Kind != config.KindOpenAICompatible {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	ids, err := openai.ListModels(ctx, r.BaseURL, r.APIKey)
+	model, err := DefaultModel(ctx, r)
 	cancel()
-	if err == nil && len(ids) > 0 {
-		r.Model = ids[0]
+	if err == nil {
+		r.Model = model
 		fmt.Fprintf(stderr, "zero: using model %s from %s (pass --model to choose)\n", r.Model, r.BaseURL)
 	}
 }
