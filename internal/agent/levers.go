@@ -215,14 +215,18 @@ func requestBytes(req llm.Request) int {
 }
 
 // calibrate teaches the estimator the server's bytes-per-token ratio from
-// one usage report (InputTokens is the whole prompt, llm.Usage).
+// one usage report (InputTokens is the whole prompt, llm.Usage): the ratio
+// follows the measurement (contextmgr.Estimator.Measure), so the next
+// compaction decision and output budget count with it. The report's
+// cached tokens go to the session's prompt-cache account (/context).
 func (a *Agent) calibrate(req llm.Request, u llm.Usage) {
 	if u.Estimated || u.InputTokens <= 0 {
 		return
 	}
 	b := requestBytes(req)
-	a.est.Calibrate(b, u.InputTokens)
+	a.est.Measure(b, u.InputTokens)
 	a.lastInput, a.lastBytes = u.InputTokens, b
+	a.mgr.Stats.Cache.Add(u)
 }
 
 // targetBytes is the history size compaction aims for: half the window,

@@ -14,9 +14,11 @@ import (
 // `zero context`: how full the window is and with what (system prompt,
 // tool schemas, messages, free space, as Claude Code's /context shows
 // it), what each lever saved this session and what takes the most room.
-// Bytes are bytes; tokens are estimated with the bytes-per-token ratio
-// learned from the server's usage reports (4 bytes per token until the
-// first report, Calibrated false).
+// Bytes are bytes; tokens are estimated with the bytes-per-token ratio of
+// the last request the server counted (4 bytes per token until the first
+// report, Calibrated false). What the server measured (the last prompt,
+// the prompt cache's hits) is reported apart, and String says which
+// figures are which.
 //
 // The savings cover the session: on resume (Options.History) they are
 // recounted from the markers the levers left in the history (see
@@ -48,6 +50,9 @@ type Report struct {
 	// LastInputTokens is the prompt size the server last reported (0:
 	// never reported).
 	LastInputTokens int
+	// Cache is the session's prompt-cache account: the prompt tokens the
+	// server measured and how many it read from its cache.
+	Cache contextmgr.PromptCache
 	// Calibrated says a usage report set BytesPerToken.
 	Calibrated    bool
 	BytesPerToken float64
@@ -81,6 +86,7 @@ func (a *Agent) ContextReport() Report {
 		Tools:           len(specs),
 		ToolsBytes:      specBytes(specs),
 		LastInputTokens: a.lastInput,
+		Cache:           a.mgr.Stats.Cache,
 		Calibrated:      a.lastInput > 0,
 		BytesPerToken:   a.est.BytesPerToken(),
 		HistoryBytes:    contextmgr.HistoryBytes(a.history),
@@ -106,26 +112,40 @@ func (a *Agent) ContextReport() Report {
 	return r
 }
 
+// RestoreMeasurements gives an agent rebuilt from a stored session
+// (`zero context`, a resume) what the session's server measured: cache is
+// the account of its logged usage events, and counted the history the last
+// of them counted (the log rebuilt up to that event). The estimator takes
+// its ratio from that request, as if the agent had sent it with today's
+// system prompt and tools.
+func (a *Agent) RestoreMeasurements(counted []llm.Message, cache contextmgr.PromptCache) {
+	a.mgr.Stats.Cache = cache
+	if cache.Last.InputTokens <= 0 {
+		return
+	}
+	b := a.historyRequestBytes(counted)
+	a.est.Measure(b, cache.Last.InputTokens)
+	a.lastInput, a.lastBytes = cache.Last.InputTokens, b
+}
+
 // String renders the report as /context prints it: the window, then one
-// line per part of the next request and the free space, then the savings
-// and the biggest items.
+// line per part of the next request and the free space, then what the
+// server measured and what is estimated (figures marked ~), the prompt
+// cache's hit rate, the savings and the biggest items.
 func (r Report) String() string {
 	var b strings.Builder
 	if r.WindowTokens > 0 {
-		fmt.Fprintf(&b, "window: ~%d of %d tokens (%d%%)", r.UsedTokens, r.WindowTokens, r.UsedTokens*100/r.WindowTokens)
+		fmt.Fprintf(&b, "window: ~%d of %d tokens (%d%%)\n", r.UsedTokens, r.WindowTokens, r.UsedTokens*100/r.WindowTokens)
 	} else {
-		fmt.Fprintf(&b, "window: ~%d tokens used (window size unknown)", r.UsedTokens)
+		fmt.Fprintf(&b, "window: ~%d tokens used (window size unknown)\n", r.UsedTokens)
 	}
-	if r.LastInputTokens > 0 {
-		fmt.Fprintf(&b, "; last request %d tokens (server), %.1f bytes/token", r.LastInputTokens, r.BytesPerToken)
-	}
-	b.WriteString("\n")
 	r.part(&b, "system prompt", r.SystemTokens, contextmgr.HumanBytes(r.SystemBytes))
 	r.part(&b, fmt.Sprintf("tool schemas (%d)", r.Tools), r.ToolsTokens, contextmgr.HumanBytes(r.ToolsBytes))
 	r.part(&b, fmt.Sprintf("messages (%d)", r.Messages), r.MessagesTokens, contextmgr.HumanBytes(r.HistoryBytes))
 	if r.WindowTokens > 0 {
 		r.part(&b, "free", r.FreeTokens, "")
 	}
+	r.measured(&b)
 	if len(r.Levers) == 0 {
 		b.WriteString("saved: nothing yet\n")
 	} else {
@@ -146,6 +166,44 @@ func (r Report) String() string {
 	}
 	return b.String()
 }
+
+// measured writes which figures the server measured and which are
+// estimated, then the prompt cache's hit rate over the session and for the
+// last request (cached prompt tokens / prompt tokens).
+func (r Report) measured(b *strings.Builder) {
+	if r.LastInputTokens > 0 {
+		fmt.Fprintf(b, "measured by the server: last request %d prompt tokens", r.LastInputTokens)
+		if last := r.Cache.Last; last.InputTokens == r.LastInputTokens && last.OutputTokens > 0 {
+			fmt.Fprintf(b, ", %d output tokens", last.OutputTokens)
+		}
+		b.WriteString("\n")
+	}
+	how := "as the server counted the last request"
+	if !r.Calibrated {
+		how = "the default, not yet matched to a server count"
+	}
+	fmt.Fprintf(b, "estimated (~): the window and its parts, at %.1f bytes/token (%s)\n", r.BytesPerToken, how)
+	c := r.Cache
+	switch {
+	case c.Requests == 0:
+	case c.CachedTokens == 0:
+		fmt.Fprintf(b, "prompt cache: the server reported no cached prompt tokens in %s\n", requests(c.Requests))
+	default:
+		fmt.Fprintf(b, "prompt cache: %s of prompt tokens read from the server's cache (%d of %d in %s); last request %s (%d of %d)\n",
+			percent(c.HitRate()), c.CachedTokens, c.PromptTokens, requests(c.Requests), percent(c.LastHitRate()), c.Last.CacheReadTokens, c.Last.InputTokens)
+	}
+}
+
+func requests(n int) string {
+	if n == 1 {
+		return "1 request"
+	}
+	return strconv.Itoa(n) + " requests"
+}
+
+// percent renders a share as a whole percentage, rounded down (a partial
+// share never reads 100%).
+func percent(f float64) string { return strconv.Itoa(int(f*100)) + "%" }
 
 // part writes one line of the window's breakdown: label, estimated
 // tokens, their share of a known window, and the bytes behind them.

@@ -1,9 +1,11 @@
 package agent
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/tools"
 )
@@ -57,5 +59,31 @@ func TestContextReportUnknownWindow(t *testing.T) {
 	}
 	if !strings.Contains(out, "\n  system prompt ") || !strings.Contains(out, "\n  tool schemas (1) ") {
 		t.Errorf("system prompt or tools missing:\n%s", out)
+	}
+}
+
+// Before any server count every token figure is an estimate at the
+// default ratio, and /context says so; a server that counts tokens but
+// reports no cache hits is shown as such, not as a 0% hit rate.
+func TestContextReportSaysWhatIsEstimated(t *testing.T) {
+	p := &scripted{turns: [][]llm.Event{{text("hi"), usage(500, 3), finish()}}}
+	a := New(Options{Provider: p, Model: "m", System: "be brief", ContextWindow: 8192})
+	out := a.ContextReport().String()
+	if !strings.Contains(out, "estimated (~): the window and its parts, at 4.0 bytes/token (the default, not yet matched to a server count)") ||
+		strings.Contains(out, "measured by the server") || strings.Contains(out, "prompt cache") {
+		t.Errorf("report before any request:\n%s", out)
+	}
+	if res := a.Run(context.Background(), "hello"); res.StopReason != event.StopCompleted {
+		t.Fatalf("run %+v", res)
+	}
+	out = a.ContextReport().String()
+	for _, w := range []string{
+		"measured by the server: last request 500 prompt tokens, 3 output tokens\n",
+		"(as the server counted the last request)\n",
+		"prompt cache: the server reported no cached prompt tokens in 1 request\n",
+	} {
+		if !strings.Contains(out, w) {
+			t.Errorf("report lacks %q:\n%s", w, out)
+		}
 	}
 }

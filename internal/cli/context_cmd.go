@@ -10,6 +10,7 @@ import (
 
 	"github.com/zero-agent/zero/internal/agent"
 	"github.com/zero-agent/zero/internal/config"
+	"github.com/zero-agent/zero/internal/contextmgr"
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/providers/catalog"
 	"github.com/zero-agent/zero/internal/run"
@@ -22,7 +23,9 @@ import (
 // bytes each context lever saved. It reads the stored session only: no
 // model server is needed or contacted. The window is the one the session
 // last ran with (its run_start events record it); the tools are the run
-// layer's tool set.
+// layer's tool set. The server's counts come from the logged usage events:
+// the last prompt, the bytes-per-token ratio it implies, the prompt
+// cache's hit rate.
 func contextCmd(s stdio) *cobra.Command {
 	var id string
 	c := &cobra.Command{
@@ -80,13 +83,15 @@ func contextReport(s stdio, wd, id string) error {
 	if err != nil {
 		return err
 	}
-	compactions, lastInput, ranWith := 0, 0, 0
-	for _, e := range evs {
+	compactions, ranWith, lastUsage := 0, 0, -1
+	var cache contextmgr.PromptCache
+	for i, e := range evs {
 		switch {
 		case e.Type == event.Compaction:
 			compactions++
-		case e.Type == event.Usage && e.Usage != nil && !e.Usage.Estimated:
-			lastInput = e.Usage.InputTokens
+		case e.Type == event.Usage && e.Usage != nil && !e.Usage.Estimated && e.Usage.InputTokens > 0:
+			cache.Add(*e.Usage)
+			lastUsage = i
 		case e.Type == event.RunStart && e.ContextWindow > 0:
 			ranWith = e.ContextWindow
 		}
@@ -110,8 +115,12 @@ func contextReport(s stdio, wd, id string) error {
 		MaxToolOutput: cfg.MaxToolOutput,
 		MaxTurnOutput: cfg.MaxTurnOutput,
 	})
+	if lastUsage >= 0 {
+		counted, _ := sessions.RebuildHistory(evs[:lastUsage])
+		a.RestoreMeasurements(counted, cache)
+	}
 	fmt.Fprintf(s.out, "session %s · model %s · window %d tokens (%s)\n", sess.ID(), meta.Model, window, source)
-	fmt.Fprintf(s.out, "compactions logged: %d · last prompt size the server reported: %d tokens\n", compactions, lastInput)
+	fmt.Fprintf(s.out, "compactions logged: %d\n", compactions)
 	fmt.Fprintln(s.out, a.ContextReport().String())
 	return nil
 }

@@ -35,5 +35,7 @@
 // It must stay pure: no provider calls, no tool runs, no clock. The one
 // exception is Spill, which writes a file into a directory the caller
 // names (the session directory). Sizes are bytes unless a name says
-// tokens; tokens are estimated by Estimator.
+// tokens; tokens are estimated by Estimator, whose ratio follows the last
+// request the server counted (Measure), and PromptCache accounts for the
+// prompt tokens the server read from its cache.
 package contextmgr

@@ -27,11 +27,13 @@ const (
 var Levers = []Lever{LeverCap, LeverTurnBudget, LeverReadCache, LeverSearch, LeverWrites, LeverPrune, LeverSummary}
 
 // Stats counts what each lever saved this session: bytes kept out of the
-// window and how many times it acted. The zero value is ready to use; not
-// safe for concurrent use.
+// window and how many times it acted; and what the server's prompt cache
+// reused. The zero value is ready to use; not safe for concurrent use.
 type Stats struct {
 	Saved map[Lever]int // bytes
 	Times map[Lever]int
+	// Cache is the session's prompt-cache accounting, from usage reports.
+	Cache PromptCache
 }
 
 // Add records that lever saved bytes once. Non-positive savings count as
