@@ -85,7 +85,7 @@ func (u *wireUsage) usage(t *wireTimings) *llm.Usage {
 	} else if t != nil && t.CacheN != nil {
 		out.CacheReadTokens = *t.CacheN
 	}
-	if out.InputTokens <= 0 && t != nil {
+	if out.InputTokens <= 0 && t.whole() {
 		out.InputTokens = t.promptTokens()
 	}
 	if u.CompletionTokensDetails != nil {
@@ -94,24 +94,18 @@ func (u *wireUsage) usage(t *wireTimings) *llm.Usage {
 	return out
 }
 
-// promptTokens is the whole prompt the timings count.
-func (t *wireTimings) promptTokens() int {
-	n := t.PromptN
-	if t.CacheN != nil {
-		n += *t.CacheN
-	}
-	return n
-}
+// whole reports timings that count the whole prompt: builds without
+// cache_n report in prompt_n only the tokens they processed.
+func (t *wireTimings) whole() bool { return t != nil && t.CacheN != nil }
 
-// usage is the server's count when it sent timings but no usage object
-// (a request without stream_options.include_usage, NoStreamOptions): a
-// measurement, not an estimate.
+// promptTokens is the whole prompt the timings count (whole is true).
+func (t *wireTimings) promptTokens() int { return t.PromptN + *t.CacheN }
+
+// usage is the server's count when it sent timings (with cache_n, whole)
+// but no usage object (a request without stream_options.include_usage,
+// NoStreamOptions): a measurement, not an estimate.
 func (t *wireTimings) usage() *llm.Usage {
-	out := &llm.Usage{InputTokens: t.promptTokens(), OutputTokens: t.PredictedN}
-	if t.CacheN != nil {
-		out.CacheReadTokens = *t.CacheN
-	}
-	return out
+	return &llm.Usage{InputTokens: t.promptTokens(), OutputTokens: t.PredictedN, CacheReadTokens: *t.CacheN}
 }
 
 // errStopped means the consumer went away (emit returned false).
@@ -430,7 +424,7 @@ func (d *decoder) finalize() error {
 	}
 	if !d.sawUsage {
 		u := &llm.Usage{InputTokens: d.inputBytes / 4, OutputTokens: (d.outputBytes + 3) / 4, Estimated: true}
-		if d.timings != nil {
+		if d.timings.whole() {
 			u = d.timings.usage()
 			d.sawUsage, d.outputTokens = true, u.OutputTokens
 		}

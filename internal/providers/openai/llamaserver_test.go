@@ -64,3 +64,17 @@ func TestCachedTokensPreferredOverTimings(t *testing.T) {
 		t.Errorf("usage %+v, want 100 prompt tokens, 90 cached", u)
 	}
 }
+
+// Timings without cache_n (older builds) count only the processed part of
+// the prompt: alone they are no prompt count, and the usage stays an
+// estimate.
+func TestTimingsWithoutCacheNAreNoPromptCount(t *testing.T) {
+	raw := sseOf(`{"choices":[{"delta":{"content":"x"},"finish_reason":"stop"}],"timings":{"prompt_n":3,"predicted_n":1}}`, `[DONE]`)
+	evs, err := decodeBytes(Options{}, raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u := assemble(evs).Usage; u == nil || !u.Estimated {
+		t.Errorf("usage %+v, want an estimate", u)
+	}
+}
