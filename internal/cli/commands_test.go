@@ -84,12 +84,13 @@ func completions(srv *llmtest.Server) int {
 	return n
 }
 
-// TestModelsWithoutKeySaysSo: `zero models openai` with no key is a usage
-// error naming the variable to set, before any connection: the default
+// TestModelsWithoutKeyShowsTheCatalog: `zero models openai` with no key
+// lists the catalog's OpenAI models, marked as not the live list, and
+// says which variable to set, without any connection: the default
 // transport is replaced by one that records dials and refuses them (so
 // nothing leaves the machine), and the same command with a key set
 // proves that it does see the dial.
-func TestModelsWithoutKeySaysSo(t *testing.T) {
+func TestModelsWithoutKeyShowsTheCatalog(t *testing.T) {
 	isolate(t)
 	var dials atomic.Int32
 	saved := http.DefaultTransport
@@ -100,15 +101,27 @@ func TestModelsWithoutKeySaysSo(t *testing.T) {
 	t.Cleanup(func() { http.DefaultTransport = saved })
 
 	r := zero("models", "openai")
-	if r.code != ExitUsage || !strings.Contains(r.errOut, "needs an API key") || !strings.Contains(r.errOut, "OPENAI_API_KEY") {
-		t.Errorf("zero models openai: exit %d, stderr %q", r.code, r.errOut)
+	if r.code != ExitOK || !strings.Contains(r.out, "gpt-4.1") || !strings.Contains(r.out, "not the live list") || !strings.Contains(r.errOut, "OPENAI_API_KEY") {
+		t.Errorf("zero models openai: exit %d, stdout %q, stderr %q", r.code, r.out, r.errOut)
 	}
 	if n := dials.Load(); n != 0 {
-		t.Fatalf("%d connections tried before the key check", n)
+		t.Fatalf("%d connections tried without a key", n)
 	}
 	t.Setenv("OPENAI_API_KEY", "sk-test")
 	if r := zero("models", "openai"); r.code == ExitOK || dials.Load() == 0 {
 		t.Fatalf("with a key: exit %d, %d dials (the recording transport is not in the path)", r.code, dials.Load())
+	}
+}
+
+// TestModelsListsEachServedModelOnce: llama-server names its model in
+// both an OpenAI "data" and an Ollama-style "models" array; `zero models`
+// prints it once.
+func TestModelsListsEachServedModelOnce(t *testing.T) {
+	isolate(t)
+	l := llmtest.NewLlamaCpp(t, "qwen2.5-coder-0.5b-q8_0.gguf", 4096)
+	t.Setenv("ZERO_BASE_URL", l.URL())
+	if r := zero("models"); r.code != ExitOK || r.out != "qwen2.5-coder-0.5b-q8_0.gguf\n" {
+		t.Errorf("zero models: exit %d, stdout %q, stderr %q", r.code, r.out, r.errOut)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/zero-agent/zero/internal/config"
 	"github.com/zero-agent/zero/internal/providers/discovery"
 	"github.com/zero-agent/zero/internal/providers/openai"
+	"github.com/zero-agent/zero/internal/run"
 	"github.com/zero-agent/zero/internal/sandbox"
 	"github.com/zero-agent/zero/internal/sessions"
 )
@@ -28,7 +29,9 @@ The provider checked is the active one, or NAME (a profile as
 model list (GET /models); for Anthropic and Gemini only the key is checked
 (` + "`zero providers check NAME`" + ` sends a real request). With nothing
 configured, doctor looks for a local server on 127.0.0.1. It contacts no
-host but the provider it checks and 127.0.0.1.
+host but the provider it checks and 127.0.0.1. For a server on this machine or
+the local network it also shows the window the server runs the model with,
+and warns when that is less than the model supports (Ollama's default).
 
 Exit codes: 0 when every check passed (✓; "·" and "!" lines are notes), 1
 when one failed (✗). An unknown NAME exits 2 and lists the known ones.`
@@ -130,38 +133,95 @@ func doctorConfig(c *checks, cfg *config.Config, name string) {
 		if r, err := cfg.Resolve(name, ""); err != nil {
 			c.line(false, "provider %s: %v", name, err)
 		} else {
-			doctorProvider(c, r)
+			doctorProvider(c, cfg, r)
 		}
 	case cfg.Active != nil:
-		doctorProvider(c, cfg.Active)
+		doctorProvider(c, cfg, cfg.Active)
 	default:
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		srv, err := discovery.Find(ctx)
-		cancel()
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		p := &discovery.Prober{}
+		srv, err := p.Find(ctx)
 		if err != nil {
 			c.line(false, "no provider configured and no local server found: %v", err)
-		} else {
-			c.line(true, "local server %s at %s (%d models)", srv.Kind, srv.BaseURL, len(srv.Models))
+			return
 		}
+		model := p.PickModel(ctx, *srv)
+		c.line(true, "local server %s at %s (%s), model %q", srv.Kind, srv.BaseURL, count(len(srv.Models), "model"), model)
+		doctorWindow(c, *srv, model)
 	}
 }
 
 // doctorProvider checks provider r: for OpenAI-compatible servers whether
-// GET /models answers (3 s), for vendor APIs whether a key is set.
-func doctorProvider(c *checks, r *config.Resolved) {
-	line := fmt.Sprintf("provider %s (%s) %s model %q", r.Name, r.Kind, r.BaseURL, r.Model)
+// GET /models answers (3 s), and on a local one the window it runs the
+// model with; for vendor APIs whether a key is set. The kind and model
+// shown are the ones Zero uses: the openai profile pointed at another
+// host speaks the compatible dialect, and a server with no model set gets
+// the model Zero would pick there.
+func doctorProvider(c *checks, cfg *config.Config, r *config.Resolved) {
+	kind := string(r.Kind)
+	if r.Kind == config.KindOpenAICompatible && declaredKind(cfg, r.Name) == config.KindOpenAI {
+		kind += ", as its base URL is not api.openai.com"
+	}
 	if r.Kind != config.KindOpenAICompatible && r.Kind != config.KindOpenAI {
-		c.line(r.APIKey != "", "%s (key from %s; `zero providers check %s` sends a real request)", line, keySource(r), r.Name)
+		c.line(r.APIKey != "", "provider %s (%s) %s model %q (key from %s; `zero providers check %s` sends a real request)", r.Name, kind, r.BaseURL, r.Model, keySource(r), r.Name)
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
 	ids, err := openai.ListModels(ctx, r.BaseURL, r.APIKey)
-	cancel()
+	model, shown := r.Model, fmt.Sprintf("model %q", r.Model)
+	if model == "" && err == nil {
+		if m, perr := run.DefaultModel(ctx, r); perr == nil {
+			model, shown = m, fmt.Sprintf("model %q (none set: the one Zero picks on the server)", m)
+		}
+	}
+	line := fmt.Sprintf("provider %s (%s) %s %s", r.Name, kind, r.BaseURL, shown)
 	if err != nil {
 		c.line(false, "%s: %v", line, err)
 		return
 	}
-	c.line(true, "%s: %d models", line, len(ids))
+	c.line(true, "%s: %s", line, count(len(ids), "model"))
+	if r.Kind == config.KindOpenAICompatible && run.LocalServer(r.BaseURL) && model != "" {
+		doctorWindow(c, discovery.Server{BaseURL: r.BaseURL}, model)
+	}
+}
+
+// declaredKind is the kind the config gives profile name ("" when it
+// names none: the built-in profiles' kind is their name).
+func declaredKind(cfg *config.Config, name string) config.Kind {
+	for _, p := range cfg.Providers {
+		if p.Name == name {
+			if p.Kind == "" {
+				return config.Kind(p.Name)
+			}
+			return p.Kind
+		}
+	}
+	return ""
+}
+
+// doctorWindow notes the window srv runs model with, and the server's
+// warning when that is less than the model supports (Ollama's default).
+func doctorWindow(c *checks, srv discovery.Server, model string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	w, err := (&discovery.Prober{}).Window(ctx, srv, model)
+	if err != nil {
+		c.note("· window: the server does not say; Zero uses the catalog's or a default")
+		return
+	}
+	source := w.Source
+	if w.Assumed {
+		source += ", assumed"
+	}
+	if w.Model > 0 {
+		source += fmt.Sprintf("; the model supports %d", w.Model)
+	}
+	c.note("· window: %d tokens (%s)", w.Tokens, source)
+	if w.Warning != "" {
+		c.note("! %s", w.Warning)
+	}
 }
 
 // keySource says where r's key came from, or that there is none.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/zero-agent/zero/internal/llm/llmtest"
+	"github.com/zero-agent/zero/internal/testbin"
 )
 
 // TestDoctorProvider: zero doctor checks the active provider, or the one
@@ -111,6 +112,64 @@ func TestDoctorProvider(t *testing.T) {
 			}
 			if tc.noStdout && out.Len() > 0 {
 				t.Errorf("stdout not empty:\n%s", out.String())
+			}
+		})
+	}
+}
+
+// TestDoctorSaysWhatZeroUses: doctor shows the kind and model Zero will
+// use, not the config's raw fields: the openai profile pointed at a local
+// server is OpenAI-compatible, a profile with no model shows the one Zero
+// picks there, each served model is counted once (llama-server lists it
+// in both "data" and "models"), and a local server's window is shown with
+// Ollama's warning when it cuts the model's.
+func TestDoctorSaysWhatZeroUses(t *testing.T) {
+	l := llmtest.NewLlamaCpp(t, "qwen2.5-coder-0.5b-q8_0.gguf", 8192)
+	o := llmtest.NewOllama(t, "0.12.6",
+		llmtest.OllamaModel{Name: "llama3.2:latest", Arch: "llama", ContextLength: 131072},
+		llmtest.OllamaModel{Name: "qwen2.5-coder:7b", Arch: "qwen2", ContextLength: 32768, Loaded: 4096})
+	for _, tc := range []struct {
+		name   string
+		env    map[string]string
+		config string
+		stdout []string
+	}{
+		{
+			name:   "llama-server without a model set",
+			config: `{"activeProvider": "local", "providers": [{"name": "local", "kind": "openai-compatible", "baseURL": "` + l.URL() + `/v1"}]}`,
+			stdout: []string{
+				`✓ provider local (openai-compatible) ` + l.URL() + `/v1 model "qwen2.5-coder-0.5b-q8_0.gguf" (none set: the one Zero picks on the server): 1 model` + "\n",
+				"· window: 8192 tokens (llama.cpp /props)\n",
+			},
+		},
+		{
+			name: "the openai profile pointed at Ollama",
+			env:  map[string]string{"OPENAI_BASE_URL": o.URL() + "/v1"},
+			stdout: []string{
+				`✓ provider openai (openai-compatible, as its base URL is not api.openai.com) ` + o.URL() + `/v1 model "qwen2.5-coder:7b" (none set: the one Zero picks on the server): 2 models` + "\n",
+				"· window: 4096 tokens (ollama /api/ps; the model supports 32768)\n",
+				"! Ollama runs qwen2.5-coder:7b at a 4096-token window (the model supports 32768)",
+			},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			home := testbin.Isolate(t)
+			t.Chdir(t.TempDir())
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			if tc.config != "" {
+				os.MkdirAll(filepath.Join(home, ".config", "zero"), 0o700)
+				if err := os.WriteFile(filepath.Join(home, ".config", "zero", "config.json"), []byte(tc.config), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var out, errb bytes.Buffer
+			dispatch(stdio{out: &out, err: &errb}, []string{"doctor"})
+			for _, want := range tc.stdout {
+				if !strings.Contains(out.String(), want) {
+					t.Errorf("stdout lacks %q:\n%s", want, out.String())
+				}
 			}
 		})
 	}

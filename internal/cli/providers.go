@@ -270,10 +270,10 @@ func modelsCmd(s stdio) *cobra.Command {
 	return &cobra.Command{
 		Use:   "models [PROVIDER]",
 		Short: "List a provider's models (the active one, or PROVIDER)",
-		Long: `Lists the model ids an OpenAI-compatible server offers (GET /models), or the
-catalog's models for Anthropic and Gemini, with their windows and prices. A
-provider that needs a key and has none is a usage error (exit 2), before any
-request.`,
+		Long: `Lists the model ids an OpenAI-compatible server or the OpenAI API offers
+(GET /models, each model once), or the catalog's models for Anthropic and
+Gemini, with their windows and prices. OpenAI without a key shows the
+catalog's models, marked as such, without a request.`,
 		GroupID:           groupSetup,
 		Args:              cobra.MaximumNArgs(1),
 		RunE:              ran(func(_ *cobra.Command, args []string) error { return runModels(s, firstOr(args, "")) }),
@@ -282,20 +282,21 @@ request.`,
 }
 
 // runModels is `zero models [provider]`: live ids from OpenAI-compatible
-// servers, the catalog for vendor APIs.
+// servers and the OpenAI API, the catalog for the other vendor APIs and
+// for OpenAI without a key.
 func runModels(s stdio, name string) error {
 	r, err := namedProvider(name)
 	if err != nil {
 		return err
 	}
-	switch r.Kind {
-	case config.KindAnthropic, config.KindGemini:
-		tw := tabwriter.NewWriter(s.out, 0, 0, 2, ' ', 0)
-		fmt.Fprintf(tw, "MODEL\tWINDOW\tMAX OUT\t$/M IN\t$/M OUT\t(catalog as of %s)\n", catalog.AsOf)
-		for _, m := range catalog.Models(string(r.Kind)) {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.2f\t\n", m.ID, m.ContextWindow, m.MaxOutput, m.Price.Input, m.Price.Output)
-		}
-		return tw.Flush()
+	switch {
+	case r.Kind == config.KindAnthropic, r.Kind == config.KindGemini:
+		return catalogModels(s, r.Kind, "")
+	case r.Kind == config.KindOpenAI && r.APIKey == "":
+		// Without a key the API lists nothing; the catalog still says
+		// which models Zero knows, without a request.
+		fmt.Fprintf(s.err, "zero: no key for %s (set OPENAI_API_KEY to list the API's models): the catalog's models, not the live list\n", r.Name)
+		return catalogModels(s, r.Kind, "; not the live list")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -311,4 +312,15 @@ func runModels(s stdio, name string) error {
 		fmt.Fprintln(s.out, id)
 	}
 	return nil
+}
+
+// catalogModels prints the catalog's models of kind with their windows
+// and prices; note follows the catalog's date in the header.
+func catalogModels(s stdio, kind config.Kind, note string) error {
+	tw := tabwriter.NewWriter(s.out, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "MODEL\tWINDOW\tMAX OUT\t$/M IN\t$/M OUT\t(catalog as of %s%s)\n", catalog.AsOf, note)
+	for _, m := range catalog.Models(string(kind)) {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.2f\t\n", m.ID, m.ContextWindow, m.MaxOutput, m.Price.Input, m.Price.Output)
+	}
+	return tw.Flush()
 }

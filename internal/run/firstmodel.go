@@ -32,3 +32,8 @@ func DefaultModel(ctx context.Context, r *config.Resolved) (string, error) {
 	}
 	return ids[0], nil
 }
+
+// LocalServer reports whether base names a server on this machine or the
+// local network, which Zero asks for its window and loaded model (a
+// remote API is not probed).
+func LocalServer(base string) bool { return localHost(base) }
