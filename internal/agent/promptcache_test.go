@@ -144,7 +144,7 @@ func TestCacheHitRateShownInContext(t *testing.T) {
 	out := r.String()
 	want := []string{
 		fmt.Sprintf("measured by the server: last request %d prompt tokens", last.Tokens),
-		"estimated (~): the window and its parts, at ",
+		"estimated: every figure marked ~, at ",
 		fmt.Sprintf("prompt cache: %d%% of prompt tokens read from the server's cache (%d of %d in 10 requests); last request %d%% (%d of %d)",
 			cached*100/prompt, cached, prompt, last.Cached*100/last.Tokens, last.Cached, last.Tokens),
 	}

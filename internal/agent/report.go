@@ -182,7 +182,7 @@ func (r Report) measured(b *strings.Builder) {
 	if !r.Calibrated {
 		how = "the default, not yet matched to a server count"
 	}
-	fmt.Fprintf(b, "estimated (~): the window and its parts, at %.1f bytes/token (%s)\n", r.BytesPerToken, how)
+	fmt.Fprintf(b, "estimated: every figure marked ~, at %.1f bytes/token (%s)\n", r.BytesPerToken, how)
 	c := r.Cache
 	switch {
 	case c.Requests == 0:

@@ -69,7 +69,7 @@ func TestContextReportSaysWhatIsEstimated(t *testing.T) {
 	p := &scripted{turns: [][]llm.Event{{text("hi"), usage(500, 3), finish()}}}
 	a := New(Options{Provider: p, Model: "m", System: "be brief", ContextWindow: 8192})
 	out := a.ContextReport().String()
-	if !strings.Contains(out, "estimated (~): the window and its parts, at 4.0 bytes/token (the default, not yet matched to a server count)") ||
+	if !strings.Contains(out, "estimated: every figure marked ~, at 4.0 bytes/token (the default, not yet matched to a server count)") ||
 		strings.Contains(out, "measured by the server") || strings.Contains(out, "prompt cache") {
 		t.Errorf("report before any request:\n%s", out)
 	}
