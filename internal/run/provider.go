@@ -161,7 +161,15 @@ func localHost(base string) bool {
 // the window) is printed once here. A configured window still wins, with a
 // warning when it is more than the server runs the model with.
 func contextWindow(stderr io.Writer, cfg *config.Config, r *config.Resolved, srv *discovery.Server) int {
+	w, _ := resolveWindow(stderr, cfg, r, srv)
+	return w
+}
+
+// resolveWindow is contextWindow, and whether the window is the server's
+// default assumed for a model it has not loaded yet (windowrefresh.go).
+func resolveWindow(stderr io.Writer, cfg *config.Config, r *config.Resolved, srv *discovery.Server) (int, bool) {
 	m, warn := catalog.Resolve(string(r.Kind), r.Model)
+	assumed := false
 	discovered := 0
 	if r.Kind == config.KindOpenAICompatible && (srv != nil || localHost(r.BaseURL)) {
 		if srv == nil {
@@ -181,7 +189,7 @@ func contextWindow(stderr io.Writer, cfg *config.Config, r *config.Resolved, srv
 				"what does not fit is cut by the server: lower contextWindow or raise the server's window\n",
 				cfg.ContextWindow, w.Tokens, r.Model, source)
 		case cfg.ContextWindow == 0:
-			discovered = w.Tokens
+			discovered, assumed = w.Tokens, w.Assumed
 			if w.Warning != "" {
 				fmt.Fprintln(stderr, "zero: warning:", w.Warning)
 			}
@@ -191,7 +199,7 @@ func contextWindow(stderr io.Writer, cfg *config.Config, r *config.Resolved, srv
 	if source == "default" && warn != "" {
 		fmt.Fprintln(stderr, "zero: warning:", warn)
 	}
-	return w
+	return w, assumed
 }
 
 // HostOf returns the host:port of a base URL for display.

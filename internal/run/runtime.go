@@ -61,6 +61,9 @@ type Runtime struct {
 
 	mu         sync.Mutex // guards Active.Model and Window after Open
 	warnOnce   sync.Once  // the small-window warning
+	// windowAssumed: Window is the server's default for a model it had
+	// not loaded yet (windowrefresh.go).
+	windowAssumed bool
 	opts       Options
 	stderr     io.Writer
 	mode       permission.Mode
@@ -125,7 +128,7 @@ func Open(o Options) (*Runtime, error) {
 	if o.MaxTurns > 0 {
 		rt.maxTurns = o.MaxTurns
 	}
-	rt.Window = contextWindow(stderr, cfg, active, srv)
+	rt.Window, rt.windowAssumed = resolveWindow(stderr, cfg, active, srv)
 	rt.policy = shellPolicy(ws)
 	sf, err := newSafety(stderr, ws, cfg, trust, mode)
 	if err != nil {

@@ -199,6 +199,7 @@ func (s *Session) Prompt(ctx context.Context, t Turn) agent.Result {
 	s.gate.Ask = t.Ask
 	defer func() { s.gate.Ask = nil }()
 	res := s.agent.Run(ctx, s.withShellNotes(t.Prompt))
+	s.refreshAssumedWindow()
 	s.mu.Lock()
 	if !s.reported {
 		// Many local servers send no usage: show the same estimate
