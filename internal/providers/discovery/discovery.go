@@ -11,9 +11,14 @@
 // OpenAI-compatible endpoint cannot raise it, so the trained window is not
 // the one to plan compaction by (ollama.go, lmstudio.go).
 //
+// It also tells the kind of a server named by URL (Identify), picks the
+// model to use when none is named (the one the server has loaded, else
+// the first chat model: PickModel), and says whether Ollama accepts tools
+// for a model (SupportsTools).
+//
 // It only ever dials the host it is given (127.0.0.1 by default) and never
-// goes through a proxy. It does not remember servers or choose models for
-// the user beyond "the first one listed"; configuration is
+// goes through a proxy. It remembers nothing between runs (the run layer
+// keeps what must last, internal/run/toolmemory.go); configuration is
 // internal/config's job and the chat protocol internal/providers/openai's.
 package discovery
 
