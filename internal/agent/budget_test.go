@@ -359,3 +359,64 @@ func TestOutputBudgetOnEveryWire(t *testing.T) {
 		}
 	})
 }
+
+// counting is a fake provider that reports each request's prompt as the
+// server would count it: requestBytes at the next of its bytes-per-token
+// ratios. Summaries (the compaction request) are answered with a summary;
+// the others follow turns.
+type counting struct {
+	turns  [][]llm.Event
+	ratios []float64
+	reqs   []llm.Request
+}
+
+func (c *counting) Name() string { return "counting" }
+
+func (c *counting) Stream(_ context.Context, req llm.Request) (<-chan llm.Event, error) {
+	c.reqs = append(c.reqs, req)
+	evs := []llm.Event{text("Summary: read six files; the task goes on."), finish()}
+	if req.System != summaryPrompt {
+		evs, c.turns = c.turns[0], c.turns[1:]
+		tokens := int(float64(requestBytes(req)) / c.ratios[0])
+		c.ratios = c.ratios[1:]
+		evs = append([]llm.Event{usage(tokens, 5)}, evs...)
+	}
+	ch := make(chan llm.Event, len(evs))
+	for _, e := range evs {
+		ch <- e
+	}
+	close(ch)
+	return ch, nil
+}
+
+// The estimate follows the server's last count, not an average of all:
+// the first request counts at 4 bytes a token, the second at 2, and the
+// history is compacted before the third because at 2 bytes a token it
+// passes 2/3 of the window (~9.3K of 12K tokens; at the average, 3, it is
+// ~6.2K and would not be).
+func TestCompactionFollowsLastServerCount(t *testing.T) {
+	p := &counting{ratios: []float64{4, 2, 2}, turns: [][]llm.Event{
+		{call(0, "a", "read_file", `{"path":"x"}`), finish()},
+		{call(0, "b", "read_file", `{"path":"y"}`), finish()},
+		{text("done"), finish()},
+	}}
+	a := New(Options{Provider: p, Model: "m", History: oldTurns(6, 3000), ContextWindow: 12_000,
+		Tools: tools.NewRegistry(echoTool("read_file", tools.SideRead))})
+	if res := a.Run(context.Background(), "go"); res.StopReason != event.StopCompleted {
+		t.Fatalf("run %+v", res)
+	}
+	var main []llm.Request
+	for _, r := range p.reqs {
+		if r.System != summaryPrompt {
+			main = append(main, r)
+		}
+	}
+	if len(main) != 3 || requestBytes(main[2]) > requestBytes(main[1])/2 {
+		t.Fatalf("the third request was not compacted: %d requests, the last two %d and %d bytes", len(main), requestBytes(main[1]), requestBytes(main[len(main)-1]))
+	}
+	second := main[1]
+	if r := a.ContextReport(); r.Compactions != 1 || a.est.Tokens(requestBytes(second)) > requestBytes(second)/2+1 {
+		t.Errorf("compactions %d; the second request re-estimated is %d tokens, the server counted %d",
+			r.Compactions, a.est.Tokens(requestBytes(second)), requestBytes(second)/2)
+	}
+}
