@@ -61,9 +61,6 @@ type Runtime struct {
 
 	mu         sync.Mutex // guards Active.Model and Window after Open
 	warnOnce   sync.Once  // the small-window warning
-	// windowAssumed: Window is the server's default for a model it had
-	// not loaded yet (windowrefresh.go).
-	windowAssumed bool
 	opts       Options
 	stderr     io.Writer
 	mode       permission.Mode
@@ -72,6 +69,10 @@ type Runtime struct {
 	hooks      *hooks.Runner
 	guidelines string
 	userShell  tools.Tool
+
+	// windowAssumed: Window is the server's default for a model it had
+	// not loaded yet (windowrefresh.go); guarded by mu.
+	windowAssumed bool
 }
 
 // Open resolves configuration, the provider and the workspace.

@@ -56,14 +56,12 @@ func (l *LlamaCpp) own(w http.ResponseWriter, r *http.Request, body []byte) bool
 	switch r.Method + " " + r.URL.Path {
 	case "GET /v1/models", "GET /models":
 		// map keys marshal sorted, as nlohmann::json's objects do.
-		writeJSON(w, http.StatusOK, map[string]any{
-			"data": []map[string]any{{"created": created, "id": l.model, "object": "model", "owned_by": "llamacpp",
-				"meta": map[string]any{"n_ctx_train": 32768, "n_embd": 896, "n_params": 494032768, "n_vocab": 151936, "size": 531068928, "vocab_type": 2}}},
-			"models": []map[string]any{{"capabilities": []string{"completion"}, "description": "",
-				"details": map[string]any{"families": []string{""}, "family": "", "format": "gguf", "parameter_size": "", "parent_model": "", "quantization_level": ""},
-				"digest": "", "model": l.model, "modified_at": "", "name": l.model, "parameters": "", "size": "", "tags": []string{""}, "type": "model"}},
-			"object": "list",
-		})
+		data := map[string]any{"created": created, "id": l.model, "object": "model", "owned_by": "llamacpp",
+			"meta": map[string]any{"n_ctx_train": 32768, "n_embd": 896, "n_params": 494032768, "n_vocab": 151936, "size": 531068928, "vocab_type": 2}}
+		details := map[string]any{"families": []string{""}, "family": "", "format": "gguf", "parameter_size": "", "parent_model": "", "quantization_level": ""}
+		models := map[string]any{"capabilities": []string{"completion"}, "description": "", "details": details, "digest": "",
+			"model": l.model, "modified_at": "", "name": l.model, "parameters": "", "size": "", "tags": []string{""}, "type": "model"}
+		writeJSON(w, http.StatusOK, map[string]any{"data": []any{data}, "models": []any{models}, "object": "list"})
 	case "GET /props":
 		writeJSON(w, http.StatusOK, map[string]any{"default_generation_settings": map[string]any{"n_ctx": l.nCtx}, "total_slots": 1, "model_path": l.model})
 	case "POST /v1/chat/completions", "POST /chat/completions":
