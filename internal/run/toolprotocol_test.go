@@ -118,3 +118,37 @@ func TestOllamaModelWithoutToolsStartsPrompted(t *testing.T) {
 		t.Error("a choice discovery makes each run was written to the memory")
 	}
 }
+
+// TestToolMemoryKeysByServerAndModel: a server is the same with and
+// without "/v1" or a trailing slash, each model is its own entry and is
+// written once, and a damaged file is an error to read but is replaced
+// by the next write.
+func TestToolMemoryKeysByServerAndModel(t *testing.T) {
+	path := t.TempDir() + "/zero/tool-protocols.json"
+	at := time.Date(2026, 12, 1, 22, 0, 0, 0, time.UTC)
+	for range 2 {
+		if err := rememberPrompted(path, "http://127.0.0.1:8080/v1/", "a.gguf", at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, err := readToolMemory(path)
+	if err != nil || len(m.Prompted) != 1 || m.find("http://127.0.0.1:8080", "a.gguf") != 0 || m.find("http://127.0.0.1:8080/v1", "b.gguf") != -1 || m.find("http://127.0.0.1:8081", "a.gguf") != -1 {
+		t.Fatalf("memory %+v, %v", m, err)
+	}
+	if err := forgetPrompted(path, "http://127.0.0.1:8080", "a.gguf"); err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := readToolMemory(path); len(m.Prompted) != 0 {
+		t.Fatalf("not forgotten: %+v", m)
+	}
+	os.WriteFile(path, []byte("{not json"), 0o600)
+	if _, err := readToolMemory(path); err == nil || !strings.Contains(err.Error(), "not valid JSON") {
+		t.Errorf("damaged file: %v", err)
+	}
+	if err := rememberPrompted(path, "http://127.0.0.1:8080", "a.gguf", at); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := readToolMemory(path); err != nil || len(m.Prompted) != 1 || !m.Prompted[0].Since.Equal(at) {
+		t.Errorf("after replacing a damaged file: %+v, %v", m, err)
+	}
+}
