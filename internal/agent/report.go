@@ -194,6 +194,7 @@ func (r Report) measured(b *strings.Builder) {
 	}
 }
 
+// requests renders a count of requests ("1 request", "10 requests").
 func requests(n int) string {
 	if n == 1 {
 		return "1 request"
