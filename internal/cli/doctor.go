@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/zero-agent/zero/internal/agent"
 	"github.com/zero-agent/zero/internal/config"
 	"github.com/zero-agent/zero/internal/providers/discovery"
 	"github.com/zero-agent/zero/internal/providers/openai"
@@ -31,7 +32,8 @@ model list (GET /models); for Anthropic and Gemini only the key is checked
 configured, doctor looks for a local server on 127.0.0.1. It contacts no
 host but the provider it checks and 127.0.0.1. For a server on this machine or
 the local network it also shows the window the server runs the model with,
-and warns when that is less than the model supports (Ollama's default).
+and warns when that is less than the model supports (Ollama's default), and
+how tools will reach the model (native, or listed in the prompt, and why).
 
 Exit codes: 0 when every check passed (✓; "·" and "!" lines are notes), 1
 when one failed (✗). An unknown NAME exits 2 and lists the known ones.`
@@ -184,6 +186,27 @@ func doctorProvider(c *checks, cfg *config.Config, r *config.Resolved) {
 	c.line(true, "%s: %s", line, count(len(ids), "model"))
 	if r.Kind == config.KindOpenAICompatible && run.LocalServer(r.BaseURL) && model != "" {
 		doctorWindow(c, discovery.Server{BaseURL: r.BaseURL}, model)
+	}
+	if model != "" {
+		doctorTools(c, cfg, r, model)
+	}
+}
+
+// doctorTools notes how tools will reach model: natively, or listed in
+// the prompt and why (the config, an earlier refusal, Ollama's
+// capabilities).
+func doctorTools(c *checks, cfg *config.Config, r *config.Resolved, model string) {
+	p, why, err := run.StartToolProtocol(cfg.ToolProtocol, r, model)
+	if err != nil {
+		c.note("! %v", err)
+	}
+	switch {
+	case why != "":
+		c.note("· tools: %s", why)
+	case p == agent.ToolProtocolAuto:
+		c.note("· tools: native tool calls (listed in the prompt instead if the server refuses them)")
+	default:
+		c.note("· tools: %s (\"toolProtocol\" in the config)", p)
 	}
 }
 

@@ -122,12 +122,14 @@ func TestDoctorProvider(t *testing.T) {
 // server is OpenAI-compatible, a profile with no model shows the one Zero
 // picks there, each served model is counted once (llama-server lists it
 // in both "data" and "models"), and a local server's window is shown with
-// Ollama's warning when it cuts the model's.
+// Ollama's warning when it cuts the model's, and how tools reach the
+// model.
 func TestDoctorSaysWhatZeroUses(t *testing.T) {
 	l := llmtest.NewLlamaCpp(t, "qwen2.5-coder-0.5b-q8_0.gguf", 8192)
 	o := llmtest.NewOllama(t, "0.12.6",
 		llmtest.OllamaModel{Name: "llama3.2:latest", Arch: "llama", ContextLength: 131072},
-		llmtest.OllamaModel{Name: "qwen2.5-coder:7b", Arch: "qwen2", ContextLength: 32768, Loaded: 4096})
+		llmtest.OllamaModel{Name: "qwen2.5-coder:7b", Arch: "qwen2", ContextLength: 32768, Loaded: 4096},
+		llmtest.OllamaModel{Name: "stablelm2:latest", Arch: "stablelm", ContextLength: 4096, Capabilities: []string{"completion"}})
 	for _, tc := range []struct {
 		name   string
 		env    map[string]string
@@ -140,13 +142,24 @@ func TestDoctorSaysWhatZeroUses(t *testing.T) {
 			stdout: []string{
 				`✓ provider local (openai-compatible) ` + l.URL() + `/v1 model "qwen2.5-coder-0.5b-q8_0.gguf" (none set: the one Zero picks on the server): 1 model` + "\n",
 				"· window: 8192 tokens (llama.cpp /props)\n",
+				"· tools: native tool calls (listed in the prompt instead if the server refuses them)\n",
 			},
+		},
+		{
+			name:   "an Ollama model without tools",
+			config: `{"activeProvider": "local", "providers": [{"name": "local", "kind": "openai-compatible", "baseURL": "` + o.URL() + `", "model": "stablelm2:latest"}]}`,
+			stdout: []string{`· tools: Ollama lists no "tools" capability for stablelm2:latest: listing the tools in the prompt instead (prompted tool protocol)` + "\n"},
+		},
+		{
+			name:   "tools configured",
+			config: `{"toolProtocol": "prompted", "activeProvider": "local", "providers": [{"name": "local", "kind": "openai-compatible", "baseURL": "` + l.URL() + `"}]}`,
+			stdout: []string{`· tools: prompted ("toolProtocol" in the config)` + "\n"},
 		},
 		{
 			name: "the openai profile pointed at Ollama",
 			env:  map[string]string{"OPENAI_BASE_URL": o.URL() + "/v1"},
 			stdout: []string{
-				`✓ provider openai (openai-compatible, as its base URL is not api.openai.com) ` + o.URL() + `/v1 model "qwen2.5-coder:7b" (none set: the one Zero picks on the server): 2 models` + "\n",
+				`✓ provider openai (openai-compatible, as its base URL is not api.openai.com) ` + o.URL() + `/v1 model "qwen2.5-coder:7b" (none set: the one Zero picks on the server): 3 models` + "\n",
 				"· window: 4096 tokens (ollama /api/ps; the model supports 32768)\n",
 				"! Ollama runs qwen2.5-coder:7b at a 4096-token window (the model supports 32768)",
 			},

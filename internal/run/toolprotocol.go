@@ -20,43 +20,55 @@ func toolProtocol(configured string) agent.ToolProtocol {
 }
 
 // sessionToolProtocol is the tool protocol a session on model starts
-// with, and a line for the user when it starts prompted:
-//   - the config's toolProtocol "native" or "prompted" wins; "native" also
-//     forgets a remembered choice (the user says the server takes tools
-//     now, and a refusal is then one clear error);
+// with (StartToolProtocol), and a line for the user when it starts
+// prompted. The config's "native" also forgets a remembered choice: the
+// user says the server takes tools now, and a refusal is then one clear
+// error.
+func (rt *Runtime) sessionToolProtocol(model string) (agent.ToolProtocol, string) {
+	p, note, err := StartToolProtocol(rt.Config.ToolProtocol, rt.Active, model)
+	if err != nil {
+		fmt.Fprintf(rt.warnings(), "zero: warning: %v (it is rewritten when a server next refuses tools)\n", err)
+	}
+	if p == agent.ToolProtocolNative {
+		if err := forgetPrompted(toolMemoryPath(), rt.Active.BaseURL, model); err != nil {
+			fmt.Fprintln(rt.warnings(), "zero: warning:", err)
+		}
+	}
+	return p, note
+}
+
+// StartToolProtocol is the tool protocol a session on model of provider
+// r starts with, with the reason when it is prompted (for the user at
+// start, and `zero doctor`):
+//   - the config's toolProtocol (configured) "native" or "prompted" wins;
 //   - prompted when an earlier run on this server and model was refused
 //     tools (toolmemory.go), so no request is sent only to be refused;
 //   - prompted when the server says the model cannot take tools (Ollama's
 //     capabilities, discovery.SupportsTools);
 //   - else auto: native until the server refuses, then prompted.
-func (rt *Runtime) sessionToolProtocol(model string) (agent.ToolProtocol, string) {
-	r := rt.Active
-	path := toolMemoryPath()
-	switch p := toolProtocol(rt.Config.ToolProtocol); p {
-	case agent.ToolProtocolNative:
-		if err := forgetPrompted(path, r.BaseURL, model); err != nil {
-			fmt.Fprintln(rt.warnings(), "zero: warning:", err)
-		}
-		return p, ""
-	case agent.ToolProtocolPrompted:
-		return p, ""
+//
+// err reports a memory file that cannot be read (it is then ignored).
+func StartToolProtocol(configured string, r *config.Resolved, model string) (agent.ToolProtocol, string, error) {
+	switch p := toolProtocol(configured); p {
+	case agent.ToolProtocolNative, agent.ToolProtocolPrompted:
+		return p, "", nil
 	}
-	if m, err := readToolMemory(path); err != nil {
-		fmt.Fprintf(rt.warnings(), "zero: warning: %v (it is rewritten when a server next refuses tools)\n", err)
-	} else if m.find(r.BaseURL, model) >= 0 {
+	path := toolMemoryPath()
+	m, err := readToolMemory(path)
+	if err == nil && m.find(r.BaseURL, model) >= 0 {
 		return agent.ToolProtocolPrompted, fmt.Sprintf("listing the tools in the prompt for %s at %s (prompted tool protocol): "+
 			"an earlier run found the server refuses native tool calls (%s); \"toolProtocol\": \"native\" in the config tries them again",
-			model, HostOf(r.BaseURL), path)
+			model, HostOf(r.BaseURL), path), nil
 	}
 	if r.Kind == config.KindOpenAICompatible && localHost(r.BaseURL) {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		ok, known := (&discovery.Prober{}).SupportsTools(ctx, discovery.Server{BaseURL: r.BaseURL}, model)
 		cancel()
 		if known && !ok {
-			return agent.ToolProtocolPrompted, fmt.Sprintf("Ollama lists no \"tools\" capability for %s: listing the tools in the prompt instead (prompted tool protocol)", model)
+			return agent.ToolProtocolPrompted, fmt.Sprintf("Ollama lists no \"tools\" capability for %s: listing the tools in the prompt instead (prompted tool protocol)", model), err
 		}
 	}
-	return agent.ToolProtocolAuto, ""
+	return agent.ToolProtocolAuto, "", err
 }
 
 // rememberPromptedTools is the agent's OnPromptedTools: the server just
