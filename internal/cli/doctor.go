@@ -151,6 +151,7 @@ func doctorConfig(c *checks, cfg *config.Config, name string) {
 		model := p.PickModel(ctx, *srv)
 		c.line(true, "local server %s at %s (%s), model %q", srv.Kind, srv.BaseURL, count(len(srv.Models), "model"), model)
 		doctorWindow(c, *srv, model)
+		doctorTools(c, cfg, &config.Resolved{Name: string(srv.Kind), Kind: config.KindOpenAICompatible, BaseURL: srv.BaseURL}, model)
 	}
 }
 
