@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -210,5 +211,123 @@ func TestLlamaServerWithoutJinjaGetsPromptedTools(t *testing.T) {
 	}
 	if res := toolResults(evs); len(res) != 1 || !strings.Contains(res[0]["content"].(string), "hello from the notes") {
 		t.Errorf("tool results %v", res)
+	}
+}
+
+// bigFile writes name with n lines of about 60 bytes.
+func bigFile(t *testing.T, dir, name string, n int) {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "line %d of the big file, with some words to make it longer\n", i)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readThen(path, answer string) []llamatest.Reply {
+	return []llamatest.Reply{
+		{Messages: 3, Text: "<tool_call>\n\n" + `{"name":"read_file","arguments":{"path":"` + path + `"}}` + "\n</tool_call>"},
+		{Messages: 5, Text: answer},
+	}
+}
+
+// usages are the usage events' objects.
+func usages(evs []map[string]any) []map[string]any {
+	var out []map[string]any
+	for _, ev := range eventsOf(evs, "usage") {
+		u, _ := ev["usage"].(map[string]any)
+		out = append(out, u)
+	}
+	return out
+}
+
+func warnings(evs []map[string]any) string {
+	var b strings.Builder
+	for _, ev := range eventsOf(evs, "warning") {
+		fmt.Fprintln(&b, ev["text"])
+	}
+	return b.String()
+}
+
+func TestLlamaServerLargeFileFitsSmallWindows(t *testing.T) {
+	// A 180 KB file read at -c 2048 and -c 4096: the tool result is cut to
+	// what the window holds, every request fits, the task completes. At
+	// 2048 Zero's full prompt does not leave room to work: it says so and
+	// takes the minimal profile.
+	for _, window := range []int{2048, 4096} {
+		t.Run(fmt.Sprint(window), func(t *testing.T) {
+			srv := llamaServer(t, llamatest.Options{Context: window}, readThen("big.txt", "Read it all.")...)
+			dir := t.TempDir()
+			bigFile(t, dir, "big.txt", 3000)
+			evs, r := execStream(t, newEnv(t), dir, "--base-url", srv.V1(), "read big.txt")
+			if r.code != 0 || final(evs) != "Read it all." {
+				t.Fatalf("exit %d, final %q: %s", r.code, final(evs), r.stderr)
+			}
+			res := toolResults(evs)
+			if len(res) != 1 || res[0]["keptBytes"].(float64) >= res[0]["rawBytes"].(float64) {
+				t.Fatalf("the result was not cut: %v", res)
+			}
+			us := usages(evs)
+			if len(us) != 2 {
+				t.Fatalf("%d requests", len(us))
+			}
+			for i, u := range us {
+				if in, out := u["inputTokens"].(float64), u["outputTokens"].(float64); in+out > float64(window) || u["estimated"] == true {
+					t.Errorf("request %d: %v+%v tokens by the server's count in a %d window (%v)", i+1, in, out, window, u)
+				}
+			}
+			minimal := strings.Contains(r.stderr, "using the minimal profile")
+			if minimal != (window == 2048) {
+				t.Errorf("minimal profile %v at %d: %s", minimal, window, r.stderr)
+			}
+			if strings.Contains(srv.Log(), "exceeds the available context size") {
+				t.Error("a request was over the window")
+			}
+		})
+	}
+}
+
+func TestLlamaServerOverflowIsCompactedAndRetried(t *testing.T) {
+	// Digits are one token each in Qwen2's tokenizer, four times what
+	// Zero's bytes-per-token estimate expects: the second request passes
+	// the window, the server answers exceed_context_size_error, and Zero
+	// compacts once and retries.
+	srv := llamaServer(t, llamatest.Options{Context: 4096}, readThen("digits.txt", "Got the digits.")...)
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&b, "%064d\n", i*7919)
+	}
+	os.WriteFile(filepath.Join(dir, "digits.txt"), []byte(strings.ReplaceAll(b.String(), "0", "4")), 0o644)
+	evs, r := execStream(t, newEnv(t), dir, "--base-url", srv.V1(), "read digits.txt")
+	if r.code != 0 || final(evs) != "Got the digits." {
+		t.Fatalf("exit %d, final %q: %s\n%s", r.code, final(evs), r.stderr, r.stdout)
+	}
+	if n := strings.Count(srv.Log(), "exceeds the available context size"); n != 1 {
+		t.Fatalf("the server refused %d requests, want 1", n)
+	}
+	w := warnings(evs)
+	if !strings.Contains(w, "exceeds the model's context window; compacting") || !strings.Contains(w, "context compacted (the server reported a context overflow)") {
+		t.Fatalf("warnings:\n%s", w)
+	}
+	if us := usages(evs); len(us) != 2 || us[1]["inputTokens"].(float64) > 4096 {
+		t.Fatalf("usage %v", us)
+	}
+}
+
+func TestLlamaServerPromptLargerThanTheWindowSaysWhatToDo(t *testing.T) {
+	srv := llamaServer(t, llamatest.Options{Context: 2048}, readNotes...)
+	var b strings.Builder
+	for i := range 800 {
+		fmt.Fprintf(&b, "log line %d: something happened here\n", i)
+	}
+	r := newEnv(t).run(notesDir(t, "hi\n"), b.String(), "exec", "--base-url", srv.V1(), "why does this fail?")
+	if r.code == 0 || !strings.Contains(r.stderr, "no longer fits the 2048-token context window") ||
+		!strings.Contains(r.stderr, "raise the model's window (llama.cpp -c") {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if strings.Contains(srv.Log(), "exceeds the available context size") {
+		t.Error("Zero sent a request it knew was over the window")
 	}
 }

@@ -160,7 +160,8 @@ func (a *Agent) prepareRequest(ctx context.Context, emit func(event.Event)) (llm
 				}
 				after := a.est.Tokens(a.historyRequestBytes(a.history))
 				if after >= w {
-					return llm.Request{}, fmt.Errorf("the conversation (~%d tokens) no longer fits the %d-token context window: %w", after, w, err)
+					return llm.Request{}, fmt.Errorf("the conversation (~%d tokens) no longer fits the %d-token context window: %w; "+
+						"send less (a smaller file or part of the piped input) or raise the model's window (llama.cpp -c, Ollama num_ctx)", after, w, err)
 				}
 				emit(event.Event{Type: event.Warning, Text: fmt.Sprintf("context is %d%% full and %v", after*100/w, err)})
 			}
