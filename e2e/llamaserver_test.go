@@ -331,3 +331,42 @@ func TestLlamaServerPromptLargerThanTheWindowSaysWhatToDo(t *testing.T) {
 		t.Error("Zero sent a request it knew was over the window")
 	}
 }
+
+// tenAnswers are one-token answers, distinct so that one model holds them all.
+var tenAnswers = []string{"One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten"}
+
+func TestLlamaServerPromptCacheAcrossTenRequests(t *testing.T) {
+	// Ten prompts in one session (exec, then nine exec --resume): each
+	// request is the previous one plus the last answer and a new prompt,
+	// so llama-server's slot reuses the previous prompt and prefills only
+	// the new tokens. Counts are the server's own (timings.cache_n).
+	var replies []llamatest.Reply
+	for i, a := range tenAnswers {
+		replies = append(replies, llamatest.Reply{Messages: 3 + 2*i, Text: a})
+	}
+	srv := llamaServer(t, llamatest.Options{Context: 8192}, replies...)
+	e := newEnv(t)
+	dir := t.TempDir()
+	prevPrompt := 0.0
+	for i, want := range tenAnswers {
+		args := []string{"--base-url", srv.V1()}
+		if i > 0 {
+			args = append(args, "--resume")
+		}
+		evs, r := execStream(t, e, dir, append(args, fmt.Sprintf("say the number %d", i+1))...)
+		if r.code != 0 || final(evs) != want {
+			t.Fatalf("request %d: exit %d, final %q, want %q: %s", i+1, r.code, final(evs), want, r.stderr)
+		}
+		us := usages(evs)
+		if len(us) != 1 {
+			t.Fatalf("request %d: %d usage events", i+1, len(us))
+		}
+		prompt := us[0]["inputTokens"].(float64)
+		cached, _ := us[0]["cacheReadTokens"].(float64)
+		if i > 0 && cached < 0.9*prevPrompt {
+			t.Errorf("request %d reused %v of the previous %v prompt tokens (want >= 90%%)", i+1, cached, prevPrompt)
+		}
+		t.Logf("request %d: prompt %v tokens, %v from the cache", i+1, prompt, cached)
+		prevPrompt = prompt
+	}
+}
