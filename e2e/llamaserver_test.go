@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/zero-agent/zero/internal/llamatest"
@@ -17,50 +16,10 @@ import (
 // internal/llamatest: the server's own chat template, tool-call parser,
 // SSE stream, /props, prompt cache and error bodies, end to end.
 
-// qwenTemplate is the chat template the models carry: Qwen2.5-Instruct's,
-// from llama.cpp's models/templates.
-const qwenTemplate = "Qwen-Qwen2.5-7B-Instruct"
-
-var llamaFiles = sync.OnceValues(func() (*llamaKit, error) {
-	bin, err := llamatest.Binary()
-	if err != nil {
-		return nil, err
-	}
-	files := llamatest.FilesFor(bin)
-	vocab, err := llamatest.LoadVocab(files.Vocab())
-	if err != nil {
-		return nil, err
-	}
-	tmpl, err := files.Template(qwenTemplate)
-	if err != nil {
-		return nil, err
-	}
-	return &llamaKit{bin: bin, vocab: vocab, template: tmpl}, nil
-})
-
-type llamaKit struct {
-	bin      string
-	vocab    *llamatest.Vocab
-	template string
-}
-
-// llamaServer writes a model that answers replies and starts llama-server
-// with it.
+// llamaServer starts the real server with a model that answers replies.
 func llamaServer(t *testing.T, o llamatest.Options, replies ...llamatest.Reply) *llamatest.Server {
 	t.Helper()
-	kit, err := llamaFiles()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := llamatest.Build(llamatest.Spec{Vocab: kit.vocab, Template: kit.template, Replies: replies, Name: "qwen2.5-zero-test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	o.Model = filepath.Join(t.TempDir(), "model.gguf")
-	if err := m.WriteFile(o.Model); err != nil {
-		t.Fatal(err)
-	}
-	return llamatest.Start(t, kit.bin, o)
+	return llamatest.Serve(t, o, replies...)
 }
 
 // readNotes is a tool round: the model reads notes.txt, then answers.

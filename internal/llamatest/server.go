@@ -82,6 +82,7 @@ type Options struct {
 	Slots   int      // -np; 1 when 0
 	NoJinja bool     // --no-jinja instead of --jinja
 	Port    int      // 0 picks a free one
+	Alias   string   // -a: the model's id in /v1/models (else its path)
 	Args    []string // more flags
 }
 
@@ -117,6 +118,9 @@ func Start(t testing.TB, bin string, o Options) *Server {
 		"-c", strconv.Itoa(o.Context), "-np", strconv.Itoa(o.Slots), jinja,
 		"-t", "2", "--no-webui", "--no-warmup",
 	}, o.Args...)
+	if o.Alias != "" {
+		args = append(args, "-a", o.Alias)
+	}
 	s := &Server{URL: fmt.Sprintf("http://127.0.0.1:%d", port), logs: &syncBuffer{}, done: make(chan struct{})}
 	s.cmd = exec.Command(bin, args...)
 	s.cmd.Stdout, s.cmd.Stderr = s.logs, s.logs
