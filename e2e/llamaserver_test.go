@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -239,6 +241,19 @@ func TestLlamaServerLargeFileFitsSmallWindows(t *testing.T) {
 			minimal := strings.Contains(r.stderr, "using the minimal profile")
 			if minimal != (window == 2048) {
 				t.Errorf("minimal profile %v at %d: %s", minimal, window, r.stderr)
+			}
+			if minimal {
+				// The server's tokenizer counted both profiles at start
+				// (/apply-template + /tokenize): no "~", and the minimal
+				// one is the first request but for the prompt's words.
+				m := regexp.MustCompile(`tools \((\d+) tokens\): using the minimal profile \(\d+ tools, short instructions, (\d+) tokens\)`).FindStringSubmatch(r.stderr)
+				if m == nil {
+					t.Fatalf("the profile sizes are not counted: %s", r.stderr)
+				}
+				small, _ := strconv.Atoi(m[2])
+				if first := int(us[0]["inputTokens"].(float64)); first < small || first > small+12 {
+					t.Errorf("counted %d tokens for the minimal profile, the server then counted %d for the first request", small, first)
+				}
 			}
 			if strings.Contains(srv.Log(), "exceeds the available context size") {
 				t.Error("a request was over the window")

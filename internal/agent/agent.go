@@ -162,6 +162,8 @@ type Agent struct {
 	// lastInput is the last server-reported prompt size in tokens;
 	// lastBytes the request bytes it was reported for.
 	lastInput, lastBytes int
+	// fixedCounted is the fixed part as the server counted it (MeasureFixed).
+	fixedCounted int
 	// compactions counts compactions this session.
 	compactions int
 	// roomNeeded makes the next request compact first: the continuation

@@ -53,7 +53,11 @@ type Report struct {
 	// Cache is the session's prompt-cache account: the prompt tokens the
 	// server measured and how many it read from its cache.
 	Cache contextmgr.PromptCache
-	// Calibrated says a usage report set BytesPerToken.
+	// FixedCounted is the system prompt and tool schemas (with an empty
+	// turn) as the server's tokenizer counted them at session start, 0
+	// when the server offers no count (MeasureFixed).
+	FixedCounted int
+	// Calibrated says a usage report or a count set BytesPerToken.
 	Calibrated    bool
 	BytesPerToken float64
 	// HistoryBytes and Messages describe the history as it is now.
@@ -87,7 +91,8 @@ func (a *Agent) ContextReport() Report {
 		ToolsBytes:      specBytes(specs),
 		LastInputTokens: a.lastInput,
 		Cache:           a.mgr.Stats.Cache,
-		Calibrated:      a.lastInput > 0,
+		FixedCounted:    a.fixedCounted,
+		Calibrated:      a.lastInput > 0 || a.fixedCounted > 0,
 		BytesPerToken:   a.est.BytesPerToken(),
 		HistoryBytes:    contextmgr.HistoryBytes(a.history),
 		Messages:        len(a.history),
@@ -178,9 +183,15 @@ func (r Report) measured(b *strings.Builder) {
 		}
 		b.WriteString("\n")
 	}
+	if r.FixedCounted > 0 {
+		fmt.Fprintf(b, "counted by the server's tokenizer: system prompt and tool schemas %d tokens\n", r.FixedCounted)
+	}
 	how := "as the server counted the last request"
-	if !r.Calibrated {
+	switch {
+	case !r.Calibrated:
 		how = "the default, not yet matched to a server count"
+	case r.LastInputTokens == 0:
+		how = "as the server's tokenizer counted the system prompt and tools"
 	}
 	fmt.Fprintf(b, "estimated: every figure marked ~, at %.1f bytes/token (%s)\n", r.BytesPerToken, how)
 	c := r.Cache

@@ -16,3 +16,11 @@ type Provider interface {
 	Name() string
 	Stream(ctx context.Context, req Request) (<-chan Event, error)
 }
+
+// PromptCounter is a provider that can count a request's prompt tokens
+// exactly without running the model (llama.cpp's /apply-template and
+// /tokenize). Callers use it where the server is known to offer it; an
+// error means "not counted", never a failed run.
+type PromptCounter interface {
+	CountPrompt(ctx context.Context, req Request) (int, error)
+}

@@ -73,6 +73,9 @@ type Runtime struct {
 	// windowAssumed: Window is the server's default for a model it had
 	// not loaded yet (windowrefresh.go); guarded by mu.
 	windowAssumed bool
+	// counts: the server is llama.cpp, whose tokenizer Zero asks to
+	// count its fixed prompt at session start (tokencount.go).
+	counts bool
 }
 
 // Open resolves configuration, the provider and the workspace.
@@ -129,7 +132,7 @@ func Open(o Options) (*Runtime, error) {
 	if o.MaxTurns > 0 {
 		rt.maxTurns = o.MaxTurns
 	}
-	rt.Window, rt.windowAssumed = resolveWindow(stderr, cfg, active, srv)
+	rt.Window, rt.windowAssumed, rt.counts = resolveWindow(stderr, cfg, active, srv)
 	rt.policy = shellPolicy(ws)
 	sf, err := newSafety(stderr, ws, cfg, trust, mode)
 	if err != nil {

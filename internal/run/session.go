@@ -231,16 +231,26 @@ func (s *Session) systemPrompt(mode permission.Mode) string {
 func (s *Session) fitWindow(window int) {
 	mode := s.rt.Engine.Mode()
 	s.setProfile(mode, false)
+	counted := s.countFixed()
 	full := s.agent.ContextReport()
 	overhead := full.SystemTokens + full.ToolsTokens
+	if counted {
+		overhead = full.FixedCounted
+	}
 	if window <= 0 || overhead*3 <= window {
 		return
 	}
 	s.setProfile(mode, true)
+	smallCounted := s.countFixed()
 	small := s.agent.ContextReport()
+	smallTokens := small.SystemTokens + small.ToolsTokens
+	if smallCounted {
+		smallTokens = small.FixedCounted
+	}
+	approx := map[bool]string{true: "", false: "~"}
 	s.rt.warnOnce.Do(func() {
-		fmt.Fprintf(s.rt.warnings(), "zero: warning: the model's window (%d tokens) is small for Zero's prompt and tools (~%d tokens): using the minimal profile (%d tools, short instructions, ~%d tokens)\n",
-			window, overhead, small.Tools, small.SystemTokens+small.ToolsTokens)
+		fmt.Fprintf(s.rt.warnings(), "zero: warning: the model's window (%d tokens) is small for Zero's prompt and tools (%s%d tokens): using the minimal profile (%d tools, short instructions, %s%d tokens)\n",
+			window, approx[counted], overhead, small.Tools, approx[smallCounted], smallTokens)
 	})
 }
 

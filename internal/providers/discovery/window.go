@@ -21,6 +21,8 @@ type Window struct {
 	Model int
 	// Source says where Tokens came from, e.g. "ollama /api/ps".
 	Source string
+	// Kind is the server that answered (LlamaCpp for /props).
+	Kind ServerKind
 	// Assumed is true when Tokens is the server's documented default
 	// because the model is not loaded yet, not a figure the server gave.
 	Assumed bool
@@ -60,7 +62,7 @@ func (p *Prober) ContextWindow(ctx context.Context, srv Server, model string) (i
 // nothing gives an error wrapping ErrNoWindow.
 func (p *Prober) Window(ctx context.Context, srv Server, model string) (Window, error) {
 	if n := srv.MaxModelLen[model]; n > 0 {
-		return Window{Tokens: n, Model: n, Source: "vllm max_model_len"}, nil
+		return Window{Tokens: n, Model: n, Source: "vllm max_model_len", Kind: VLLM}, nil
 	}
 	order := []ServerKind{srv.Kind}
 	for _, k := range []ServerKind{LlamaCpp, Ollama, LMStudio} {
@@ -83,6 +85,7 @@ func (p *Prober) Window(ctx context.Context, srv Server, model string) (Window, 
 			continue
 		}
 		if err == nil && w.Tokens > 0 {
+			w.Kind = k
 			return w, nil
 		}
 		if err != nil {
