@@ -100,11 +100,21 @@ func (x tmux) typeLine(s string) {
 // startInTmux starts zero against the server at url in a detached tmux
 // session with its own HOME, and returns the driver and the work dir.
 func startInTmux(t *testing.T, bin, url string) (tmux, string) {
+	return startAppInTmux(t, bin, "--base-url", url, "--model", "e2e-model")
+}
+
+// startAppInTmux is startInTmux with zero's arguments given (each one
+// single-quoted for the pane's shell).
+func startAppInTmux(t *testing.T, bin string, args ...string) (tmux, string) {
 	home, work := t.TempDir(), t.TempDir()
 	x := tmux{t: t, socket: fmt.Sprintf("zero-e2e-%d-%s", os.Getpid(), t.Name())}
 	t.Cleanup(func() { exec.Command("tmux", "-L", x.socket, "kill-server").Run() })
-	cmd := fmt.Sprintf("env -i HOME=%s PATH=%s TERM=tmux-256color LANG=C.UTF-8 ZERO_SESSION_DIR=%s %s --base-url %s --model e2e-model; echo ZERO-EXITED-$?; sleep 60",
-		home, os.Getenv("PATH"), filepath.Join(home, "sessions"), bin, url)
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	cmd := fmt.Sprintf("env -i HOME=%s PATH=%s TERM=tmux-256color LANG=C.UTF-8 ZERO_SESSION_DIR=%s %s %s; echo ZERO-EXITED-$?; sleep 60",
+		home, os.Getenv("PATH"), filepath.Join(home, "sessions"), bin, strings.Join(quoted, " "))
 	x.run("new-session", "-d", "-s", "zero", "-x", "90", "-y", "24", "-c", work, cmd)
 	return x, work
 }
