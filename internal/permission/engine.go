@@ -253,12 +253,32 @@ func (e *Engine) decideEffect(name string, effect tools.SideEffect, args map[str
 			return Verdict{Action: Allow, Reason: "auto-accept mode runs network tools", Rule: RuleModeAuto}
 		}
 		return Verdict{Action: Ask, Reason: name + " reaches the network", Rule: RuleModeNormal}
+	case tools.SideExternal, tools.SideExternalRead:
+		return e.decideExternal(name, effect, mode)
 	default:
 		if mode == ModePlan {
 			return planDeny(name)
 		}
 		return Verdict{Action: Ask, Reason: fmt.Sprintf("%s has an unknown side effect %q", name, effect), Rule: RuleUnknownEffect}
 	}
+}
+
+// decideExternal decides a tool another program runs (an MCP server's):
+// plan mode runs only those marked read-only; a grant for the tool runs
+// it; auto-accept runs it; normal mode asks, read-only or not, since the
+// mark is the server's claim.
+func (e *Engine) decideExternal(name string, effect tools.SideEffect, mode Mode) Verdict {
+	switch {
+	case mode == ModePlan && effect == tools.SideExternalRead:
+		return Verdict{Action: Allow, Reason: name + " is marked read-only by its server", Rule: RulePlan}
+	case mode == ModePlan:
+		return planDeny(name)
+	case e.grants.Match(Grant{Tool: name}, e.ws.Root(), e.fold):
+		return Verdict{Action: Allow, Reason: "approved earlier for " + name, Rule: RuleGrant}
+	case mode == ModeAutoAccept:
+		return Verdict{Action: Allow, Reason: "auto-accept mode runs external tools", Rule: RuleModeAuto}
+	}
+	return Verdict{Action: Ask, Reason: name + " is run by an outside program (an MCP server)", Rule: RuleModeNormal}
 }
 
 func planDeny(name string) Verdict {

@@ -33,6 +33,10 @@ var (
 	writeTool = fakeTool{"write_file", tools.SideWrite}
 	bashTool  = fakeTool{"bash", tools.SideShell}
 	fetchTool = fakeTool{"web_fetch", tools.SideNetwork}
+	// MCP tools: what the server says is a hint, so only plan mode trusts
+	// a read-only mark.
+	mcpTool     = fakeTool{"mcp__github__create_issue", tools.SideExternal}
+	mcpReadTool = fakeTool{"mcp__github__list_issues", tools.SideExternalRead}
 )
 
 // env is a temp home with a workspace, an outside dir and secrets.
@@ -120,6 +124,11 @@ func TestDecideByModeAndEffect(t *testing.T) {
 		{"network normal asks", ModeNormal, fetchTool, map[string]any{"url": "https://example.invalid"}, Ask, RuleModeNormal},
 		{"network auto runs", ModeAutoAccept, fetchTool, map[string]any{"url": "https://example.invalid"}, Allow, RuleModeAuto},
 		{"network plan denied", ModePlan, fetchTool, map[string]any{}, Deny, RulePlan},
+		{"mcp tool normal asks", ModeNormal, mcpTool, map[string]any{"q": "x"}, Ask, RuleModeNormal},
+		{"mcp read-only tool still asks", ModeNormal, mcpReadTool, map[string]any{}, Ask, RuleModeNormal},
+		{"mcp tool auto runs", ModeAutoAccept, mcpTool, map[string]any{}, Allow, RuleModeAuto},
+		{"mcp tool plan denied", ModePlan, mcpTool, map[string]any{}, Deny, RulePlan},
+		{"mcp read-only tool plan runs", ModePlan, mcpReadTool, map[string]any{}, Allow, RulePlan},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

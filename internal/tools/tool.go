@@ -26,6 +26,13 @@ const (
 	SideWrite   SideEffect = "write"
 	SideShell   SideEffect = "shell"
 	SideNetwork SideEffect = "network"
+	// SideExternal is a tool another program runs (an MCP server's): Zero
+	// cannot see what it does, so it asks in normal mode and plan mode
+	// refuses it. SideExternalRead is one its server marks read-only
+	// (readOnlyHint, a hint, not a guarantee): it still asks in normal
+	// mode, and plan mode offers and runs it.
+	SideExternal     SideEffect = "external"
+	SideExternalRead SideEffect = "external-read"
 )
 
 // Result is what a tool run produced.
