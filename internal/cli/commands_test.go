@@ -212,15 +212,7 @@ func TestAmbiguousSessionIDIsUsageError(t *testing.T) {
 // window the session last ran with (its run_start events record it), not
 // a guess from the catalog (issue 10 item 7).
 func TestContextUsesTheSessionsWindow(t *testing.T) {
-	_, here := isolate(t)
-	st, err := openStore()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := st.Create(sessions.Metadata{Workspace: here, Model: "some-local-model"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := localSession(t)
 	msg := llm.TextMessage(llm.RoleUser, "hello")
 	for _, ev := range []event.Event{{Type: event.RunStart, Prompt: "hello", ContextWindow: 8192}, {Type: event.Message, Message: &msg}} {
 		if err := s.Append(ev); err != nil {

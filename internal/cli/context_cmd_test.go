@@ -14,15 +14,7 @@ import (
 // cache's hit rate over the session and for the last request (issue 11
 // items 4 and 5).
 func TestContextShowsLoggedCacheHitRate(t *testing.T) {
-	_, here := isolate(t)
-	st, err := openStore()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := st.Create(sessions.Metadata{Workspace: here, Model: "some-local-model"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := localSession(t)
 	ask := llm.TextMessage(llm.RoleUser, "hello")
 	reply := llm.TextMessage(llm.RoleAssistant, strings.Repeat("an answer ", 40))
 	again := llm.TextMessage(llm.RoleUser, "and again")
@@ -55,4 +47,20 @@ func TestContextShowsLoggedCacheHitRate(t *testing.T) {
 		}
 	}
 	t.Log(r.out)
+}
+
+// localSession is a new stored session of a local model in an isolated
+// home, with the test's working directory as its workspace.
+func localSession(t *testing.T) *sessions.Session {
+	t.Helper()
+	_, here := isolate(t)
+	st, err := openStore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := st.Create(sessions.Metadata{Workspace: here, Model: "some-local-model"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
