@@ -123,6 +123,7 @@ func TestUnknownCommandSuggests(t *testing.T) {
 		want string
 	}{
 		{[]string{"sessoins"}, "Did you mean this?\n\tsessions"},
+		{[]string{"hlp"}, "Did you mean this?\n\thelp"}, // cobra leaves its help command out of suggestions
 		{[]string{"providers", "lst"}, "Did you mean this?\n\tlist"},
 		{[]string{"rules", "wyh"}, "Did you mean this?\n\twhy"},
 		{[]string{"completion", "zhs"}, "Did you mean this?\n\tzsh"},
@@ -217,7 +218,7 @@ func TestSingleDashLongFlags(t *testing.T) {
 }
 
 // TestHeadlessShortcut: `zero -p PROMPT` (or --prompt, --print) is
-// `zero exec -p PROMPT`.
+// `zero exec -p PROMPT`, also after other flags.
 func TestHeadlessShortcut(t *testing.T) {
 	for _, tc := range []struct{ in, want []string }{
 		{[]string{"-p", "task"}, []string{"exec", "-p", "task"}},
@@ -226,6 +227,8 @@ func TestHeadlessShortcut(t *testing.T) {
 		{[]string{"-provider", "x"}, []string{"-provider", "x"}}, // a long flag with one dash, not -p
 		{[]string{"sessions", "-p"}, []string{"sessions", "-p"}},
 		{[]string{"--provider", "x"}, []string{"--provider", "x"}},
+		{[]string{"-m", "qwen", "-p", "task"}, []string{"exec", "-m", "qwen", "-p", "task"}},
+		{[]string{"--auto-approve", "--", "-p"}, []string{"--auto-approve", "--", "-p"}}, // a prompt after --
 		{nil, nil},
 	} {
 		if got := headlessShortcut(tc.in); !slices.Equal(got, tc.want) {

@@ -106,6 +106,9 @@ func appCmd(s stdio) *cobra.Command {
 	// (defaultUsageFunc, defaultHelpFunc in its command.go): keep them,
 	// never Set*Template.
 	c.Flags().BoolVarP(&version, "version", "v", false, "print the version")
+	// Shown in help only: headlessShortcut hands -p to zero exec before
+	// this command parses anything.
+	c.Flags().StringP("prompt", "p", "", "run `PROMPT` headlessly and exit, as zero exec -p PROMPT")
 	o.over.register(c)
 	registerResume(c, &o.resume)
 	registerMode(c, &o.mode)
@@ -182,7 +185,7 @@ func rootArgs(c *cobra.Command, args []string) error {
 	afterDash := c.ArgsLenAtDash() == 0
 	first := args[0]
 	oneWord := !strings.ContainsAny(first, " \t\n")
-	if !afterDash && oneWord && (len(c.SuggestionsFor(first)) > 0 || len(args) > 1) {
+	if !afterDash && oneWord && (len(suggestions(c, first)) > 0 || len(args) > 1) {
 		hint := fmt.Sprintf("to send it as the app's first prompt: zero -- %q", first)
 		if len(args) > 1 {
 			hint = fmt.Sprintf("to send a prompt, quote it: zero %q", strings.Join(args, " "))
@@ -217,10 +220,42 @@ func unknownText(c *cobra.Command, name string) string {
 		c.SuggestionsMinimumDistance = 2 // cobra's default, which only its own lookup sets
 	}
 	msg := fmt.Sprintf("unknown command %q for %q", name, c.CommandPath())
-	if sugg := c.SuggestionsFor(name); len(sugg) > 0 {
+	if sugg := suggestions(c, name); len(sugg) > 0 {
 		msg += "\n\nDid you mean this?\n\t" + strings.Join(sugg, "\n\t")
 	}
 	return msg
+}
+
+// suggestions are cobra's for name, plus "help" within one edit: cobra
+// leaves its own help command out of them. One edit, not two, so that a
+// first prompt of "hello" still goes to the app.
+func suggestions(c *cobra.Command, name string) []string {
+	sugg := c.SuggestionsFor(name)
+	if name != "help" && editDistance(strings.ToLower(name), "help") <= 1 {
+		sugg = append(sugg, "help")
+	}
+	return sugg
+}
+
+// editDistance is the Levenshtein distance between a and b (bytes).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 // parseError is a usage error found while parsing the command line (a
@@ -253,14 +288,21 @@ func ran(fn func(*cobra.Command, []string) error) func(*cobra.Command, []string)
 }
 
 // headlessShortcut rewrites `zero -p PROMPT …` (or --prompt, --print, as
-// Claude Code spells it) to `zero exec -p PROMPT …`.
+// Claude Code spells it) to `zero exec -p PROMPT …`, also after other
+// flags (`zero -m MODEL -p PROMPT`): when the words start with a flag and
+// one before "--" is -p, they are exec's.
 func headlessShortcut(args []string) []string {
-	if len(args) == 0 {
+	if len(args) == 0 || !strings.HasPrefix(args[0], "-") {
 		return args
 	}
-	for _, f := range []string{"-p", "--prompt", "--print"} {
-		if a := args[0]; a == f || strings.HasPrefix(a, f+"=") {
-			return append([]string{"exec"}, args...)
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		for _, f := range []string{"-p", "--prompt", "--print"} {
+			if a == f || strings.HasPrefix(a, f+"=") {
+				return append([]string{"exec"}, args...)
+			}
 		}
 	}
 	return args
