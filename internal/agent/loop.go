@@ -343,7 +343,7 @@ func (r *run) requestWithRetry(ctx context.Context, req llm.Request) (llm.Messag
 		printedText = shown
 		r.shown = shown
 		if err == nil || ctx.Err() != nil || !llm.IsRetryable(err) || attempt >= r.a.opts.Retries || r.a.opts.Retries < 0 {
-			return msg, err
+			return msg, gaveUp(err, attempt)
 		}
 		var asked time.Duration
 		var pe *llm.ProviderError
@@ -361,6 +361,24 @@ func (r *run) requestWithRetry(ctx context.Context, req llm.Request) (llm.Messag
 		case <-time.After(delay):
 		}
 	}
+}
+
+// gaveUp rewrites the hint of a retryable error that outlived its
+// retries: "Zero retries …" was true of the first failure, not of the
+// last, which now says how many retries were spent.
+func gaveUp(err error, retries int) error {
+	var pe *llm.ProviderError
+	if retries == 0 || !errors.As(err, &pe) || error(pe) != err || !strings.Contains(pe.Hint, "Zero retries") {
+		return err
+	}
+	out := *pe
+	rest := ""
+	if i := strings.Index(pe.Hint, "; "); i >= 0 {
+		rest = pe.Hint[i:]
+	}
+	head := pe.Hint[:strings.Index(pe.Hint, "Zero retries")]
+	out.Hint = fmt.Sprintf("%sZero retried %d times%s", head, retries, rest)
+	return &out
 }
 
 // maxRetryWait caps any single wait between retries of a request. A
