@@ -34,7 +34,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"regexp"
+	"github.com/zero-agent/zero/internal/lazyregexp"
 	"slices"
 	"strings"
 	"sync"
@@ -158,17 +158,15 @@ func vendor(provider string) string {
 // "-20250514", OpenAI "-2025-04-14" and "-0613", Gemini "-001" and
 // "-preview-05-20", and "-latest". Compiled on first use: start-up time
 // counts.
-var snapshotSuffixes = sync.OnceValue(func() []*regexp.Regexp {
-	return []*regexp.Regexp{
-		regexp.MustCompile(`@\d{8}$`),
-		regexp.MustCompile(`-v\d+(:\d+)?$`),
-		regexp.MustCompile(`-\d{8}$`),
-		regexp.MustCompile(`-\d{4}-\d{2}-\d{2}$`),
-		regexp.MustCompile(`-\d{3,4}$`),
-		regexp.MustCompile(`-(preview|exp)(-[0-9-]+)?$`),
-		regexp.MustCompile(`-latest$`),
-	}
-})
+var snapshotSuffixes = []*lazyregexp.Regexp{
+	lazyregexp.New(`@\d{8}$`),
+	lazyregexp.New(`-v\d+(:\d+)?$`),
+	lazyregexp.New(`-\d{8}$`),
+	lazyregexp.New(`-\d{4}-\d{2}-\d{2}$`),
+	lazyregexp.New(`-\d{3,4}$`),
+	lazyregexp.New(`-(preview|exp)(-[0-9-]+)?$`),
+	lazyregexp.New(`-latest$`),
+}
 
 // Lookup finds a model by id. It accepts exact ids and aliases in any
 // case, dated snapshots ("claude-sonnet-4-20250514" is claude-sonnet-4,
@@ -197,7 +195,7 @@ func Lookup(provider, model string) (Model, bool) {
 			return m, true
 		}
 		stripped := id
-		for _, re := range snapshotSuffixes() {
+		for _, re := range snapshotSuffixes {
 			if loc := re.FindStringIndex(id); loc != nil {
 				stripped = id[:loc[0]]
 				break

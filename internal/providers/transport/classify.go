@@ -16,11 +16,10 @@ package transport
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/zero-agent/zero/internal/lazyregexp"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/zero-agent/zero/internal/llm"
@@ -312,9 +311,7 @@ func knownHint(msg string) string {
 // Retry-After forms: seconds, an HTTP date, OpenAI's retry-after-ms, Gemini's
 // RetryInfo delay, and "try again in 20s" / "in 350ms" in a message. The
 // pattern is compiled on first use: start-up time counts.
-var retryInRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)(?:try again|retry) in ([0-9]+(?:\.[0-9]+)?)\s*(ms|s|sec|seconds?|m|minutes?)\b`)
-})
+var retryInRe = lazyregexp.New(`(?i)(?:try again|retry) in ([0-9]+(?:\.[0-9]+)?)\s*(ms|s|sec|seconds?|m|minutes?)\b`)
 
 func retryAfter(h http.Header, d details) time.Duration {
 	if h != nil {
@@ -340,7 +337,7 @@ func retryAfter(h http.Header, d details) time.Duration {
 			return dur
 		}
 	}
-	if m := retryInRe().FindStringSubmatch(d.Message); m != nil {
+	if m := retryInRe.FindStringSubmatch(d.Message); m != nil {
 		n, _ := strconv.ParseFloat(m[1], 64)
 		unit := time.Second
 		switch strings.ToLower(m[2]) {

@@ -6,10 +6,9 @@ package transport
 
 import (
 	"fmt"
-	"regexp"
+	"github.com/zero-agent/zero/internal/lazyregexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/zero-agent/zero/internal/llm"
 )
@@ -26,24 +25,22 @@ var overflowPhrases = []string{
 
 // overflowPatterns pull the numbers out of the overflow messages of case
 // B10, compiled on first use (start-up time counts).
-var overflowPatterns = sync.OnceValue(func() *overflowRes {
-	return &overflowRes{
-		anthropicPrompt: regexp.MustCompile(`prompt is too long: (\d+) tokens > (\d+)`),
-		sumOverLimit:    regexp.MustCompile(`(\d+) \+ (\d+) > (\d+)`),
-		gemini:          regexp.MustCompile(`input token count \((\d+)\) exceeds the maximum number of tokens allowed \((\d+)\)`),
-		llamaCpp:        regexp.MustCompile(`request \((\d+) tokens\) exceeds the available context size \((\d+) tokens\)`),
-		maxContext:      regexp.MustCompile(`maximum context length is (\d+) tokens`),
-		outputRequested: regexp.MustCompile(`requested (\d+) output tokens`),
-		promptAtLeast:   regexp.MustCompile(`prompt contains at least (\d+) input tokens`),
-		messagesSplit:   regexp.MustCompile(`you requested (\d+) tokens \((\d+) in the messages, (\d+) in the completion\)`),
-		messagesResult:  regexp.MustCompile(`messages resulted in (\d+) tokens`),
-		vllmBudget:      regexp.MustCompile(`is too large: (\d+)\. This model's maximum context length is (\d+) tokens and your request has (\d+) input tokens`),
-	}
-})
+var overflowPatterns = &overflowRes{
+	anthropicPrompt: lazyregexp.New(`prompt is too long: (\d+) tokens > (\d+)`),
+	sumOverLimit:    lazyregexp.New(`(\d+) \+ (\d+) > (\d+)`),
+	gemini:          lazyregexp.New(`input token count \((\d+)\) exceeds the maximum number of tokens allowed \((\d+)\)`),
+	llamaCpp:        lazyregexp.New(`request \((\d+) tokens\) exceeds the available context size \((\d+) tokens\)`),
+	maxContext:      lazyregexp.New(`maximum context length is (\d+) tokens`),
+	outputRequested: lazyregexp.New(`requested (\d+) output tokens`),
+	promptAtLeast:   lazyregexp.New(`prompt contains at least (\d+) input tokens`),
+	messagesSplit:   lazyregexp.New(`you requested (\d+) tokens \((\d+) in the messages, (\d+) in the completion\)`),
+	messagesResult:  lazyregexp.New(`messages resulted in (\d+) tokens`),
+	vllmBudget:      lazyregexp.New(`is too large: (\d+)\. This model's maximum context length is (\d+) tokens and your request has (\d+) input tokens`),
+}
 
 type overflowRes struct {
 	anthropicPrompt, sumOverLimit, gemini, llamaCpp, maxContext,
-	outputRequested, promptAtLeast, messagesSplit, messagesResult, vllmBudget *regexp.Regexp
+	outputRequested, promptAtLeast, messagesSplit, messagesResult, vllmBudget *lazyregexp.Regexp
 }
 
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
@@ -70,7 +67,7 @@ func overflow(d details) *llm.ContextOverflow {
 		return nil
 	}
 	o := &llm.ContextOverflow{PromptTokens: d.NPrompt, Limit: d.NCtx}
-	m, re := d.Message, overflowPatterns()
+	m, re := d.Message, overflowPatterns
 	if s := re.anthropicPrompt.FindStringSubmatch(m); s != nil {
 		o.PromptTokens, o.Limit = atoi(s[1]), atoi(s[2])
 	}
