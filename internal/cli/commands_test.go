@@ -28,12 +28,15 @@ func TestPipedStdinFollowsPrompt(t *testing.T) {
 		pos   []string
 		input string
 		want  string
+		// wantPiped is the text kept to follow the prompt (the run layer
+		// joins them: run.Session.WithInput).
+		wantPiped string
 	}{
 		{name: "prompt and piped text", stdin: "E1 build failed\nE2 link error\n", pos: []string{"summarize"},
-			want: "summarize\n\nInput piped on stdin:\n<stdin>\nE1 build failed\nE2 link error\n</stdin>"},
+			want: "summarize", wantPiped: "E1 build failed\nE2 link error\n"},
 		{name: "dash reads the prompt", stdin: "explain main.go\n", pos: []string{"-"}, want: "explain main.go\n"},
 		{name: "no prompt reads stdin", stdin: "explain main.go", want: "explain main.go"},
-		{name: "empty pipe", stdin: "\n", pos: []string{"summarize"}, want: "summarize"},
+		{name: "empty pipe", stdin: "\n", pos: []string{"summarize"}, want: "summarize", wantPiped: "\n"}, // WithInput drops it
 		{name: "a terminal is not read", stdin: "typed ahead", tty: true, pos: []string{"summarize"}, want: "summarize"},
 		{name: "stream-json keeps stdin", stdin: `{"type":"permission_decision"}`, pos: []string{"write"}, input: "stream-json", want: "write"},
 	} {
@@ -43,8 +46,8 @@ func TestPipedStdinFollowsPrompt(t *testing.T) {
 			if err := finishExec(stdio{in: in, inIsTTY: tc.tty}, o, tc.pos); err != nil {
 				t.Fatal(err)
 			}
-			if o.prompt != tc.want {
-				t.Fatalf("prompt %q, want %q", o.prompt, tc.want)
+			if o.prompt != tc.want || o.piped != tc.wantPiped {
+				t.Fatalf("prompt %q and piped %q, want %q and %q", o.prompt, o.piped, tc.want, tc.wantPiped)
 			}
 			if (tc.tty || tc.input != "") && in.Len() != len(tc.stdin) {
 				t.Fatalf("stdin was read (%d bytes left of %d)", in.Len(), len(tc.stdin))

@@ -37,7 +37,11 @@ func execute(s stdio, o *execOptions) error {
 		return err
 	}
 	defer sess.Close()
-	res, err := headless.Run(ctx, sess, o.prompt, headless.Options{
+	prompt, err := sess.WithInput(o.prompt, o.piped)
+	if err != nil {
+		return err
+	}
+	res, err := headless.Run(ctx, sess, prompt, headless.Options{
 		Output: o.output, Input: o.input, Quiet: o.quiet,
 		Stdin: s.in, Stdout: s.out, Stderr: s.err, StdoutIsTTY: s.outIsTTY,
 	})

@@ -88,7 +88,9 @@ var sessionIDPattern = lazyregexp.New(`^\d{8}(-\d{0,6}(-[0-9a-f]{0,6})?)?$`)
 
 // execOptions are the parsed flags of zero exec.
 type execOptions struct {
-	prompt   string
+	prompt string
+	// piped is text piped on stdin beside a prompt, sent after it.
+	piped    string
 	output   string
 	input    string
 	resume   resumeFlag
@@ -107,7 +109,10 @@ const execLong = `Runs one task without the app and exits. The prompt is the arg
 or stdin: "-" (or no prompt at all, with stdin piped) reads the prompt from
 stdin. With a prompt and piped stdin, both are sent: the prompt, then the
 piped text as context (cat build.log | zero exec "why does this fail?").
-Reading piped stdin waits for its end; </dev/null sends none.
+Piped text too large for the window (over 64 KB, or a quarter of it) is
+kept whole in the session's folder and sent as its start and end, with
+the file named so the model can read the rest. Reading piped stdin waits
+for its end; </dev/null sends none.
 
 Without --auto-approve (or --permission-mode auto-accept), write and shell
 tool calls are refused with a reason the model reads: a headless run never
@@ -218,22 +223,10 @@ func finishExec(s stdio, o *execOptions, pos []string) error {
 		if err != nil {
 			return fmt.Errorf("reading piped stdin: %w", err)
 		}
-		o.prompt = withPiped(o.prompt, string(b))
+		o.piped = string(b) // the run layer adds it to the prompt (run.Session.WithInput)
 	}
 	if strings.TrimSpace(o.prompt) == "" {
 		return usagef("no prompt: zero exec \"what to do\" (or -p, or - to read stdin)")
 	}
 	return nil
-}
-
-// withPiped is prompt followed by the text piped on stdin, delimited and
-// labelled so the model reads it as input to the task, not as the task
-// (`cat log | claude -p "summarize"` works the same way). Empty input
-// leaves the prompt as it is.
-func withPiped(prompt, piped string) string {
-	piped = strings.TrimRight(piped, "\n")
-	if strings.TrimSpace(piped) == "" {
-		return prompt
-	}
-	return prompt + "\n\nInput piped on stdin:\n<stdin>\n" + piped + "\n</stdin>"
 }
