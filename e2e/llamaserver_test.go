@@ -296,13 +296,38 @@ func TestLlamaServerPromptLargerThanTheWindowSaysWhatToDo(t *testing.T) {
 	for i := range 800 {
 		fmt.Fprintf(&b, "log line %d: something happened here\n", i)
 	}
-	r := newEnv(t).run(notesDir(t, "hi\n"), b.String(), "exec", "--base-url", srv.V1(), "why does this fail?")
+	r := newEnv(t).run(notesDir(t, "hi\n"), "", "exec", "--base-url", srv.V1(), "why does this fail?\n"+b.String())
 	if r.code == 0 || !strings.Contains(r.stderr, "no longer fits the 2048-token context window") ||
 		!strings.Contains(r.stderr, "raise the model's window (llama.cpp -c") {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	if strings.Contains(srv.Log(), "exceeds the available context size") {
 		t.Error("Zero sent a request it knew was over the window")
+	}
+}
+
+func TestLlamaServerLargePipedInputIsSentCut(t *testing.T) {
+	// About the same 30 KB as piped input (digits are one token each in
+	// Qwen2's vocabulary, so the answer names a line without a repeated one): kept in the session folder, sent as
+	// its head and tail, and the run completes inside -c 2048.
+	srv := llamaServer(t, llamatest.Options{Context: 2048},
+		llamatest.Reply{Messages: 3, Text: "The log ends at entry 790."})
+	var b strings.Builder
+	for i := range 791 {
+		fmt.Fprintf(&b, "log line %d: something happened here\n", i)
+	}
+	e := newEnv(t)
+	r := e.run(t.TempDir(), b.String(), "exec", "-o", "stream-json", "--base-url", srv.V1(), "why does this fail?")
+	evs := streamEvents(t, r.stdout)
+	if r.code != 0 || final(evs) != "The log ends at entry 790." {
+		t.Fatalf("exit %d, final %q: %s", r.code, final(evs), r.stderr)
+	}
+	start := eventsOf(evs, "run_start")[0]["prompt"].(string)
+	if !strings.Contains(start, "log line 790") || !strings.Contains(start, "stdin-1.txt: read_file it") {
+		t.Fatalf("the prompt sent:\n%s", start)
+	}
+	if u := usages(evs); len(u) != 1 || u[0]["inputTokens"].(float64) > 2048*2/3 {
+		t.Fatalf("usage %v", u)
 	}
 }
 
