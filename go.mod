@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	charm.land/bubbletea/v2 v2.1.1
+	github.com/BurntSushi/toml v1.6.0
 	github.com/JohannesKaufmann/html-to-markdown/v2 v2.5.2
 	github.com/anthropics/anthropic-sdk-go/v2 v2.15.0
 	github.com/aymanbagabas/go-udiff v0.4.1

@@ -4,10 +4,22 @@
 // origin, and edits Zero's own file. It owns file shapes and precedence
 // only: it never starts a server (internal/mcp does).
 //
+// Precedence, highest first (Load; the same name lower down is listed
+// as shadowed): Claude Code's local scope (~/.claude.json
+// projects[WORKSPACE].mcpServers), the project's .mcp.json, Zero's
+// CONFIGDIR/mcp.json, Claude Code's user scope (~/.claude.json
+// mcpServers), Claude Desktop's claude_desktop_config.json, Codex's
+// ~/.codex/config.toml, the project's .gemini/settings.json, Gemini
+// CLI's ~/.gemini/settings.json, the project's .vscode/mcp.json. The
+// three project files load only in a trusted folder. Zero writes only
+// its own file; an entry there without command or url overrides the
+// settings (enabled, tools, timeouts) of that name from any source.
+//
 // Shapes: https://docs.claude.com/en/docs/claude-code/mcp,
 // https://github.com/openai/codex/blob/main/docs/config.md#mcp_servers,
 // https://github.com/google-gemini/gemini-cli/blob/main/docs/tools/mcp-server.md,
-// https://code.visualstudio.com/docs/copilot/chat/mcp-servers.
+// https://code.visualstudio.com/docs/copilot/reference/mcp-configuration;
+// testdata/SOURCES.md says where each fixture comes from.
 package mcpconfig
 
 import "time"
@@ -61,4 +73,9 @@ type Server struct {
 	Origin string
 	// OriginPath is the file it was read from.
 	OriginPath string
+	// OverridePath, when set, is the entry of Zero's file ("file:line")
+	// whose settings (enabled, tools, timeouts) were applied on top of
+	// the entry from OriginPath, as `zero mcp disable` writes for another
+	// tool's server.
+	OverridePath string
 }
