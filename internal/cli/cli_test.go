@@ -123,7 +123,7 @@ func TestUnknownCommandSuggests(t *testing.T) {
 		want string
 	}{
 		{[]string{"sessoins"}, "Did you mean this?\n\tsessions"},
-		{[]string{"hlp"}, "Did you mean this?\n\thelp"}, // cobra leaves its help command out of suggestions
+		{[]string{"hlp"}, "\n\thelp\n"}, // cobra leaves its help command out of suggestions
 		{[]string{"providers", "lst"}, "Did you mean this?\n\tlist"},
 		{[]string{"rules", "wyh"}, "Did you mean this?\n\twhy"},
 		{[]string{"completion", "zhs"}, "Did you mean this?\n\tzsh"},
