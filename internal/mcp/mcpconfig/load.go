@@ -150,7 +150,9 @@ func (o Options) lookup(name string) (string, bool) {
 // still load. Entries of Zero's file that name no server (no command,
 // no url: what `zero mcp disable` writes for another tool's server) are
 // applied to the server of that name whatever its source; so is the
-// "enabled" of a Zero entry a higher source shadows.
+// "enabled" of a Zero entry a higher source shadows. Variables are
+// expanded in every source's entries, also Codex's and Claude Desktop's,
+// which do not expand them themselves.
 func Load(o Options) Loaded {
 	var l Loaded
 	var over overrides
