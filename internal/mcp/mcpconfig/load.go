@@ -62,10 +62,13 @@ type Loaded struct {
 	Warnings []string
 }
 
-// Skipped is an entry that was found but not loaded.
+// Skipped is an entry that was found but not loaded (a project not
+// trusted, an entry Zero cannot use). It is not repeated in Warnings.
 type Skipped struct {
-	Name, Origin, OriginPath string
-	Reason                   string
+	Name, Origin string
+	// OriginPath is the file, with ":line:col" of the entry when known.
+	OriginPath string
+	Reason     string
 }
 
 // source is one file Load reads.
@@ -168,7 +171,6 @@ func Load(o Options) Loaded {
 		for _, sk := range r.skipped {
 			sk.Origin = src.origin
 			l.Skipped = append(l.Skipped, sk)
-			l.Warnings = append(l.Warnings, fmt.Sprintf("%s: server %q not loaded: %s", sk.OriginPath, sk.Name, sk.Reason))
 		}
 		for _, s := range r.servers {
 			s.Origin, s.OriginPath = src.origin, src.path

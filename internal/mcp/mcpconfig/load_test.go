@@ -255,8 +255,9 @@ func TestCodexHomeVariable(t *testing.T) {
 	}
 }
 
-// A file that does not parse is a warning naming it and its line; the
-// other sources still load.
+// A file that does not parse is a warning naming it and its line, an
+// entry that cannot be used is skipped naming its line; the other
+// sources still load.
 func TestMalformedSourceWarnsWithLineAndOthersLoad(t *testing.T) {
 	for _, tc := range []struct {
 		file, text, want string
@@ -271,8 +272,12 @@ func TestMalformedSourceWarnsWithLineAndOthersLoad(t *testing.T) {
 		o := fixture(t)
 		os.WriteFile(filepath.Join(filepath.Dir(o.Home), tc.file), []byte(tc.text), 0o600)
 		l := Load(o)
-		if !slices.ContainsFunc(l.Warnings, func(w string) bool { return strings.Contains(w, tc.want) }) {
-			t.Errorf("%s %q: warnings lack %q:\n%s", tc.file, tc.text, tc.want, strings.Join(l.Warnings, "\n"))
+		said := slices.Clone(l.Warnings)
+		for _, sk := range l.Skipped {
+			said = append(said, fmt.Sprintf("%s: server %q not loaded: %s", sk.OriginPath, sk.Name, sk.Reason))
+		}
+		if !slices.ContainsFunc(said, func(w string) bool { return strings.Contains(w, tc.want) }) {
+			t.Errorf("%s %q: warnings and skips lack %q:\n%s", tc.file, tc.text, tc.want, strings.Join(said, "\n"))
 		}
 		if len(l.Servers) < 8 {
 			t.Errorf("%s: only %d servers loaded", tc.file, len(l.Servers))
