@@ -12,6 +12,7 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 
 	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/tools"
 	"github.com/zero-agent/zero/internal/tools/edit"
 	"github.com/zero-agent/zero/internal/workspace"
 )
@@ -45,6 +46,8 @@ func Preview(ws *workspace.Workspace, call llm.ToolCall) CallPreview {
 	switch call.Name {
 	case "edit_file":
 		p.Diff, p.Note = editPreview(ws, args.Path, args.OldString, args.NewString, flagTrue(args.ReplaceAll))
+	case "apply_patch":
+		p.Path, p.Diff, p.Note = patchPreview(ws, call.Arguments)
 	case "write_file":
 		old := ""
 		if abs, err := ws.Resolve(args.Path, false); err == nil {
@@ -85,6 +88,23 @@ func editPreview(ws *workspace.Workspace, path, oldS, newS string, replaceAll bo
 		return fragment, "preview: would not apply (" + previewReason(err) + "); diff shows the edit's text only, not file lines"
 	}
 	return udiff.Unified(path, path, displayText(data), displayText(out.Content)), ""
+}
+
+// patchPreview is apply_patch's dry run (tools.ApplyPatch.Preview): every
+// file the patch touches and the diff of all of them, computed from the
+// workspace as it is and written nowhere. When the patch would not apply,
+// the diff is the patch as the model wrote it and the note says why.
+func patchPreview(ws *workspace.Workspace, arguments string) (path, diff, note string) {
+	diff, files, err := tools.NewApplyPatch(ws).Preview(json.RawMessage(arguments))
+	if err == nil {
+		return strings.Join(files, ", "), diff, ""
+	}
+	var a struct{ Patch, Input string }
+	_ = json.Unmarshal([]byte(arguments), &a)
+	if a.Patch == "" {
+		a.Patch = a.Input
+	}
+	return "", a.Patch, "preview: would not apply (" + err.Error() + "); diff shows the patch as written"
 }
 
 // previewReason is a short form of an edit.Apply error for the prompt.
