@@ -79,6 +79,27 @@ func (t *ApplyPatch) Preview(args json.RawMessage) (diff string, files []string,
 	return t.diff(pl), files, nil
 }
 
+// PatchPaths returns the paths an apply_patch call names, as written
+// (each section's and each Move to), for a permission check: the call has
+// no single "path" argument. An error means the arguments or the patch do
+// not parse; the tool would refuse the call with it.
+func PatchPaths(args json.RawMessage) ([]string, error) {
+	var a struct {
+		Patch *string `json:"patch"`
+		Input *string `json:"input"`
+	}
+	if err := json.Unmarshal(args, &a); err != nil {
+		return nil, err
+	}
+	if a.Patch == nil {
+		a.Patch = a.Input
+	}
+	if a.Patch == nil {
+		return nil, errors.New("missing patch")
+	}
+	return patch.Paths(*a.Patch)
+}
+
 // planned is a patch applied in memory with the file conventions put back.
 type planned struct {
 	plan  *patch.Plan
@@ -115,7 +136,7 @@ func (t *ApplyPatch) plan(args json.RawMessage) (*planned, Result, bool) {
 	if err != nil {
 		return nil, nothingWritten(err.Error()), false
 	}
-	src := &patchSource{ws: t.ws, raw: map[string][]byte{}, legacy: map[string]bool{}, update: map[string]bool{}}
+	src := &patchSource{ws: t.ws, raw: map[string][]byte{}, legacy: map[string]bool{}, update: map[string]bool{}, binary: map[string]bool{}}
 	for i := range ops {
 		op := &ops[i]
 		for _, p := range []*string{&op.Path, &op.MoveTo} {
@@ -179,6 +200,8 @@ func (t *ApplyPatch) conventions(pl *planned, src *patchSource) error {
 		}
 		rel := t.ws.Rel(f.Path)
 		switch {
+		case added[f.Path] && src.binary[f.Path]:
+			return fmt.Errorf("*** Add File: %s would replace a binary file; delete it first with *** Delete File: if that is intended", rel)
 		case added[f.Path] && f.Existed:
 			data, err := likeExisting(f.Before, f.After)
 			if err != nil {
@@ -305,6 +328,7 @@ type patchSource struct {
 	raw    map[string][]byte // bytes on disk, by absolute path
 	legacy map[string]bool   // files decoded from Windows-1252
 	update map[string]bool   // paths the patch updates
+	binary map[string]bool   // files that are not text
 	names  [][2]string       // absolute path, as the patch wrote it
 }
 
@@ -341,6 +365,7 @@ func (s *patchSource) ReadFile(abs string) ([]byte, error) {
 	}
 	s.raw[abs] = data
 	if kind, bin := sniffBinary(data); bin {
+		s.binary[abs] = true
 		if s.update[abs] {
 			return nil, fmt.Errorf("%s is a binary file (%s, %d bytes); apply_patch cannot update it", rel, kind, len(data))
 		}

@@ -73,6 +73,10 @@ func TestApplyPatch(t *testing.T) {
 			want:  map[string]string{"f.txt": "a\n"}, isError: true, msg: []string{"*** Add File: path ../escape.txt is outside the workspace", "nothing was written"}},
 		{name: "a binary file is not updated", files: map[string]string{"p.png": "\x89PNG\r\n\x1a\n\x00\x00"}, patch: "*** Update File: p.png\n@@\n-x\n+y\n",
 			isError: true, msg: []string{"p.png is a binary file (png, 10 bytes); apply_patch cannot update it; nothing was written"}},
+		{name: "a binary file is not replaced by an Add", files: map[string]string{"p.png": "\x89PNG\r\n\x1a\n\x00\x00"}, patch: "*** Add File: p.png\n+text\n",
+			want: map[string]string{"p.png": "\x89PNG\r\n\x1a\n\x00\x00"}, isError: true, msg: []string{"*** Add File: p.png would replace a binary file"}},
+		{name: "a binary file may be deleted", files: map[string]string{"p.png": "\x89PNG\r\n\x1a\n\x00\x00"}, patch: "*** Delete File: p.png\n",
+			want: map[string]string{"p.png": absent}},
 		{name: "parse errors name the line", patch: "*** Update File: f.txt\n@@\nno prefix\n", isError: true,
 			msg: []string{"invalid patch, line 4: hunk line \"no prefix\" of f.txt must start with ' '"}},
 	}
@@ -150,5 +154,15 @@ func TestApplyPatchReportsPathsAndDiffOfEveryFile(t *testing.T) {
 		if !strings.Contains(res.Diff, d) {
 			t.Errorf("diff lacks %q:\n%s", d, res.Diff)
 		}
+	}
+}
+
+func TestPatchPathsNamesEveryFileForThePermissionCheck(t *testing.T) {
+	got, err := PatchPaths(json.RawMessage(`{"input":"*** Begin Patch\n*** Update File: a.go\n*** Move to: .git/hooks/pre-commit\n*** Add File: .env\n+X=1\n*** End Patch"}`))
+	if err != nil || strings.Join(got, " ") != "a.go .git/hooks/pre-commit .env" {
+		t.Fatalf("PatchPaths = %q, %v", got, err)
+	}
+	if _, err := PatchPaths(json.RawMessage(`{"patch":"not a patch"}`)); err == nil {
+		t.Error("no error for a patch that does not parse")
 	}
 }

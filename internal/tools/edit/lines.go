@@ -158,9 +158,6 @@ func (v view) splice(head, body []byte, lines []string, starts []int, finalNL bo
 	default:
 		text = strings.Join(repl, "\n") + "\n"
 	}
-	if reachesEnd {
-		e = len(v.text)
-	}
 	bs, be := v.orig[s], v.orig[e]
 	out := make([]byte, 0, len(head)+len(body)+len(text)+8)
 	out = append(out, head...)
