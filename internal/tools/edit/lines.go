@@ -109,7 +109,6 @@ func ReplaceLines(content []byte, from int, old, new []string, keep []int, atEnd
 func FindLine(content []byte, from int, line string) (int, bool) {
 	_, body := splitBOM(content)
 	lines, _, _ := splitLines(newView(body).text)
-	line = strings.TrimSuffix(line, "\r")
 	for pass := 0; pass < 2; pass++ {
 		for i := max(0, from); i < len(lines); i++ {
 			if lines[i] == line || (pass == 1 && strings.Trim(lines[i], " \t") == strings.Trim(line, " \t")) {
@@ -148,7 +147,7 @@ func (v view) splice(head, body []byte, lines []string, starts []int, finalNL bo
 	var text string
 	switch {
 	case len(repl) == 0:
-		if reachesEnd && !finalNL && at > 0 {
+		if reachesEnd && !finalNL && at > 0 && n > 0 {
 			s-- // drop the newline before, so the file still ends without one
 		}
 	case reachesEnd && !finalNL && n == 0 && len(lines) > 0:
@@ -171,7 +170,7 @@ func (v view) splice(head, body []byte, lines []string, starts []int, finalNL bo
 // ends ignored (indentMatch drops a trailing blank line of old unchecked).
 func blankEqual(a, b []string) bool {
 	for i := range a {
-		if strings.Trim(a[i], " \t") != strings.Trim(b[i], " \t\r") {
+		if strings.Trim(a[i], " \t") != strings.Trim(b[i], " \t") {
 			return false
 		}
 	}
@@ -180,7 +179,7 @@ func blankEqual(a, b []string) bool {
 
 func equalLines(a, b []string) bool {
 	for i := range a {
-		if a[i] != strings.TrimSuffix(b[i], "\r") {
+		if a[i] != b[i] {
 			return false
 		}
 	}
@@ -192,7 +191,7 @@ func equalLines(a, b []string) bool {
 func nearLine(lines []string, from int, old []string) int {
 	first := ""
 	for _, l := range old {
-		if first = strings.Trim(l, " \t\r"); first != "" {
+		if first = strings.Trim(l, " \t"); first != "" {
 			break
 		}
 	}
