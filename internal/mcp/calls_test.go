@@ -109,3 +109,23 @@ func TestToolListChangedRefreshesAndAFailedRefreshKeepsTheLastList(t *testing.T)
 		m.Close()
 	}
 }
+
+func TestCloseEndsACallInFlight(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := inMemory(t, mcptest.NewServer(mcptest.Options{}), mcpconfig.Server{}, Options{})
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			res, err := toolNamed(t, m, "mcp__mem__slow").Run(context.Background(), json.RawMessage(`{}`))
+			if err == nil && !res.IsError {
+				t.Errorf("call ended by Close: %+v", res)
+			}
+		}()
+		time.Sleep(time.Minute)
+		m.Close()
+		<-done
+		if st := statusOf(m, "mem"); st.State == StateConnected {
+			t.Errorf("status after Close: %+v", st)
+		}
+	})
+}

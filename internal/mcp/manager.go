@@ -21,6 +21,8 @@ const (
 	StateConnected State = "connected"
 	StateFailed    State = "failed"
 	StateDisabled  State = "disabled"
+	// StateClosed is a server after Manager.Close.
+	StateClosed State = "closed"
 )
 
 // Status is one server's state, for /mcp, `zero mcp list` and the
@@ -67,7 +69,8 @@ type Options struct {
 }
 
 // Manager runs the configured MCP servers of one Zero process. The zero
-// value is ready; Start it once, Close it at exit.
+// value is ready; Start it once, Close it at exit. Its methods are safe
+// for concurrent use.
 type Manager struct {
 	opts      Options
 	maxOutput int
@@ -80,6 +83,14 @@ type Manager struct {
 // Start starts every enabled server in parallel in the background and
 // returns at once. ctx bounds the start-ups (not the connections after).
 func (m *Manager) Start(ctx context.Context, servers []mcpconfig.Server, opts Options) {
+	if opts.LogDir != "" {
+		if err := os.MkdirAll(opts.LogDir, 0o700); err != nil {
+			opts.LogDir = ""
+			if opts.Warn != nil {
+				opts.Warn("", fmt.Sprintf("MCP server logs are off: %v", err))
+			}
+		}
+	}
 	m.mu.Lock()
 	m.opts = opts
 	m.maxOutput = maxOutputBytes(m.getenv)
@@ -88,6 +99,7 @@ func (m *Manager) Start(ctx context.Context, servers []mcpconfig.Server, opts Op
 		s := &server{cfg: cfg, m: m, logPath: logPath(opts.LogDir, cfg.Name), state: StateDisabled}
 		m.servers = append(m.servers, s)
 		if cfg.Enabled {
+			s.state = StateStarting
 			starts = append(starts, s)
 		}
 	}
@@ -155,6 +167,22 @@ func (m *Manager) Status() []Status {
 		out = append(out, s.status())
 	}
 	return out
+}
+
+// Summary is the state in a few words: "starting", "connected, 9 tools",
+// "failed: <why>", "disabled".
+func (st Status) Summary() string {
+	switch st.State {
+	case StateConnected:
+		if st.Tools == 1 {
+			return "connected, 1 tool"
+		}
+		return fmt.Sprintf("connected, %d tools", st.Tools)
+	case StateFailed:
+		return fmt.Sprintf("failed: %v", st.Err)
+	default:
+		return string(st.State)
+	}
 }
 
 func (s *server) status() Status {

@@ -362,6 +362,9 @@ func (s *server) stop(closed bool) {
 	s.closed = s.closed || closed
 	a, sess, proc := s.current, s.session, s.proc
 	s.session, s.proc, s.tools = nil, nil, nil
+	if closed && s.state != StateDisabled {
+		s.state, s.err = StateClosed, nil
+	}
 	s.mu.Unlock()
 	if a != nil {
 		a.cancel()

@@ -57,6 +57,7 @@ const (
 	stdinGrace = 500 * time.Millisecond
 	termGrace  = 2 * time.Second
 	stderrTail = 2048
+	maxFrame   = 64 << 20
 )
 
 // process is a running stdio server in its own process group.
@@ -125,7 +126,9 @@ func closeAll(fs ...*os.File) {
 // transport is the SDK's newline-delimited JSON transport over the
 // process's pipes.
 func (p *process) transport() mcp.Transport {
-	return &mcp.IOTransport{Reader: p.stdout, Writer: p.stdin}
+	// 64 MB frames: a result past the SDK's 16 MB default would end the
+	// connection; MAX_MCP_OUTPUT_TOKENS cuts the text afterwards.
+	return &mcp.IOTransport{Reader: p.stdout, Writer: p.stdin, MaxLineLength: maxFrame}
 }
 
 // exitError describes how the process ended, waiting up to wait for it to

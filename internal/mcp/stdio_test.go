@@ -21,7 +21,7 @@ func TestStdioServerOffersAndRunsItsTools(t *testing.T) {
 	waitNoFailures(t, m)
 
 	st := statusOf(m, "test")
-	if st.State != StateConnected || st.Tools != 9 {
+	if st.State != StateConnected || st.Tools != 9 || st.Summary() != "connected, 9 tools" {
 		t.Fatalf("status %+v, want connected with 9 tools", st)
 	}
 	if got := call(t, toolNamed(t, m, "mcp__test__echo"), `{"text":"hello"}`); got.Content != "hello" || got.IsError {
@@ -199,12 +199,14 @@ func TestHungCallEndsAtTheToolTimeout(t *testing.T) {
 func TestHugeResultIsCappedKeepingItsErrorLine(t *testing.T) {
 	var r recorder
 	opts := r.options(t)
+	opts.LogDir = filepath.Join(opts.LogDir, "not", "yet", "there")
 	m := startManager(t, opts, testServer(t, "big"))
 	waitNoFailures(t, m)
 	got := call(t, toolNamed(t, m, "mcp__big__huge"), `{}`)
 	if len(got.Content) > 100_000 || !strings.HasSuffix(got.Content, mcptest.HugeErrorLine) {
 		t.Errorf("8 MB result: %d bytes, tail %q", len(got.Content), got.Content[max(0, len(got.Content)-100):])
 	}
+	mustContain(t, "server log in a new directory", logText(t, statusOf(m, "big")), "mcptestserver starting")
 
 	opts.Getenv = func(k string) string {
 		if k == "MAX_MCP_OUTPUT_TOKENS" {
