@@ -35,10 +35,12 @@ const (
 	ExitCrash = 1
 	// ExitFailed is `zero doctor`'s code when a check failed (1, as
 	// `brew doctor` and `gh auth status` exit when something is wrong).
-	ExitFailed      = 1
-	ExitUsage       = 2
-	ExitProvider    = 3
-	ExitIncomplete  = 4
+	ExitFailed     = 1
+	ExitUsage      = 2
+	ExitProvider   = 3
+	ExitIncomplete = 4
+	// ExitMCP: an MCP server marked required did not start.
+	ExitMCP         = 5
 	ExitInterrupted = 130
 )
 

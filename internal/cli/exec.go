@@ -41,6 +41,9 @@ func execute(s stdio, o *execOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := sess.PrepareMCP(ctx); err != nil {
+		return &exitError{ExitMCP, err}
+	}
 	res, err := headless.Run(ctx, sess, prompt, headless.Options{
 		Output: o.output, Input: o.input, Quiet: o.quiet,
 		Stdin: s.in, Stdout: s.out, Stderr: s.err, StdoutIsTTY: s.outIsTTY,

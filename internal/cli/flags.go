@@ -121,8 +121,8 @@ permission_request event is answered by a line on stdin
 (docs/stream-json.md).
 
 Exit codes: 0 completed, 1 crash, 2 usage or configuration error, 3 provider
-error, 4 incomplete (max turns, stuck), 130 interrupted (the session stays
-resumable).`
+error, 4 incomplete (max turns, stuck), 5 an MCP server marked required did
+not start, 130 interrupted (the session stays resumable).`
 
 const execExample = `  zero exec "fix the failing test in ./parser" --auto-approve
   zero exec -o stream-json "list the TODOs"

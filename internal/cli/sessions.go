@@ -121,6 +121,11 @@ func logsCmd(s stdio) *cobra.Command {
 	}
 }
 
+func dirExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
 func runLogs(s stdio) error {
 	st, err := openStore()
 	if err != nil {
@@ -129,6 +134,9 @@ func runLogs(s stdio) error {
 	wd, _ := os.Getwd()
 	wd = canonicalDir(wd)
 	fmt.Fprintf(s.out, "sessions directory: %s\n", st.Dir())
+	if dir := run.MCPLogDir(st.Dir()); dirExists(dir) {
+		fmt.Fprintf(s.out, "MCP server logs (stderr, skipped stdout lines): %s\n", dir)
+	}
 	sess, err := st.Latest(wd)
 	if err != nil {
 		fmt.Fprintf(s.out, "no session yet for %s\n", wd)

@@ -34,6 +34,13 @@ func openSession(t *testing.T, rt *Runtime, w Which) *Session {
 func openTest(t *testing.T, srv *llmtest.Server, o Options) (*Runtime, *bytes.Buffer) {
 	t.Helper()
 	isolate(t)
+	return openIsolated(t, srv, o)
+}
+
+// openIsolated is openTest in the home the test already isolated (and
+// set up: a config file, an MCP server).
+func openIsolated(t *testing.T, srv *llmtest.Server, o Options) (*Runtime, *bytes.Buffer) {
+	t.Helper()
 	if o.Workdir == "" {
 		o.Workdir = CanonicalDir(t.TempDir())
 	}

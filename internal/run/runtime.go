@@ -69,6 +69,8 @@ type Runtime struct {
 	hooks      *hooks.Runner
 	guidelines string
 	userShell  tools.Tool
+	// mcp are the MCP servers (nil: none configured), started at Open.
+	mcp *mcpServers
 
 	// windowAssumed: Window is the server's default for a model it had
 	// not loaded yet (windowrefresh.go); guarded by mu.
@@ -142,6 +144,7 @@ func Open(o Options) (*Runtime, error) {
 	rt.Engine, rt.Trusted, rt.guidelines = sf.engine, sf.trusted, sf.guidelines
 	rt.hooks = sf.hooks
 	rt.userShell = userShell(ws)
+	rt.mcp = startMCP(stderr, ws.Root(), rt.Trusted, MCPLogDir(st.Dir()))
 	return rt, nil
 }
 
@@ -229,7 +232,10 @@ func (rt *Runtime) Tools() *tools.Registry {
 func (rt *Runtime) Guidelines() string { return rt.guidelines }
 
 // Close releases the workspace.
-func (rt *Runtime) Close() { rt.Workspace.Close() }
+func (rt *Runtime) Close() {
+	rt.mcp.close()
+	rt.Workspace.Close()
+}
 
 // OpenStore opens the session store ($ZERO_SESSION_DIR or the data
 // directory).

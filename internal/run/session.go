@@ -12,6 +12,7 @@ import (
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/hooks"
 	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/mcp/toolsearch"
 	"github.com/zero-agent/zero/internal/permission"
 	"github.com/zero-agent/zero/internal/providers/catalog"
 	"github.com/zero-agent/zero/internal/sessions"
@@ -55,6 +56,12 @@ type Session struct {
 	// started is the date line of the system prompt (kept across mode
 	// switches so the prompt only changes where the mode does).
 	started time.Time
+	// tools is the agent's tool set; MCP tools join it before the first
+	// request (PrepareMCP), mcpCall is its mcp_call when offered.
+	tools   *tools.Registry
+	mcpOnce sync.Once
+	mcpErr  error
+	mcpCall *toolsearch.CallTool
 }
 
 // Usage is how much of the window the session uses now.
@@ -86,11 +93,12 @@ func (rt *Runtime) OpenSession(w Which) (*Session, error) {
 	if protoNote != "" {
 		fmt.Fprintln(rt.warnings(), "zero:", protoNote)
 	}
+	s.tools = ToolSet(rt.Workspace, ToolOptions{Policy: &rt.policy, Engine: rt.Engine, Hooks: s.hooks})
 	s.agent = agent.New(agent.Options{
 		Provider:             rt.Provider,
 		Model:                model,
 		System:               s.systemPrompt(mode),
-		Tools:                ToolSet(rt.Workspace, ToolOptions{Policy: &rt.policy, Engine: rt.Engine, Hooks: s.hooks}),
+		Tools:                s.tools,
 		Gate:                 agent.GateFunc(s.decide),
 		Visible:              Visible(mode),
 		MaxTurns:             rt.maxTurns,
@@ -198,6 +206,7 @@ func (s *Session) Prompt(ctx context.Context, t Turn) agent.Result {
 	defer s.surface.set(nil)
 	s.gate.Ask = t.Ask
 	defer func() { s.gate.Ask = nil }()
+	_ = s.PrepareMCP(ctx) // a required server's failure is exec's to act on; here its warning was shown
 	res := s.agent.Run(ctx, s.withShellNotes(t.Prompt))
 	s.refreshAssumedWindow()
 	s.mu.Lock()
@@ -257,6 +266,9 @@ func (s *Session) fitWindow(window int) {
 // decide is the agent's gate: the permission gate, with the surface's
 // asker of the prompt under way.
 func (s *Session) decide(ctx context.Context, call llm.ToolCall, t tools.Tool) agent.Decision {
+	if inner, target, ok := s.mcpTarget(call, t); ok {
+		call, t = inner, target
+	}
 	o := s.gate.Decide(ctx, call, t)
 	return agent.Decision{Allow: o.Allow, Reason: o.Reason, Rewrite: o.Rewrite}
 }

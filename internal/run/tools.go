@@ -53,6 +53,13 @@ func ToolSet(ws *workspace.Workspace, o ToolOptions) *tools.Registry {
 	return reg
 }
 
+// wrapTool gives a tool added later (an MCP server's) what ToolSet gives
+// the core ones: secrets masked in its output, writes noted, afterTool
+// hooks fired.
+func wrapTool(t tools.Tool, o ToolOptions) tools.Tool {
+	return &observed{Tool: tools.Filtered(t, redactSecrets), engine: o.Engine, hooks: o.Hooks}
+}
+
 // Visible returns the tool filter of a mode: plan offers read-only tools.
 func Visible(mode permission.Mode) func(tools.Tool) bool { return visible(mode, false) }
 
@@ -68,12 +75,16 @@ func visible(mode permission.Mode, minimal bool) func(tools.Tool) bool {
 	case mode.ReadOnly() && minimal:
 		return func(t tools.Tool) bool { return t.SideEffect() == tools.SideRead && minimalTools[t.Name()] }
 	case mode.ReadOnly():
-		return func(t tools.Tool) bool { return t.SideEffect() == tools.SideRead }
+		return func(t tools.Tool) bool { return readOnly(t.SideEffect()) }
 	case minimal:
 		return func(t tools.Tool) bool { return minimalTools[t.Name()] }
 	}
 	return nil
 }
+
+// readOnly: plan mode offers the tool (an MCP tool its server marks
+// read-only included).
+func readOnly(e tools.SideEffect) bool { return e == tools.SideRead || e == tools.SideExternalRead }
 
 // userShell is the tool that runs the user's own `!cmd` lines: outside the
 // sandbox and with the user's environment (the guard's hard deny still

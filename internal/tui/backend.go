@@ -58,6 +58,8 @@ type Backend interface {
 	// Rules lists the project and user rules in force (arg "") or says
 	// why one exists (arg "why <id>"), for /rules.
 	Rules(ctx context.Context, arg string) (string, error)
+	// MCP answers /mcp [status|tools|reconnect NAME|remove NAME].
+	MCP(ctx context.Context, arg string) (string, error)
 }
 
 // modeSetter is a Backend that takes a mode switch between turns (Shift+Tab

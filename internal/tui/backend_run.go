@@ -214,6 +214,9 @@ func (b *RunBackend) Models(ctx context.Context) ([]string, error) {
 	return run.ModelIDs(ctx, &r)
 }
 
+// MCP implements Backend.
+func (b *RunBackend) MCP(ctx context.Context, arg string) (string, error) { return b.rt.MCP(ctx, arg) }
+
 // Rules implements Backend: the rules in force, or why one exists.
 func (b *RunBackend) Rules(ctx context.Context, arg string) (string, error) {
 	home, _ := os.UserHomeDir()

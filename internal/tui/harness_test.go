@@ -90,6 +90,10 @@ func (f *fakeBackend) Compact(ctx context.Context) (string, error) {
 	return "42k → 6k tokens", nil
 }
 
+func (f *fakeBackend) MCP(ctx context.Context, arg string) (string, error) {
+	return "mcp " + arg, nil
+}
+
 func (f *fakeBackend) Rules(ctx context.Context, arg string) (string, error) {
 	f.record("rules " + arg)
 	return "rule no-deploy: deploys go through CI", nil

@@ -35,6 +35,7 @@ var commands = []command{
 	{"tools", "", "list the tools the model can use"},
 	{"compact", "", "compact the conversation now"},
 	{"rules", "[why <id>]", "show the rules in force, or why one exists"},
+	{"mcp", "[tools|reconnect NAME|remove NAME]", "MCP servers: state, tools, reconnect, remove"},
 	{"clip", "[n]", "copy code block n (or the last reply) to the clipboard"},
 	{"exit", "", "quit"},
 }
@@ -98,6 +99,10 @@ func (m *Model) slash(line string) tea.Cmd {
 	case "rules":
 		return m.background("", func(ctx context.Context, b Backend) (string, error) {
 			return b.Rules(ctx, arg)
+		})
+	case "mcp":
+		return m.background("", func(ctx context.Context, b Backend) (string, error) {
+			return b.MCP(ctx, arg)
 		})
 	case "config", "context", "logs", "tools":
 		kind := ReportKind(name)

@@ -1,0 +1,146 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zero-agent/zero/internal/llm/llmtest"
+)
+
+// The MCP tests drive real servers from npm (e2e/mcpservers, installed by
+// .ci/run with npm ci) through zero exec.
+
+// npmServer is the path of an MCP server's bin from e2e/mcpservers.
+func npmServer(t *testing.T, name string) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("mcpservers", "node_modules", ".bin", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("%s is not installed: run `npm ci --prefix e2e/mcpservers` (.ci/run does)", name)
+	}
+	return p
+}
+
+// writeMCP writes Zero's own MCP file (mcp.json in the config dir) for e.
+func writeMCP(t *testing.T, e *env, body string) {
+	t.Helper()
+	dir := filepath.Join(e.home, ".config", "zero")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "mcp.json"), []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func requestTools(t *testing.T, srv *llmtest.Server) []string {
+	t.Helper()
+	reqs := completions(srv)
+	if len(reqs) == 0 {
+		t.Fatal("no request")
+	}
+	var names []string
+	tools, _ := reqs[0].Map()["tools"].([]any)
+	for _, x := range tools {
+		f, _ := x.(map[string]any)["function"].(map[string]any)
+		names = append(names, f["name"].(string))
+	}
+	return names
+}
+
+func TestMCPServerFromNPMIsCalledThroughExec(t *testing.T) {
+	e := newEnv(t)
+	writeMCP(t, e, `{"mcpServers": {"everything": {"command": "`+npmServer(t, "mcp-server-everything")+`", "alwaysLoad": true}}}`)
+	srv := llmtest.NewServer(t)
+	srv.Script(
+		llmtest.Reply(tc("m1", "mcp__everything__echo", `{"message":"hi there"}`)),
+		llmtest.Reply(llmtest.Text("It echoed.")),
+	)
+	evs, r := execStream(t, e, t.TempDir(), "--auto-approve", "--base-url", srv.URL(), "--model", "m", "echo hi there")
+	if r.code != 0 || final(evs) != "It echoed." {
+		t.Fatalf("exit %d, final %q: %s", r.code, final(evs), r.stderr)
+	}
+	names := strings.Join(requestTools(t, srv), " ")
+	if !strings.Contains(names, "mcp__everything__echo") || !strings.Contains(names, "read_file") {
+		t.Fatalf("tools offered: %s", names)
+	}
+	res := toolResults(evs)
+	if len(res) != 1 || res[0]["isError"] == true || !strings.Contains(res[0]["content"].(string), "hi there") {
+		t.Fatalf("tool results %v", res)
+	}
+}
+
+func TestMCPToolAsksInNormalMode(t *testing.T) {
+	// A headless run has no one to ask: the call is refused with a reason
+	// the model reads, and the server's tool never runs.
+	e := newEnv(t)
+	writeMCP(t, e, `{"mcpServers": {"everything": {"command": "`+npmServer(t, "mcp-server-everything")+`", "alwaysLoad": true}}}`)
+	srv := llmtest.NewServer(t)
+	srv.Script(
+		llmtest.Reply(tc("m1", "mcp__everything__echo", `{"message":"hi"}`)),
+		llmtest.Reply(llmtest.Text("Refused.")),
+	)
+	evs, r := execStream(t, e, t.TempDir(), "--base-url", srv.URL(), "--model", "m", "echo hi")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	res := toolResults(evs)
+	if len(res) != 1 || res[0]["isError"] != true || !strings.Contains(res[0]["content"].(string), "MCP server") {
+		t.Fatalf("tool results %v", res)
+	}
+}
+
+func TestRequiredMCPServerThatFailsEndsExec(t *testing.T) {
+	e := newEnv(t)
+	writeMCP(t, e, `{"mcpServers": {"broken": {"command": "/nonexistent/mcp-server", "required": true}}}`)
+	srv := llmtest.NewServer(t)
+	r := e.run(t.TempDir(), "", "exec", "--base-url", srv.URL(), "--model", "m", "hi")
+	if r.code != 5 || !strings.Contains(r.stderr, `required MCP server "broken" did not start`) {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if n := len(completions(srv)); n != 0 {
+		t.Fatalf("%d requests were sent", n)
+	}
+}
+
+func TestManyMCPToolsAreOfferedThroughSearch(t *testing.T) {
+	// server-everything's schemas take more than a tenth of the window:
+	// Zero offers mcp_search and mcp_call instead, and the call still
+	// reaches the server (and the gate sees the real tool).
+	e := newEnv(t)
+	writeMCP(t, e, `{"mcpServers": {"everything": {"command": "`+npmServer(t, "mcp-server-everything")+`"}}}`)
+	srv := llmtest.NewServer(t)
+	srv.Script(
+		llmtest.Reply(tc("s1", "mcp_search", `{"query":"echo"}`)),
+		llmtest.Reply(tc("c1", "mcp_call", `{"name":"mcp__everything__echo","arguments":{"message":"via search"}}`)),
+		llmtest.Reply(llmtest.Text("Done.")),
+	)
+	evs, r := execStream(t, e, t.TempDir(), "--auto-approve", "--base-url", srv.URL(), "--model", "m", "echo via search")
+	if r.code != 0 || final(evs) != "Done." {
+		t.Fatalf("exit %d, final %q: %s", r.code, final(evs), r.stderr)
+	}
+	names := strings.Join(requestTools(t, srv), " ")
+	if strings.Contains(names, "mcp__everything__") || !strings.Contains(names, "mcp_search") || !strings.Contains(names, "mcp_call") {
+		t.Fatalf("tools offered: %s", names)
+	}
+	res := toolResults(evs)
+	if len(res) != 2 || !strings.Contains(res[0]["content"].(string), "mcp__everything__echo") || !strings.Contains(res[1]["content"].(string), "via search") {
+		t.Fatalf("tool results %v", res)
+	}
+	if !strings.Contains(r.stderr, "offering them through mcp_search and mcp_call") {
+		t.Errorf("stderr: %s", r.stderr)
+	}
+	// Every request offers the same tools: the list never changes.
+	reqs := completions(srv)
+	first, _ := json.Marshal(reqs[0].Map()["tools"])
+	for i, q := range reqs[1:] {
+		if b, _ := json.Marshal(q.Map()["tools"]); string(b) != string(first) {
+			t.Fatalf("request %d offers other tools", i+2)
+		}
+	}
+}
