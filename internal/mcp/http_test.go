@@ -90,6 +90,21 @@ func TestMissingBearerTokenVariableFailsTheServerSayingWhich(t *testing.T) {
 	mustContain(t, "error", failed[0].Err.Error(), "NOPE_TOKEN is not set")
 }
 
+func TestUnauthorizedRemoteServerSaysHowToGiveItAToken(t *testing.T) {
+	for _, tr := range []mcpconfig.Transport{mcpconfig.HTTP, mcpconfig.SSE} {
+		hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, "token required", http.StatusUnauthorized)
+		}))
+		t.Cleanup(hs.Close)
+		m := startManager(t, Options{}, mcpconfig.Server{Name: "remote", Transport: tr, URL: hs.URL, Enabled: true})
+		failed := m.Wait(context.Background())
+		if len(failed) != 1 {
+			t.Fatalf("%s: Wait %+v", tr, failed)
+		}
+		mustContain(t, string(tr)+" error", failed[0].Err.Error(), "Unauthorized", "bearer_token_env_var")
+	}
+}
+
 // Case B31: a tool with a dotted name and a schema full of what providers
 // reject ($defs/$ref, an array without items, anyOf with null, const)
 // comes out of the adapter with a valid name and its raw schema, and the

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -186,6 +188,9 @@ func (s *server) startError(ctx context.Context, proc *process, step string, err
 		if exit := proc.exitError(time.Second); exit != nil {
 			return fmt.Errorf("server %s during %s", exit, step)
 		}
+	}
+	if proc == nil && strings.Contains(err.Error(), http.StatusText(http.StatusUnauthorized)) {
+		return fmt.Errorf("%s: %w (the server asks for authorization: give it a token with bearer_token_env_var or an Authorization header)", step, err)
 	}
 	return fmt.Errorf("%s: %w", step, err)
 }

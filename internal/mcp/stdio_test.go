@@ -285,3 +285,15 @@ func alive(pid int) bool {
 	fields := strings.Fields(string(stat))
 	return len(fields) > 2 && fields[2] != "Z"
 }
+
+// Case B30: large arguments must not deadlock the pipes.
+func TestLargeArgumentsAndResultsCrossTheStdioPipes(t *testing.T) {
+	var r recorder
+	m := startManager(t, r.options(t), testServer(t, "big"))
+	waitNoFailures(t, m)
+	text := strings.Repeat("abcdefgh", 10<<10) // 80 KB: past a 64 KB pipe buffer, under the output cap
+	got := call(t, toolNamed(t, m, "mcp__big__echo"), `{"text":"`+text+`"}`)
+	if got.Content != text {
+		t.Errorf("echo of %d bytes came back as %d bytes", len(text), len(got.Content))
+	}
+}
