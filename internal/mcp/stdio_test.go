@@ -21,8 +21,8 @@ func TestStdioServerOffersAndRunsItsTools(t *testing.T) {
 	waitNoFailures(t, m)
 
 	st := statusOf(m, "test")
-	if st.State != StateConnected || st.Tools != 9 || st.Summary() != "connected, 9 tools" {
-		t.Fatalf("status %+v, want connected with 9 tools", st)
+	if st.State != StateConnected || st.Tools != 10 || st.Summary() != "connected, 10 tools" {
+		t.Fatalf("status %+v, want connected with 10 tools", st)
 	}
 	if got := call(t, toolNamed(t, m, "mcp__test__echo"), `{"text":"hello"}`); got.Content != "hello" || got.IsError {
 		t.Errorf("echo: %+v", got)
@@ -72,7 +72,7 @@ func TestEnabledToolsDisabledToolsAndDisabledServers(t *testing.T) {
 	if strings.Join(names, ",") != "mcp__only__add,mcp__only__echo" {
 		t.Errorf("enabledTools: %v", names)
 	}
-	if st := statusOf(m, "without"); st.Tools != 8 {
+	if st := statusOf(m, "without"); st.Tools != 9 {
 		t.Errorf("disabledTools: %d tools", st.Tools)
 	}
 	if st := statusOf(m, "off"); st.State != StateDisabled {
@@ -225,8 +225,8 @@ func TestTwoHundredToolsAreOffered(t *testing.T) {
 	var r recorder
 	m := startManager(t, r.options(t), testServer(t, "many", "-tools", "200"))
 	waitNoFailures(t, m)
-	if n := len(m.Tools()); n != 209 {
-		t.Errorf("%d tools, want 209", n)
+	if n := len(m.Tools()); n != 210 {
+		t.Errorf("%d tools, want 210", n)
 	}
 	if got := call(t, toolNamed(t, m, "mcp__many__tool_199"), `{}`); got.Content != "tool_199" {
 		t.Errorf("tool_199: %+v", got)
@@ -296,4 +296,37 @@ func TestLargeArgumentsAndResultsCrossTheStdioPipes(t *testing.T) {
 	if got.Content != text {
 		t.Errorf("echo of %d bytes came back as %d bytes", len(text), len(got.Content))
 	}
+}
+
+// A server that dies between calls is noticed without a call: failed,
+// reported through OnChange, its tools withdrawn.
+func TestIdleCrashIsReportedAndWithdrawsTools(t *testing.T) {
+	var r recorder
+	m := startManager(t, r.options(t), testServer(t, "idle"))
+	waitNoFailures(t, m)
+	if got := call(t, toolNamed(t, m, "mcp__idle__exit_later"), `{}`); got.Content != "bye" {
+		t.Fatalf("exit_later: %+v", got)
+	}
+	st := r.waitState(t, "idle", StateFailed)
+	mustContain(t, "status", st.Err.Error(), "crashed", "exited (code 4)", "fatal: idle crash")
+	if n := len(m.Tools()); n != 0 {
+		t.Errorf("%d tools offered after the crash", n)
+	}
+}
+
+func TestStdioServerRunsInItsCwdWithItsEnv(t *testing.T) {
+	bin, err := mcptest.Binary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	srv := mcpconfig.Server{Name: "where", Transport: mcpconfig.Stdio, Enabled: true, Cwd: dir,
+		Command: "/bin/sh", Args: []string{"-c", `echo "cwd=$(pwd) token=$TOKEN key=$OPENAI_API_KEY" >&2; exec "$BIN"`},
+		Env: map[string]string{"TOKEN": "t1", "BIN": bin}}
+	var r recorder
+	opts := r.options(t)
+	opts.Environ = []string{"PATH=/usr/bin:/bin", "OPENAI_API_KEY=secret"}
+	m := startManager(t, opts, srv)
+	waitNoFailures(t, m)
+	mustContain(t, "server log", logText(t, statusOf(m, "where")), "cwd="+dir+" token=t1 key=\n")
 }

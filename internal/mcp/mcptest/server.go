@@ -26,7 +26,8 @@ type Options struct {
 	// search path of issue 12 item 7).
 	Tools int
 	// Exit, when set, offers the tool "crash", which writes to stderr and
-	// calls Exit(3) in the middle of the call.
+	// calls Exit(3) in the middle of the call, and "exit_later", which
+	// answers and calls Exit(4) a moment later, while idle.
 	Exit func(code int)
 }
 
@@ -47,7 +48,7 @@ const HugeErrorLine = "Error: disk quota exceeded while writing /tmp/out.bin"
 //   - change {fail}: adds the tool "added" (the server then sends
 //     notifications/tools/list_changed); with fail true the next
 //     tools/list answers an error;
-//   - crash {}: see Options.Exit.
+//   - crash {}, exit_later {}: see Options.Exit.
 func NewServer(opts Options) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "mcptest", Version: "1"}, nil)
 	var failList atomic.Bool
@@ -103,6 +104,14 @@ func NewServer(opts Options) *mcp.Server {
 			fmt.Fprintln(os.Stderr, "fatal: simulated crash")
 			opts.Exit(3)
 			return text("unreachable"), nil, nil
+		})
+		mcp.AddTool(s, &mcp.Tool{Name: "exit_later", Description: "Answers, then dies while idle"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			go func() {
+				time.Sleep(100 * time.Millisecond) // after the answer is written
+				fmt.Fprintln(os.Stderr, "fatal: idle crash")
+				opts.Exit(4)
+			}()
+			return text("bye"), nil, nil
 		})
 	}
 	for i := range opts.Tools {
