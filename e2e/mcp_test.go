@@ -2,10 +2,15 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
+	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zero-agent/zero/internal/llm/llmtest"
 )
@@ -143,4 +148,77 @@ func TestManyMCPToolsAreOfferedThroughSearch(t *testing.T) {
 			t.Fatalf("request %d offers other tools", i+2)
 		}
 	}
+}
+
+func TestMCPStreamableHTTPServerFromNPM(t *testing.T) {
+	// server-everything over streamable HTTP on a loopback port.
+	port := freeLoopbackPort(t)
+	cmd := exec.Command(npmServer(t, "mcp-server-everything"), "streamableHttp")
+	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
+	var logs strings.Builder
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	waitListening(t, port, &logs)
+
+	e := newEnv(t)
+	writeMCP(t, e, fmt.Sprintf(`{"mcpServers": {"remote": {"type": "http", "url": "http://127.0.0.1:%d/mcp", "alwaysLoad": true}}}`, port))
+	srv := llmtest.NewServer(t)
+	srv.Script(
+		llmtest.Reply(tc("m1", "mcp__remote__get-sum", `{"a":2,"b":40}`)),
+		llmtest.Reply(llmtest.Text("It is 42.")),
+	)
+	evs, r := execStream(t, e, t.TempDir(), "--auto-approve", "--base-url", srv.URL(), "--model", "m", "add 2 and 40")
+	if r.code != 0 || final(evs) != "It is 42." {
+		t.Fatalf("exit %d, final %q: %s", r.code, final(evs), r.stderr)
+	}
+	res := toolResults(evs)
+	if len(res) != 1 || res[0]["isError"] == true || !strings.Contains(res[0]["content"].(string), "42") {
+		t.Fatalf("tool results %v", res)
+	}
+}
+
+func TestMCPFilesystemServerFromNPM(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("kept by the filesystem server\n"), 0o644)
+	e := newEnv(t)
+	writeMCP(t, e, `{"mcpServers": {"fs": {"command": "`+npmServer(t, "mcp-server-filesystem")+`", "args": ["`+dir+`"], "alwaysLoad": true}}}`)
+	srv := llmtest.NewServer(t)
+	srv.Script(
+		llmtest.Reply(tc("m1", "mcp__fs__read_text_file", `{"path":"`+filepath.Join(dir, "notes.txt")+`"}`)),
+		llmtest.Reply(llmtest.Text("Read.")),
+	)
+	evs, r := execStream(t, e, dir, "--auto-approve", "--base-url", srv.URL(), "--model", "m", "read notes through the server")
+	if r.code != 0 || final(evs) != "Read." {
+		t.Fatalf("exit %d, final %q: %s", r.code, final(evs), r.stderr)
+	}
+	res := toolResults(evs)
+	if len(res) != 1 || !strings.Contains(res[0]["content"].(string), "kept by the filesystem server") {
+		t.Fatalf("tool results %v", res)
+	}
+}
+
+func freeLoopbackPort(t *testing.T) int {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// waitListening waits until something accepts connections on port.
+func waitListening(t *testing.T, port int, logs fmt.Stringer) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
+			c.Close()
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("nothing listens on %d:\n%s", port, logs)
 }
