@@ -83,16 +83,16 @@ func capOutput(text string, max int) string {
 		return text
 	}
 	errLine := lastErrorLine(text[max/2:])
-	if len(errLine) > maxErrorLineQuote {
-		cut := len(errLine) - maxErrorLineQuote
+	if quote := min(maxErrorLineQuote, max/4); len(errLine) > quote {
+		cut := len(errLine) - quote
 		for cut < len(errLine) && !utf8.RuneStart(errLine[cut]) {
 			cut++
 		}
 		errLine = "…" + errLine[cut:]
 	}
-	headLen := max - len(errLine) - 200
-	if headLen < max/2 {
-		headLen = max / 2
+	headLen := max - len(errLine) - 200 // the marker and the label take under 200 bytes
+	if headLen < max/4 {
+		headLen = max / 4
 	}
 	head := validUTF8Prefix(text[:headLen])
 	marker := fmt.Sprintf("\n[… %d of %d bytes of MCP output cut; the cap is MAX_MCP_OUTPUT_TOKENS=%d tokens …]",

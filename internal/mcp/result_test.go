@@ -37,6 +37,11 @@ func TestCapOutputKeepsHeadAndLastErrorLine(t *testing.T) {
 		!strings.HasSuffix(got, "[last error line] Error: disk quota exceeded") {
 		t.Errorf("capped text: head %q tail %q", got[:10], got[len(got)-200:])
 	}
+	for _, tokens := range []int{100, 1000} {
+		if got := capOutput(in, tokens*bytesPerToken); len(got) > tokens*bytesPerToken || !strings.Contains(got, "disk quota") {
+			t.Errorf("MAX_MCP_OUTPUT_TOKENS=%d: %d bytes: %q", tokens, len(got), got[max(0, len(got)-150):])
+		}
+	}
 	if small := "fits"; capOutput(small, limit) != small {
 		t.Error("short text changed")
 	}
@@ -55,4 +60,17 @@ func TestMaxOutputBytesReadsMaxMCPOutputTokens(t *testing.T) {
 			t.Errorf("MAX_MCP_OUTPUT_TOKENS=%q: %d, want %d", v, got, want)
 		}
 	}
+}
+
+func FuzzCapOutput(f *testing.F) {
+	f.Add(strings.Repeat("x", 900)+"\nError: boom\n", 400)
+	f.Fuzz(func(t *testing.T, text string, limit int) {
+		if limit < 400 || limit > 1<<20 || !utf8.ValidString(text) {
+			return
+		}
+		got := capOutput(text, limit)
+		if len(got) > limit || !utf8.ValidString(got) {
+			t.Fatalf("capOutput(%d bytes, %d) = %d bytes, valid %v", len(text), limit, len(got), utf8.ValidString(got))
+		}
+	})
 }
