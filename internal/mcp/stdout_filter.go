@@ -3,102 +3,84 @@ package mcp
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"io"
 )
 
-// maxSkippedQuote is how much of a skipped stdout line is kept for the log.
-const maxSkippedQuote = 512
+// Sizes: lines up to checkedLine bytes are checked whole; a longer line is
+// passed through when it starts like a message (only protocol messages
+// are that long), streamed, never held whole. Only the first
+// maxSkippedQuote bytes of a skipped line are kept for the log.
+const (
+	checkedLine     = 64 << 10
+	maxSkippedQuote = 512
+)
 
-// stdoutFilter passes only the lines of a stdio server's stdout that can
-// be JSON-RPC messages (their first non-blank byte is '{', or '[' then
-// '{' or ']' for a batch), and
-// hands every other line to skipped. Servers print banners and logs on
-// stdout although the transport forbids it (case B29: testdata/B29); the
-// SDK's decoder would end the connection at the first such line.
+// stdoutFilter passes only the lines of a stdio server's stdout that are
+// JSON-RPC messages, and hands every other line to skipped. Servers print
+// banners and logs on stdout although the transport forbids it (case B29:
+// testdata/B29), JSON logs (pino, structlog) included; the SDK's decoder
+// would end the connection at the first such line.
 //
-// It streams: a message line is copied through as it arrives, never held
-// whole, so an 8 MB frame costs no more than the SDK's own decoder, and a
-// skipped line is discarded as it is read (only its first 512 bytes are
-// quoted).
+// A line is a message when it is a JSON object with a "jsonrpc" member or
+// a non-empty array of such objects (a batch). Lines longer than
+// checkedLine are judged by their first byte ('{' or '['), so an 8 MB
+// result costs no more than the SDK's own decoder.
 type stdoutFilter struct {
 	r       *bufio.Reader
 	closer  io.Closer
-	passing bool // inside a message line, copying up to its '\n'
+	pending []byte // the start of a message line, to hand out
+	passing bool   // copying the rest of a long message line up to '\n'
 	skipped func(line []byte)
 }
 
 func newStdoutFilter(rc io.ReadCloser, skipped func(line []byte)) *stdoutFilter {
-	return &stdoutFilter{r: bufio.NewReaderSize(rc, 64<<10), closer: rc, skipped: skipped}
+	return &stdoutFilter{r: bufio.NewReaderSize(rc, checkedLine), closer: rc, skipped: skipped}
 }
 
 func (f *stdoutFilter) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
-	for !f.passing {
-		c, err := f.r.ReadByte()
-		if err != nil {
+	for len(f.pending) == 0 && !f.passing {
+		if err := f.nextLine(); err != nil {
 			return 0, err
 		}
-		switch c {
-		case ' ', '\t', '\r', '\n':
-			// Blank space between messages: nothing to pass.
-		case '{', '[':
-			if c == '[' && !f.batchFollows() {
-				if err := f.skipLine(c); err != nil {
-					return 0, err
-				}
-				continue
-			}
+	}
+	if len(f.pending) > 0 {
+		n := copy(p, f.pending)
+		f.pending = f.pending[n:]
+		return n, nil
+	}
+	return f.copyLine(p)
+}
+
+// nextLine reads the next line and keeps it in pending when it is a
+// message, else reports it to skipped (blank lines silently).
+func (f *stdoutFilter) nextLine() error {
+	line, err := f.r.ReadSlice('\n')
+	switch {
+	case err == bufio.ErrBufferFull:
+		if startsMessage(line) {
+			f.pending = append(f.pending[:0], line...)
 			f.passing = true
-			p[0] = c
-			if c2 := f.copyLine(p[1:]); c2 >= 0 {
-				return 1 + c2, nil
-			}
-			return 1, nil
-		default:
-			if err := f.skipLine(c); err != nil {
-				return 0, err
-			}
+			return nil
 		}
+		return f.skipLong(line)
+	case isMessage(line):
+		f.pending = append(f.pending[:0], line...)
+		return nil // an error (EOF) comes back from the next ReadSlice
+	case len(bytes.TrimSpace(line)) > 0 && f.skipped != nil:
+		f.skipped(bytes.TrimRight(line[:min(len(line), maxSkippedQuote)], "\r\n"))
 	}
-	n := f.copyLine(p)
-	if n < 0 {
-		_, err := f.r.Peek(1)
-		return 0, err
-	}
-	return n, nil
+	return err
 }
 
-// batchFollows tells a JSON-RPC batch ("[{" or "[]", blanks aside) from
-// a log line such as "[INFO] ..." after a '['.
-func (f *stdoutFilter) batchFollows() bool {
-	for i := 1; i <= 64; i++ {
-		b, err := f.r.Peek(i)
-		if err != nil {
-			return false
-		}
-		switch b[i-1] {
-		case ' ', '\t', '\r':
-			continue
-		case '{', ']':
-			return true
-		default:
-			return false
-		}
-	}
-	return false
-}
-
-// copyLine copies what is buffered of the current message line into p,
-// ending the line at '\n'. It returns -1 when nothing is buffered.
-func (f *stdoutFilter) copyLine(p []byte) int {
-	if len(p) == 0 {
-		return 0
-	}
+// copyLine copies the rest of a long message line, ending at '\n'.
+func (f *stdoutFilter) copyLine(p []byte) (int, error) {
 	if f.r.Buffered() == 0 {
 		if _, err := f.r.Peek(1); err != nil {
-			return -1
+			return 0, err
 		}
 	}
 	chunk, _ := f.r.Peek(min(f.r.Buffered(), len(p)))
@@ -108,28 +90,54 @@ func (f *stdoutFilter) copyLine(p []byte) int {
 	}
 	n := copy(p, chunk)
 	_, _ = f.r.Discard(n)
-	return n
+	return n, nil
 }
 
-// skipLine discards the rest of a non-message line that began with first.
-func (f *stdoutFilter) skipLine(first byte) error {
-	quote := []byte{first}
-	for {
-		part, err := f.r.ReadSlice('\n')
-		if room := maxSkippedQuote - len(quote); room > 0 {
-			quote = append(quote, part[:min(room, len(part))]...)
-		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		if f.skipped != nil {
-			f.skipped(bytes.TrimRight(quote, "\r\n"))
-		}
-		if err == io.EOF {
-			return io.EOF
-		}
-		return err
+// skipLong discards a long non-message line whose first part is head.
+func (f *stdoutFilter) skipLong(head []byte) error {
+	if f.skipped != nil {
+		f.skipped(append([]byte(nil), head[:min(len(head), maxSkippedQuote)]...))
 	}
+	for {
+		_, err := f.r.ReadSlice('\n')
+		if err != bufio.ErrBufferFull {
+			return err
+		}
+	}
+}
+
+// startsMessage: the first non-blank byte opens an object or an array.
+func startsMessage(line []byte) bool {
+	t := bytes.TrimLeft(line, " \t\r")
+	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
+}
+
+// isMessage: a whole line holding a JSON-RPC object or batch.
+func isMessage(line []byte) bool {
+	t := bytes.TrimSpace(line)
+	if len(t) == 0 {
+		return false
+	}
+	type probe struct {
+		JSONRPC *string `json:"jsonrpc"`
+	}
+	switch t[0] {
+	case '{':
+		var p probe
+		return json.Unmarshal(t, &p) == nil && p.JSONRPC != nil
+	case '[':
+		var ps []probe
+		if json.Unmarshal(t, &ps) != nil || len(ps) == 0 {
+			return false
+		}
+		for _, p := range ps {
+			if p.JSONRPC == nil {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 func (f *stdoutFilter) Close() error { return f.closer.Close() }

@@ -27,21 +27,28 @@ func filterAll(t testing.TB, in string, chunk int) (string, []string) {
 	return out.String(), skipped
 }
 
-func TestStdoutFilterSkipsNonProtocolLines(t *testing.T) {
+func TestStdoutFilterPassesOnlyJSONRPCLines(t *testing.T) {
+	const (
+		m1 = `{"jsonrpc":"2.0","id":1,"result":{}}`
+		m2 = `{"jsonrpc":"2.0","method":"notifications/progress"}`
+		b1 = `[{"jsonrpc":"2.0","id":2,"result":{}}]`
+	)
 	tests := []struct {
 		name, in, want string
 		skipped        []string
 	}{
-		{"only messages", "{\"a\":1}\n{\"b\":2}\n", "{\"a\":1}\n{\"b\":2}\n", nil},
-		{"banner first", "Server v1 started\n{\"a\":1}\n", "{\"a\":1}\n", []string{"Server v1 started"}},
-		{"log between", "{\"a\":1}\n[INFO] x\n{\"b\":2}\n", "{\"a\":1}\n{\"b\":2}\n", []string{"[INFO] x"}},
-		{"batch kept", "[{\"a\":1}]\n", "[{\"a\":1}]\n", nil},
-		{"bracketed log level", "[DEBUG] x\n[ {\"a\":1}]\n", "[ {\"a\":1}]\n", []string{"[DEBUG] x"}},
-		{"indented message", "  {\"a\":1}\r\n", "{\"a\":1}\r\n", nil},
-		{"blank lines", "\n\n{\"a\":1}\n\n", "{\"a\":1}\n", nil},
-		{"crlf log", "log line\r\n{\"a\":1}\n", "{\"a\":1}\n", []string{"log line"}},
-		{"noise at eof without newline", "{\"a\":1}\nbye", "{\"a\":1}\n", []string{"bye"}},
-		{"message at eof without newline", "{\"a\":1}", "{\"a\":1}", nil},
+		{"only messages", m1 + "\n" + m2 + "\n", m1 + "\n" + m2 + "\n", nil},
+		{"banner first", "Server v1 started\n" + m1 + "\n", m1 + "\n", []string{"Server v1 started"}},
+		{"log between", m1 + "\n[INFO] x\n" + m2 + "\n", m1 + "\n" + m2 + "\n", []string{"[INFO] x"}},
+		{"batch kept", b1 + "\n", b1 + "\n", nil},
+		{"json log line", `{"level":30,"msg":"listening"}` + "\n" + m1 + "\n", m1 + "\n", []string{`{"level":30,"msg":"listening"}`}},
+		{"braced log line", "{INFO} ready\n" + m1 + "\n", m1 + "\n", []string{"{INFO} ready"}},
+		{"array log line", `["boot",1]` + "\n" + m1 + "\n", m1 + "\n", []string{`["boot",1]`}},
+		{"indented message", "  " + m1 + "\r\n", "  " + m1 + "\r\n", nil},
+		{"blank lines", "\n\n" + m1 + "\n\n", m1 + "\n", nil},
+		{"crlf log", "log line\r\n" + m1 + "\n", m1 + "\n", []string{"log line"}},
+		{"noise at eof without newline", m1 + "\nbye", m1 + "\n", []string{"bye"}},
+		{"message at eof without newline", m1, m1, nil},
 	}
 	for _, tt := range tests {
 		for _, chunk := range []int{1, 3, 4096} {
@@ -76,7 +83,7 @@ func TestStdoutFilterB29Transcript(t *testing.T) {
 }
 
 func TestStdoutFilterStreamsAHugeLineAndQuotesLittleOfALongSkippedOne(t *testing.T) {
-	huge := "{\"x\":\"" + strings.Repeat("y", 8<<20) + "\"}\n"
+	huge := `{"jsonrpc":"2.0","id":1,"result":{"x":"` + strings.Repeat("y", 8<<20) + `"}}` + "\n"
 	longNoise := strings.Repeat("n", 200<<10) + "\n"
 	got, skipped := filterAll(t, longNoise+huge, 32<<10)
 	if got != huge {
@@ -88,12 +95,12 @@ func TestStdoutFilterStreamsAHugeLineAndQuotesLittleOfALongSkippedOne(t *testing
 }
 
 func FuzzStdoutFilter(f *testing.F) {
-	f.Add("Demo\n{\"a\":1}\n[x\n")
+	f.Add("Demo\n{\"jsonrpc\":\"2.0\"}\n[x\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		got, _ := filterAll(t, in, 5)
 		for _, l := range strings.SplitAfter(got, "\n") {
-			if l != "" && l[0] != '{' && l[0] != '[' {
-				t.Fatalf("passed a line not starting a message: %q", l)
+			if l != "" && !isMessage([]byte(l)) {
+				t.Fatalf("passed a line that is not a message: %q", l)
 			}
 		}
 	})

@@ -1,6 +1,6 @@
 // Command mcptestserver runs mcptest.NewServer on stdio, for tests that
-// need a real process: -noise prints a banner and log lines on stdout
-// among the JSON-RPC messages (case B29), -tools N adds N numbered tools,
+// need a real process: -noise prints a banner and log lines (plain and
+// JSON) on stdout among the JSON-RPC messages (case B29), -tools N adds N numbered tools,
 // and its "crash" tool exits mid-call.
 package main
 
@@ -34,7 +34,7 @@ func main() {
 	}
 }
 
-// noisyWriter writes a log line before every message (the SDK writes one
+// noisyWriter writes a log line, plain or JSON, before every message (the SDK writes one
 // whole message per Write).
 type noisyWriter struct {
 	mu sync.Mutex
@@ -46,7 +46,11 @@ func (n *noisyWriter) Write(p []byte) (int, error) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.n++
-	fmt.Fprintf(n.w, "[INFO] message %d\n", n.n)
+	if n.n%2 == 0 {
+		fmt.Fprintf(n.w, "{\"level\":\"info\",\"msg\":\"message %d\"}\n", n.n) // a JSON log line (pino, structlog)
+	} else {
+		fmt.Fprintf(n.w, "[INFO] message %d\n", n.n)
+	}
 	return n.w.Write(p)
 }
 
