@@ -87,6 +87,11 @@ type File struct {
 	// that refuse tools) or "auto" (native until the server refuses
 	// tools); unset means auto (internal/agent/toolprotocol.go).
 	ToolProtocol string `json:"toolProtocol,omitempty"`
+	// EditTool is which tool edits files: "edit_file" (search and
+	// replace), "apply_patch" (Codex's patch format), "both", or "auto"
+	// (unset: apply_patch for models the catalog says were trained on it,
+	// else edit_file).
+	EditTool string `json:"editTool,omitempty"`
 	// ContextWindow overrides the model's window, in tokens.
 	ContextWindow *int `json:"contextWindow,omitempty"`
 	// MaxToolOutput caps one tool result sent to the model, in bytes;
@@ -250,6 +255,11 @@ func (f *File) validate() error {
 	case "", "auto", "native", "prompted":
 	default:
 		return fmt.Errorf("toolProtocol must be \"native\", \"prompted\" or \"auto\", not %q", f.ToolProtocol)
+	}
+	switch f.EditTool {
+	case "", "auto", "edit_file", "apply_patch", "both":
+	default:
+		return fmt.Errorf("editTool must be \"edit_file\", \"apply_patch\", \"both\" or \"auto\", not %q", f.EditTool)
 	}
 	if _, err := permission.ParseMode(f.PermissionMode); err != nil {
 		return fmt.Errorf("permissionMode: %w", err)

@@ -74,6 +74,8 @@ type Config struct {
 	PermissionMode string `json:"permissionMode,omitempty"`
 	// ToolProtocol is "", "auto", "native" or "prompted" (file.go).
 	ToolProtocol string `json:"toolProtocol,omitempty"`
+	// EditTool is "", "auto", "edit_file", "apply_patch" or "both" (file.go).
+	EditTool string `json:"editTool,omitempty"`
 	// ContextWindow in tokens; 0 means ask the catalog or the server.
 	ContextWindow int `json:"contextWindow,omitempty"`
 	// MaxToolOutput and MaxTurnOutput in bytes; 0 means the defaults of
@@ -236,6 +238,9 @@ func (c *Config) applyUser(f *File) {
 	}
 	if f.ToolProtocol != "" {
 		c.ToolProtocol = f.ToolProtocol
+	}
+	if f.EditTool != "" {
+		c.EditTool = f.EditTool
 	}
 	if f.PermissionMode != "" {
 		c.PermissionMode = f.PermissionMode

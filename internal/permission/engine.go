@@ -235,6 +235,9 @@ func (e *Engine) decideEffect(name string, effect tools.SideEffect, args map[str
 		if mode == ModePlan {
 			return planDeny(name)
 		}
+		if name == tools.ApplyPatchName {
+			return e.decidePatch(name, args, mode, rs)
+		}
 		return e.decideWrite(name, args, mode, rs)
 	case tools.SideShell:
 		cmd, _ := args["command"].(string)
@@ -321,6 +324,41 @@ func (e *Engine) decideRead(name string, args map[string]any) Verdict {
 }
 
 // decideWrite: writes are confined to the workspace and added roots.
+// decidePatch decides an apply_patch call as a write of every file its
+// patch names (added, updated, deleted, moved from or to): the strictest
+// of those verdicts holds, so a patch that also touches .git/hooks asks in
+// every mode, as write_file would. A patch that does not parse writes
+// nothing; the tool reports it.
+func (e *Engine) decidePatch(name string, args map[string]any, mode Mode, rs *rules.Set) Verdict {
+	raw, _ := json.Marshal(args)
+	paths, err := tools.PatchPaths(raw)
+	if err != nil || len(paths) == 0 {
+		return Verdict{Action: Allow, Reason: "the tool reports the patch error itself", Rule: RuleModeNormal}
+	}
+	var worst Verdict
+	for i, p := range paths {
+		v := e.decideWrite(name, map[string]any{"path": p}, mode, rs)
+		if i == 0 || strictness(v) > strictness(worst) {
+			worst = v
+		}
+	}
+	return worst
+}
+
+// strictness orders verdicts: a denial, then an ask that holds in every
+// mode (a control or secret file), then any ask, then an allow.
+func strictness(v Verdict) int {
+	switch {
+	case v.Action == Deny:
+		return 3
+	case v.Action == Ask && (v.Rule == RuleControlWrite || v.Rule == RuleSecretWrite):
+		return 2
+	case v.Action == Ask:
+		return 1
+	}
+	return 0
+}
+
 func (e *Engine) decideWrite(name string, args map[string]any, mode Mode, rs *rules.Set) Verdict {
 	p := pathArg(args)
 	abs, inside, err := e.resolve(p, true)

@@ -56,6 +56,8 @@ type Session struct {
 	// started is the date line of the system prompt (kept across mode
 	// switches so the prompt only changes where the mode does).
 	started time.Time
+	// edits are the file-editing tools this session's model is offered.
+	edits editTools
 	// tools is the agent's tool set; MCP tools join it before the first
 	// request (PrepareMCP), mcpCall is its mcp_call when offered.
 	tools   *tools.Registry
@@ -94,6 +96,7 @@ func (rt *Runtime) OpenSession(w Which) (*Session, error) {
 		fmt.Fprintln(rt.warnings(), "zero:", protoNote)
 	}
 	s.tools = ToolSet(rt.Workspace, ToolOptions{Policy: &rt.policy, Engine: rt.Engine, Hooks: s.hooks})
+	s.edits = chooseEditTools(rt.Config.EditTool, string(rt.Active.Kind), model)
 	s.agent = agent.New(agent.Options{
 		Provider:             rt.Provider,
 		Model:                model,
@@ -290,7 +293,7 @@ func (s *Session) track(e event.Event) {
 // the minimal profile. Not during a prompt.
 func (s *Session) setProfile(mode permission.Mode, minimal bool) {
 	s.minimal = minimal
-	s.agent.SetVisible(visible(mode, minimal))
+	s.agent.SetVisible(s.edits.filter(visible(mode, minimal)))
 	s.agent.SetSystem(s.systemPrompt(mode))
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/zero-agent/zero/internal/hooks"
 	"github.com/zero-agent/zero/internal/permission"
+	"github.com/zero-agent/zero/internal/providers/catalog"
 	"github.com/zero-agent/zero/internal/redact"
 	"github.com/zero-agent/zero/internal/sandbox"
 	"github.com/zero-agent/zero/internal/tools"
@@ -41,7 +42,7 @@ func ToolSet(ws *workspace.Workspace, o ToolOptions) *tools.Registry {
 		annotate = o.Policy.Annotate
 	}
 	reg := tools.NewRegistry()
-	for _, t := range append(tools.Core(ws, core), webfetch.New(webfetch.Options{})) {
+	for _, t := range append(tools.Core(ws, core), webfetch.New(webfetch.Options{}), tools.NewApplyPatch(ws)) {
 		t = tools.Filtered(t, redactSecrets)
 		if t.SideEffect() == tools.SideShell {
 			// the sandbox's note goes on the result, never into the
@@ -66,7 +67,7 @@ func Visible(mode permission.Mode) func(tools.Tool) bool { return visible(mode, 
 // minimalTools are the tools of the minimal profile (a small window):
 // enough to find, read, change and test code; listing and globbing are
 // one bash call away, and the web is left out.
-var minimalTools = map[string]bool{"read_file": true, "grep": true, "edit_file": true, "write_file": true, "bash": true}
+var minimalTools = map[string]bool{"read_file": true, "grep": true, "edit_file": true, tools.ApplyPatchName: true, "write_file": true, "bash": true}
 
 // visible is the tool filter of a mode in a profile (minimal: the
 // minimalTools only).
@@ -80,6 +81,44 @@ func visible(mode permission.Mode, minimal bool) func(tools.Tool) bool {
 		return func(t tools.Tool) bool { return minimalTools[t.Name()] }
 	}
 	return nil
+}
+
+// editTools are the file-editing tools a model is offered: the config's
+// editTool, else apply_patch for a model the catalog says was trained on
+// it and edit_file for the rest (each schema is paid on every request, so
+// a model gets one of them unless the config asks for both).
+type editTools struct{ editFile, applyPatch bool }
+
+func chooseEditTools(configured, kind, model string) editTools {
+	switch configured {
+	case "edit_file":
+		return editTools{editFile: true}
+	case "apply_patch":
+		return editTools{applyPatch: true}
+	case "both":
+		return editTools{editFile: true, applyPatch: true}
+	}
+	if m, _ := catalog.Resolve(kind, model); m.ApplyPatch {
+		return editTools{applyPatch: true}
+	}
+	return editTools{editFile: true}
+}
+
+// filter narrows a tool filter (nil: every tool) to the chosen edit tools.
+func (e editTools) filter(base func(tools.Tool) bool) func(tools.Tool) bool {
+	return func(t tools.Tool) bool {
+		switch t.Name() {
+		case "edit_file":
+			if !e.editFile {
+				return false
+			}
+		case tools.ApplyPatchName:
+			if !e.applyPatch {
+				return false
+			}
+		}
+		return base == nil || base(t)
+	}
 }
 
 // readOnly: plan mode offers the tool (an MCP tool its server marks

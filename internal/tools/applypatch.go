@@ -28,7 +28,11 @@ type ApplyPatch struct {
 func NewApplyPatch(ws *workspace.Workspace) *ApplyPatch { return &ApplyPatch{ws: ws} }
 
 // Name implements Tool.
-func (*ApplyPatch) Name() string { return "apply_patch" }
+// ApplyPatchName is apply_patch's name (the permission engine decides it
+// by the paths its patch names).
+const ApplyPatchName = "apply_patch"
+
+func (*ApplyPatch) Name() string { return ApplyPatchName }
 
 // Description implements Tool.
 func (*ApplyPatch) Description() string {

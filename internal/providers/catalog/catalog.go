@@ -70,6 +70,11 @@ type Model struct {
 	Tools      bool `json:"tools"`
 	Reasoning  bool `json:"reasoning"`
 	ImageInput bool `json:"images"`
+	// ApplyPatch says the model was trained to edit with apply_patch's
+	// patch format, and gets that tool instead of edit_file (OpenAI's
+	// GPT-4.1 prompting guide: https://cookbook.openai.com/examples/gpt4-1_prompting_guide;
+	// Codex offers it to its GPT-5 models).
+	ApplyPatch bool `json:"patch,omitempty"`
 	// Price is the standard price; LongContext, when set, replaces it for a
 	// request whose prompt is larger than LongContext.Above tokens.
 	Price       Price      `json:"price"`
