@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync/atomic"
 
 	"github.com/zero-agent/zero/internal/config"
 	"github.com/zero-agent/zero/internal/llm"
@@ -26,6 +27,9 @@ type mcpServers struct {
 	mgr    *mcp.Manager
 	loaded mcpconfig.Loaded
 	logDir string
+	// waited: a session's first prompt has reported the start-ups, so a
+	// failure from now on is a crash, said when it happens.
+	waited atomic.Bool
 }
 
 // MCPRequiredError is a server marked required that did not start: `zero
@@ -45,7 +49,8 @@ func (e *MCPRequiredError) Unwrap() error { return e.Err }
 // servers; nil when none is configured. It says on stderr which servers
 // it skipped and why (a project not trusted, a malformed entry) and what
 // its sources warned of.
-func startMCP(stderr io.Writer, workspace string, trusted bool, logDir string) *mcpServers {
+func startMCP(warnings func() io.Writer, workspace string, trusted bool, logDir string) *mcpServers {
+	stderr := warnings()
 	home, _ := os.UserHomeDir()
 	loaded := mcpconfig.Load(mcpconfig.Options{
 		Home: home, ConfigDir: config.Dir(), Workspace: workspace, Trusted: trusted, LookupEnv: os.LookupEnv,
@@ -60,11 +65,18 @@ func startMCP(stderr io.Writer, workspace string, trusted bool, logDir string) *
 		return nil
 	}
 	m := &mcpServers{mgr: &mcp.Manager{}, loaded: loaded, logDir: logDir}
+	// Later lines go where the surface wants warnings now (the app's
+	// transcript), not to the stderr of Open.
 	m.mgr.Start(context.Background(), loaded.Servers, mcp.Options{
 		LogDir:        logDir,
 		ClientVersion: "zero",
 		Warn: func(server, msg string) {
-			fmt.Fprintf(stderr, "zero: warning: MCP server %q: %s\n", server, msg)
+			fmt.Fprintf(warnings(), "zero: warning: MCP server %q: %s\n", server, msg)
+		},
+		OnChange: func(st mcp.Status) {
+			if st.State == mcp.StateFailed && m.waited.Load() {
+				fmt.Fprintf(warnings(), "zero: MCP server %q stopped (%v); its tools fail until /mcp reconnect %s%s\n", st.Name, st.Err, st.Name, logNote(st.LogPath))
+			}
 		},
 	})
 	return m
@@ -103,6 +115,7 @@ func (s *Session) offerMCP(ctx context.Context) error {
 		return nil
 	}
 	var required error
+	defer m.waited.Store(true)
 	for _, st := range m.mgr.Wait(ctx) {
 		why := "still starting"
 		if st.Err != nil {
