@@ -222,3 +222,30 @@ func waitListening(t *testing.T, port int, logs fmt.Stringer) {
 	}
 	t.Fatalf("nothing listens on %d:\n%s", port, logs)
 }
+
+func TestMCPServersSeeTheWorkspaceAsRoots(t *testing.T) {
+	// server-everything's get-roots-list answers with the roots the client
+	// declared: the workspace and every --add-dir folder.
+	e := newEnv(t)
+	writeMCP(t, e, `{"mcpServers": {"everything": {"command": "`+npmServer(t, "mcp-server-everything")+`", "alwaysLoad": true}}}`)
+	srv := llmtest.NewServer(t)
+	srv.Script(
+		llmtest.Reply(tc("r1", "mcp__everything__get-roots-list", `{}`)),
+		llmtest.Reply(llmtest.Text("Listed.")),
+	)
+	dir, extra := t.TempDir(), t.TempDir()
+	evs, r := execStream(t, e, dir, "--auto-approve", "--add-dir", extra, "--base-url", srv.URL(), "--model", "m", "list the roots")
+	if r.code != 0 || final(evs) != "Listed." {
+		t.Fatalf("exit %d, final %q: %s", r.code, final(evs), r.stderr)
+	}
+	res := toolResults(evs)
+	if len(res) != 1 {
+		t.Fatalf("tool results %v", res)
+	}
+	out := res[0]["content"].(string)
+	for _, want := range []string{"file://" + dir, "file://" + extra} {
+		if !strings.Contains(out, want) {
+			t.Errorf("roots lack %s:\n%s", want, out)
+		}
+	}
+}

@@ -59,6 +59,10 @@ type Options struct {
 	// Environ is the environment a stdio server inherits from (a minimal
 	// subset of it); nil is os.Environ().
 	Environ []string
+	// Roots are the folders servers are told they may work in (the
+	// workspace and added directories), as file:// roots; none: the
+	// client declares no roots capability.
+	Roots []string
 	// Getenv reads MAX_MCP_OUTPUT_TOKENS and bearer token variables; nil
 	// is os.Getenv.
 	Getenv func(string) string

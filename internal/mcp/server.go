@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -132,12 +133,16 @@ func (s *server) dial(a *attempt) (*mcp.ClientSession, *process, []*Tool, error)
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	caps := &mcp.ClientCapabilities{} // explicit, or the SDK advertises roots (EXTENSIONS.md)
+	if len(s.m.opts.Roots) > 0 {
+		caps.RootsV2 = &mcp.RootCapabilities{}
+	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "zero", Version: s.m.opts.ClientVersion}, &mcp.ClientOptions{
-		// Explicit, or the SDK advertises roots (EXTENSIONS.md).
-		Capabilities:                &mcp.ClientCapabilities{},
+		Capabilities:                caps,
 		ToolListChangedHandler:      func(context.Context, *mcp.ToolListChangedRequest) { go s.refresh() },
 		ProgressNotificationHandler: s.progressed,
 	})
+	client.AddRoots(roots(s.m.opts.Roots)...)
 	sess, err := client.Connect(ctx, &detached{Transport: t, life: a.life, cancel: a.cancelLife}, opts)
 	if err != nil {
 		err = s.startError(ctx, proc, "initialize", err)
@@ -417,4 +422,15 @@ func shutdown(sess *mcp.ClientSession, proc *process) {
 		}()
 		waitFor(done, termGrace)
 	}
+}
+
+// roots are dirs as MCP roots: file:// URIs named after their folder.
+// Spec: https://modelcontextprotocol.io/specification/2025-11-25/client/roots
+func roots(dirs []string) []*mcp.Root {
+	var out []*mcp.Root
+	for _, d := range dirs {
+		u := url.URL{Scheme: "file", Path: filepath.ToSlash(d)}
+		out = append(out, &mcp.Root{URI: u.String(), Name: filepath.Base(d)})
+	}
+	return out
 }

@@ -49,7 +49,7 @@ func (e *MCPRequiredError) Unwrap() error { return e.Err }
 // servers; nil when none is configured. It says on stderr which servers
 // it skipped and why (a project not trusted, a malformed entry) and what
 // its sources warned of.
-func startMCP(warnings func() io.Writer, workspace string, trusted bool, logDir string) *mcpServers {
+func startMCP(warnings func() io.Writer, workspace string, roots []string, trusted bool, logDir string) *mcpServers {
 	stderr := warnings()
 	home, _ := os.UserHomeDir()
 	loaded := mcpconfig.Load(mcpconfig.Options{
@@ -70,6 +70,7 @@ func startMCP(warnings func() io.Writer, workspace string, trusted bool, logDir 
 	m.mgr.Start(context.Background(), loaded.Servers, mcp.Options{
 		LogDir:        logDir,
 		ClientVersion: "zero",
+		Roots:         roots,
 		Warn: func(server, msg string) {
 			fmt.Fprintf(warnings(), "zero: warning: MCP server %q: %s\n", server, msg)
 		},

@@ -144,7 +144,7 @@ func Open(o Options) (*Runtime, error) {
 	rt.Engine, rt.Trusted, rt.guidelines = sf.engine, sf.trusted, sf.guidelines
 	rt.hooks = sf.hooks
 	rt.userShell = userShell(ws)
-	rt.mcp = startMCP(rt.warnings, ws.Root(), rt.Trusted, MCPLogDir(st.Dir()))
+	rt.mcp = startMCP(rt.warnings, ws.Root(), ws.Roots(), rt.Trusted, MCPLogDir(st.Dir()))
 	return rt, nil
 }
 
