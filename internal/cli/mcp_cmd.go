@@ -72,6 +72,7 @@ func mcpCmd(s stdio) *cobra.Command {
 		named("enable NAME", "Turn a server on (in Zero's file)", nil, func(s stdio, n string) error { return mcpSetEnabled(s, n, true) }),
 		named("disable NAME", "Turn a server off without removing it (in Zero's file)", nil, func(s stdio, n string) error { return mcpSetEnabled(s, n, false) }),
 		mcpImportCmd(s),
+		mcpServeCmd(s),
 	)
 	return c
 }
