@@ -249,3 +249,46 @@ func TestMCPServersSeeTheWorkspaceAsRoots(t *testing.T) {
 		}
 	}
 }
+
+// lastUserMessage is the text of the first request's last message.
+func firstRequestPrompt(t *testing.T, srv *llmtest.Server) string {
+	t.Helper()
+	msgs := completions(srv)[0].Map()["messages"].([]any)
+	s, _ := msgs[len(msgs)-1].(map[string]any)["content"].(string)
+	return s
+}
+
+func TestMCPPromptsAndResourcesReachTheModel(t *testing.T) {
+	e := newEnv(t)
+	writeMCP(t, e, `{"mcpServers": {"everything": {"command": "`+npmServer(t, "mcp-server-everything")+`"}}}`)
+	t.Run("a server's prompt as a slash command", func(t *testing.T) {
+		srv := llmtest.NewServer(t)
+		srv.Script(llmtest.Reply(llmtest.Text("Sunny.")))
+		r := e.run(t.TempDir(), "", "exec", "--base-url", srv.URL(), "--model", "m", "/mcp__everything__args-prompt Portland Oregon")
+		if r.code != 0 {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
+		}
+		if got := firstRequestPrompt(t, srv); got != "What's weather in Portland, Oregon?" {
+			t.Fatalf("prompt sent: %q", got)
+		}
+	})
+	t.Run("an @server:uri resource attached", func(t *testing.T) {
+		srv := llmtest.NewServer(t)
+		srv.Script(llmtest.Reply(llmtest.Text("Read.")))
+		r := e.run(t.TempDir(), "", "exec", "--base-url", srv.URL(), "--model", "m", "summarize @everything:demo://resource/static/document/features.md please")
+		if r.code != 0 {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
+		}
+		got := firstRequestPrompt(t, srv)
+		if !strings.HasPrefix(got, "summarize @everything:") || strings.Count(got, `<resource server="everything" uri="demo://resource/static/document/features.md">`) != 1 || !strings.Contains(got, "# Everything Server") {
+			t.Fatalf("prompt sent:\n%s", got[:min(len(got), 600)])
+		}
+	})
+	t.Run("an unknown prompt is an error", func(t *testing.T) {
+		srv := llmtest.NewServer(t)
+		r := e.run(t.TempDir(), "", "exec", "--base-url", srv.URL(), "--model", "m", "/mcp__everything__nope")
+		if r.code != 2 || !strings.Contains(r.stderr, "no MCP prompt /mcp__everything__nope") || len(completions(srv)) != 0 {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
+		}
+	})
+}

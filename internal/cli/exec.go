@@ -44,6 +44,9 @@ func execute(s stdio, o *execOptions) error {
 	if err := sess.PrepareMCP(ctx); err != nil {
 		return &exitError{ExitMCP, err}
 	}
+	if prompt, err = sess.ExpandPrompt(ctx, prompt); err != nil {
+		return usagef("%v", err)
+	}
 	res, err := headless.Run(ctx, sess, prompt, headless.Options{
 		Output: o.output, Input: o.input, Quiet: o.quiet,
 		Stdin: s.in, Stdout: s.out, Stderr: s.err, StdoutIsTTY: s.outIsTTY,

@@ -28,6 +28,8 @@ func (rt *Runtime) MCP(ctx context.Context, arg string) (string, error) {
 		return rt.mcpStatus(), nil
 	case "tools":
 		return rt.mcpTools(), nil
+	case "prompts":
+		return rt.mcpPrompts(ctx), nil
 	case "reconnect":
 		if name == "" {
 			return "", fmt.Errorf("/mcp reconnect NAME (/mcp lists the servers)")
@@ -45,7 +47,7 @@ func (rt *Runtime) MCP(ctx context.Context, arg string) (string, error) {
 		}
 		return "removed " + name + " from " + mcpconfig.NewUserFile(config.Dir()).Path + "; later sessions will not start it", nil
 	}
-	return "", fmt.Errorf("unknown /mcp command %q: /mcp [status|tools|reconnect NAME|remove NAME]", verb)
+	return "", fmt.Errorf("unknown /mcp command %q: /mcp [status|tools|prompts|reconnect NAME|remove NAME]", verb)
 }
 
 func (rt *Runtime) mcpStatus() string {
@@ -84,6 +86,22 @@ func (rt *Runtime) mcpTools() string {
 	for _, t := range ts {
 		desc, _, _ := strings.Cut(t.Description(), "\n")
 		fmt.Fprintf(&b, "%s  %s  %s\n", t.Name(), t.SideEffect(), desc)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func (rt *Runtime) mcpPrompts(ctx context.Context) string {
+	ps := rt.mcp.mgr.Prompts(ctx)
+	if len(ps) == 0 {
+		return "no MCP prompts"
+	}
+	var b strings.Builder
+	for _, p := range ps {
+		args := ""
+		for _, a := range p.Arguments {
+			args += " <" + a + ">"
+		}
+		fmt.Fprintf(&b, "/%s%s  %s\n", toolName(p.Server, p.Name), args, p.Description)
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/zero-agent/zero/internal/agent"
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/hooks"
+	"github.com/zero-agent/zero/internal/instructions"
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/mcp/toolsearch"
 	"github.com/zero-agent/zero/internal/permission"
@@ -64,6 +65,9 @@ type Session struct {
 	mcpOnce sync.Once
 	mcpErr  error
 	mcpCall *toolsearch.CallTool
+	// instructions are the instruction files of the system prompt and
+	// the nested ones tool calls added (instructions.go).
+	instructions *instructions.Set
 }
 
 // Usage is how much of the window the session uses now.
@@ -82,7 +86,7 @@ func (rt *Runtime) OpenSession(w Which) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{rt: rt, log: log, started: time.Now(), notes: notes}
+	s := &Session{rt: rt, log: log, started: time.Now(), notes: notes, instructions: LoadInstructions(rt.Workspace.Root(), rt.Trusted)}
 	model, window := rt.ModelWindow()
 	s.chain, s.pricing, s.surface = newChain(log, string(rt.Active.Kind), model, rt.window)
 	s.hooks = &HookRunner{runner: rt.hooks, audit: s.chain, sessID: log.ID()}
@@ -96,6 +100,7 @@ func (rt *Runtime) OpenSession(w Which) (*Session, error) {
 		fmt.Fprintln(rt.warnings(), "zero:", protoNote)
 	}
 	s.tools = ToolSet(rt.Workspace, ToolOptions{Policy: &rt.policy, Engine: rt.Engine, Hooks: s.hooks})
+	withNested(s.tools, s.instructions)
 	s.edits = chooseEditTools(rt.Config.EditTool, string(rt.Active.Kind), model)
 	s.agent = agent.New(agent.Options{
 		Provider:             rt.Provider,
@@ -210,7 +215,12 @@ func (s *Session) Prompt(ctx context.Context, t Turn) agent.Result {
 	s.gate.Ask = t.Ask
 	defer func() { s.gate.Ask = nil }()
 	_ = s.PrepareMCP(ctx) // a required server's failure is exec's to act on; here its warning was shown
-	res := s.agent.Run(ctx, s.withShellNotes(t.Prompt))
+	prompt, err := s.expandMCP(ctx, t.Prompt)
+	if err != nil {
+		s.chain.Emit(event.Event{Type: event.Error, Text: err.Error()})
+		return agent.Result{StopReason: event.StopError, Err: err}
+	}
+	res := s.agent.Run(ctx, s.withShellNotes(prompt))
 	s.refreshAssumedWindow()
 	s.mu.Lock()
 	if !s.reported {
@@ -228,11 +238,11 @@ func (s *Session) Prompt(ctx context.Context, t Turn) agent.Result {
 func (s *Session) systemPrompt(mode permission.Mode) string {
 	switch {
 	case mode == permission.ModePlan:
-		return agent.PlanSystemPrompt(s.rt.Workspace.Root(), s.started, s.rt.guidelines)
+		return agent.PlanSystemPrompt(s.rt.Workspace.Root(), s.started, s.instructions.Text())
 	case s.minimal:
-		return agent.MinimalSystemPrompt(s.rt.Workspace.Root(), s.started, s.rt.guidelines)
+		return agent.MinimalSystemPrompt(s.rt.Workspace.Root(), s.started, s.instructions.Text())
 	}
-	return agent.SystemPrompt(s.rt.Workspace.Root(), s.started, s.rt.guidelines)
+	return agent.SystemPrompt(s.rt.Workspace.Root(), s.started, s.instructions.Text())
 }
 
 // fitWindow switches the session to the minimal profile (fewer tools,

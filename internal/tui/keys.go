@@ -128,6 +128,8 @@ func (m *Model) enter() tea.Cmd {
 func (m *Model) submit(text string) tea.Cmd {
 	trimmed := strings.TrimSpace(text)
 	switch {
+	case strings.HasPrefix(trimmed, "/mcp__"):
+		return m.startRun(text) // an MCP server's prompt: the run layer renders it
 	case strings.HasPrefix(trimmed, "/"):
 		return m.slash(trimmed)
 	case strings.HasPrefix(trimmed, "!"):

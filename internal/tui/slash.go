@@ -33,9 +33,10 @@ var commands = []command{
 	{"resume", "<id|prefix>", "resume a session"},
 	{"logs", "", "show where the session log and spilled outputs live"},
 	{"tools", "", "list the tools the model can use"},
+	{"memory", "", "list the instruction files loaded (AGENTS.md, CLAUDE.md…)"},
 	{"compact", "", "compact the conversation now"},
 	{"rules", "[why <id>]", "show the rules in force, or why one exists"},
-	{"mcp", "[tools|reconnect NAME|remove NAME]", "MCP servers: state, tools, reconnect, remove"},
+	{"mcp", "[tools|prompts|reconnect NAME|remove NAME]", "MCP servers: state, tools, prompts (/mcp__server__prompt runs one), reconnect, remove"},
 	{"clip", "[n]", "copy code block n (or the last reply) to the clipboard"},
 	{"exit", "", "quit"},
 }
@@ -104,7 +105,7 @@ func (m *Model) slash(line string) tea.Cmd {
 		return m.background("", func(ctx context.Context, b Backend) (string, error) {
 			return b.MCP(ctx, arg)
 		})
-	case "config", "context", "logs", "tools":
+	case "config", "context", "logs", "tools", "memory":
 		kind := ReportKind(name)
 		return m.background("", func(ctx context.Context, b Backend) (string, error) {
 			return b.Report(ctx, kind)
