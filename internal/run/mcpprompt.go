@@ -97,4 +97,3 @@ func (m *mcpServers) configured(name string) bool {
 	}
 	return false
 }
-
