@@ -74,7 +74,11 @@ func mcpServe(s stdio, over *overrides, mode string, coreTools bool) error {
 		return err
 	}
 	defer srv.Close()
-	return srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(s.in), Writer: nopCloser{out}})
+	err = srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(s.in), Writer: nopCloser{out}})
+	if ctx.Err() != nil {
+		return nil // a signal: a clean stop, runs under way interrupted and resumable
+	}
+	return err
 }
 
 // nopCloser is a writer the transport may close without closing stdout.

@@ -81,7 +81,11 @@ type thread struct {
 	busy sync.Mutex
 }
 
+// close waits for the prompt under way (interrupted by then) and closes
+// the session.
 func (th *thread) close() {
+	th.busy.Lock()
+	defer th.busy.Unlock()
 	th.sess.Close()
 	th.rt.Close()
 }
@@ -177,6 +181,8 @@ func (s *Server) prompt(ctx context.Context, req *mcp.CallToolRequest, th *threa
 		return nil, Outcome{}, fmt.Errorf("thread %s is still running a prompt: wait for its answer", th.sess.ID())
 	}
 	defer th.busy.Unlock()
+	ctx, cancel := s.callContext(ctx)
+	defer cancel()
 	progress := newProgress(ctx, req)
 	changes := newChanges(th.rt.Tools(), th.rt.Workspace.Root())
 	res := th.sess.Prompt(ctx, run.Turn{Prompt: prompt, Sink: event.Multi{progress, changes}, Ask: asker(req)})

@@ -33,6 +33,8 @@ func (s *Server) addCoreTools(rt *run.Runtime) {
 			InputSchema: json.RawMessage(t.Schema()),
 			Annotations: annotations(t.SideEffect()),
 		}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			ctx, cancel := s.callContext(ctx)
+			defer cancel()
 			id := fmt.Sprintf("mcp_%d", calls.Add(1))
 			return callCore(ctx, req, rt, t, id), nil
 		})

@@ -324,3 +324,63 @@ func TestPlanModeServesReadOnlyToolsOnly(t *testing.T) {
 		t.Fatalf("tools %v", names)
 	}
 }
+
+func TestStoppingTheServerInterruptsARunInFlight(t *testing.T) {
+	// The SDK lets a handler run on after its connection closes: Run's
+	// context ending must still interrupt the run, so Close returns and
+	// the session is left resumable instead of waiting out the model.
+	f := newFixture(t)
+	f.srv.Script(
+		llmtest.Reply(toolCall("c1", "read_file", `{"path":"hello.txt"}`)),
+		llmtest.Reply(llmtest.Stall(10*time.Minute), llmtest.Text("too late")),
+	)
+	s, err := New(Options{Run: run.Options{Workdir: f.dir, Overrides: config.Overrides{BaseURL: f.srv.URL() + "/v1", Model: "m"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	st, ct := mcp.NewInMemoryTransports()
+	ran := make(chan error, 1)
+	go func() { ran <- s.Run(ctx, st) }()
+	toolRan := make(chan struct{}, 1)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) { toolRan <- struct{}{} },
+	}).Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &mcp.CallToolParams{Name: "zero", Arguments: map[string]any{"prompt": "read hello.txt"}}
+	p.SetProgressToken("tok")
+	go cs.CallTool(context.Background(), p)
+	<-toolRan // the read ran; the next request stalls
+	cancel()
+	select {
+	case <-ran:
+	case <-time.After(time.Minute):
+		t.Fatal("Run did not return after its context ended")
+	}
+	cs.Close()
+	s.Close()
+	ids := sessionIDs(t)
+	if len(ids) != 1 {
+		t.Fatalf("sessions %v", ids)
+	}
+}
+
+// sessionIDs are the stored sessions.
+func sessionIDs(t *testing.T) []string {
+	t.Helper()
+	st, err := run.OpenStore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := st.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, m := range list {
+		ids = append(ids, m.ID)
+	}
+	return ids
+}

@@ -98,18 +98,34 @@ func oneLine(s string, n int) string {
 }
 
 // changes collects the files a run wrote: the path argument of each call
-// to a write tool whose result is not an error.
+// to a write tool whose result is not an error (apply_patch: the files its
+// patch names).
 type changes struct {
 	reg  *tools.Registry
 	root string
 
 	mu      sync.Mutex
-	pending map[string]string // call id → path
+	pending map[string][]string // call id → paths
 	written []string
 }
 
 func newChanges(reg *tools.Registry, root string) *changes {
-	return &changes{reg: reg, root: root, pending: map[string]string{}}
+	return &changes{reg: reg, root: root, pending: map[string][]string{}}
+}
+
+// targets are the files call would write.
+func (c *changes) targets(name, args string) []string {
+	if name == tools.ApplyPatchName {
+		files, _ := tools.PatchPaths(json.RawMessage(args))
+		return files
+	}
+	var a struct {
+		Path string `json:"path"`
+	}
+	if json.Unmarshal([]byte(args), &a) != nil || a.Path == "" {
+		return nil
+	}
+	return []string{a.Path}
 }
 
 // Emit implements event.Sink.
@@ -122,17 +138,19 @@ func (c *changes) Emit(e event.Event) {
 		if !ok || t.SideEffect() != tools.SideWrite {
 			return
 		}
-		var a struct {
-			Path string `json:"path"`
-		}
-		if json.Unmarshal([]byte(e.ToolCall.Arguments), &a) == nil && a.Path != "" {
-			c.pending[e.ToolCall.ID] = a.Path
+		if paths := c.targets(e.ToolCall.Name, e.ToolCall.Arguments); len(paths) > 0 {
+			c.pending[e.ToolCall.ID] = paths
 		}
 	case e.Type == event.ToolResult && e.Result != nil:
-		p, ok := c.pending[e.Result.CallID]
+		paths := c.pending[e.Result.CallID]
 		delete(c.pending, e.Result.CallID)
-		if ok && !e.Result.IsError && !slices.Contains(c.written, c.rel(p)) {
-			c.written = append(c.written, c.rel(p))
+		if e.Result.IsError {
+			return
+		}
+		for _, p := range paths {
+			if !slices.Contains(c.written, c.rel(p)) {
+				c.written = append(c.written, c.rel(p))
+			}
 		}
 	}
 }

@@ -30,6 +30,10 @@ type Server struct {
 	opts Options
 	// core is the runtime of --tools mode (nil in agent mode).
 	core *run.Runtime
+	// stopping ends when Run's context does: the SDK lets a handler run
+	// on when its connection closes, so runs and calls watch this too.
+	stopping context.Context
+	stop     context.CancelFunc
 
 	mu      sync.Mutex
 	threads map[string]*thread
@@ -46,6 +50,7 @@ func New(o Options) (*Server, error) {
 		version = "dev"
 	}
 	s := &Server{opts: o, threads: map[string]*thread{}}
+	s.stopping, s.stop = context.WithCancel(context.Background())
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "zero", Title: "Zero", Version: version}, &mcp.ServerOptions{
 		Instructions:              instructions(o.Tools),
 		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
@@ -54,6 +59,7 @@ func New(o Options) (*Server, error) {
 	if o.Tools {
 		rt, err := run.Open(o.Run)
 		if err != nil {
+			s.stop()
 			return nil, err
 		}
 		s.core = rt
@@ -82,13 +88,23 @@ func instructions(tools bool) string {
 func (s *Server) MCP() *mcp.Server { return s.mcp }
 
 // Run serves one client over t (stdio: &mcp.StdioTransport{}) until it
-// disconnects or ctx ends.
+// disconnects or ctx ends (then runs under way are interrupted).
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	defer context.AfterFunc(ctx, s.stop)()
 	return s.mcp.Run(ctx, t)
 }
 
-// Close ends every thread's session and runtime.
+// callContext is a handler's ctx, also ended when the server stops.
+func (s *Server) callContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(s.stopping, cancel)
+	return ctx, func() { stop(); cancel() }
+}
+
+// Close interrupts the runs under way and ends every thread's session
+// and runtime.
 func (s *Server) Close() {
+	s.stop()
 	s.mu.Lock()
 	threads := s.threads
 	s.threads = map[string]*thread{}
