@@ -14,6 +14,7 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/zero-agent/zero/internal/llm/llmtest"
+	"github.com/zero-agent/zero/internal/mcp/mcptest"
 	"github.com/zero-agent/zero/internal/testbin"
 )
 
@@ -21,6 +22,7 @@ import (
 func TestMain(m *testing.M) {
 	code := m.Run()
 	testbin.Cleanup()
+	mcptest.Cleanup()
 	os.Exit(code)
 }
 
@@ -106,7 +108,13 @@ func startInTmux(t *testing.T, bin, url string) (tmux, string) {
 // startAppInTmux is startInTmux with zero's arguments given (each one
 // single-quoted for the pane's shell).
 func startAppInTmux(t *testing.T, bin string, args ...string) (tmux, string) {
-	home, work := t.TempDir(), t.TempDir()
+	return startAppWithHome(t, bin, t.TempDir(), args...)
+}
+
+// startAppWithHome is startAppInTmux with a HOME the test prepared (a
+// config file, an MCP server).
+func startAppWithHome(t *testing.T, bin, home string, args ...string) (tmux, string) {
+	work := t.TempDir()
 	x := tmux{t: t, socket: fmt.Sprintf("zero-e2e-%d-%s", os.Getpid(), t.Name())}
 	t.Cleanup(func() { exec.Command("tmux", "-L", x.socket, "kill-server").Run() })
 	quoted := make([]string, len(args))
