@@ -183,10 +183,10 @@ func (s *Server) prompt(ctx context.Context, req *mcp.CallToolRequest, th *threa
 	defer th.busy.Unlock()
 	ctx, cancel := s.callContext(ctx)
 	defer cancel()
-	progress := newProgress(ctx, req)
+	progress := newProgress(ctx, req, s.heartbeat)
 	changes := newChanges(th.rt.Tools(), th.rt.Workspace.Root())
 	res := th.sess.Prompt(ctx, run.Turn{Prompt: prompt, Sink: event.Multi{progress, changes}, Ask: asker(req)})
-	progress.flush()
+	progress.end()
 	out := Outcome{ThreadID: th.sess.ID(), Answer: res.Final, Status: string(res.StopReason), ChangedFiles: changes.paths()}
 	if res.Err != nil {
 		out.Error = res.Err.Error()

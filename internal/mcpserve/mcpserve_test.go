@@ -45,6 +45,13 @@ func (f *fixture) connect(t *testing.T, tools bool, mode string, copts *mcp.Clie
 	if err != nil {
 		t.Fatal(err)
 	}
+	return connectTo(t, s, copts)
+}
+
+// connectTo connects a client with copts to s, closed at the end of the
+// test.
+func connectTo(t *testing.T, s *Server, copts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
 	t.Cleanup(s.Close)
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
@@ -383,4 +390,33 @@ func sessionIDs(t *testing.T) []string {
 		ids = append(ids, m.ID)
 	}
 	return ids
+}
+
+func TestASilentRunSendsHeartbeatProgress(t *testing.T) {
+	f := newFixture(t)
+	f.srv.Script(llmtest.Reply(llmtest.Stall(10*time.Minute), llmtest.Text("too late")))
+	s, err := New(Options{Run: run.Options{Workdir: f.dir, Overrides: config.Overrides{BaseURL: f.srv.URL() + "/v1", Model: "m"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.heartbeat = 10 * time.Millisecond
+	beats := make(chan string, 1)
+	cs := connectTo(t, s, &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+		select {
+		case beats <- req.Params.Message:
+		default:
+		}
+	}})
+	ctx, cancel := context.WithCancel(context.Background())
+	p := &mcp.CallToolParams{Name: "zero", Arguments: map[string]any{"prompt": "think hard"}}
+	p.SetProgressToken("tok")
+	done := make(chan error, 1)
+	go func() { _, err := cs.CallTool(ctx, p); done <- err }()
+	if msg := <-beats; !strings.HasPrefix(msg, "still working") {
+		t.Fatalf("progress %q", msg)
+	}
+	cancel() // the client gives up: the run is interrupted
+	if err := <-done; err == nil {
+		t.Fatal("the cancelled call returned no error")
+	}
 }

@@ -3,10 +3,12 @@ package mcpserve
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -18,22 +20,57 @@ import (
 // notification carries it (one per batch, not one per streamed token).
 const textBatch = 400
 
+// heartbeat is how long a run may go without a notification before one
+// says it is still working: a model thinking for minutes must not look
+// like a hung server to a client that resets its timeout on progress.
+const heartbeat = 15 * time.Second
+
 // progress turns a run's events into progress notifications
 // (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/progress)
 // for a call that sent a progress token: one per tool call, one per batch
-// of answer text. Without a token it sends nothing.
+// of answer text, and one after every silence of a heartbeat. Without a
+// token it sends nothing.
 type progress struct {
 	ctx   context.Context
 	ss    *mcp.ServerSession
 	token any
+	start time.Time
+	done  chan struct{}
 
 	mu   sync.Mutex
 	n    float64
 	text strings.Builder
+	last time.Time
 }
 
-func newProgress(ctx context.Context, req *mcp.CallToolRequest) *progress {
-	return &progress{ctx: ctx, ss: req.Session, token: req.Params.GetProgressToken()}
+// newProgress starts the heartbeat (every: its period); end stops it.
+func newProgress(ctx context.Context, req *mcp.CallToolRequest, every time.Duration) *progress {
+	now := time.Now()
+	p := &progress{ctx: ctx, ss: req.Session, token: req.Params.GetProgressToken(), start: now, last: now, done: make(chan struct{})}
+	if p.token != nil && every > 0 {
+		go p.beat(every)
+	}
+	return p
+}
+
+// beat notes each silence of every until the run ends.
+func (p *progress) beat(every time.Duration) {
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-p.done:
+			return
+		case <-p.ctx.Done():
+			return
+		case now := <-tick.C:
+			p.mu.Lock()
+			if now.Sub(p.last) >= every {
+				p.notify(fmt.Sprintf("still working (%s)", now.Sub(p.start).Round(time.Second)))
+			}
+			p.mu.Unlock()
+		}
+	}
 }
 
 // Emit implements event.Sink.
@@ -62,8 +99,9 @@ func (p *progress) Emit(e event.Event) {
 	}
 }
 
-// flush sends the text held back, at the run's end.
-func (p *progress) flush() {
+// end sends the text held back and stops the heartbeat, at the run's end.
+func (p *progress) end() {
+	close(p.done)
 	if p.token == nil {
 		return
 	}
@@ -85,6 +123,7 @@ func (p *progress) flushLocked() {
 // not the run's: the call's context ends it.
 func (p *progress) notify(msg string) {
 	p.n++
+	p.last = time.Now()
 	_ = p.ss.NotifyProgress(p.ctx, &mcp.ProgressNotificationParams{ProgressToken: p.token, Progress: p.n, Message: msg})
 }
 

@@ -5,6 +5,7 @@ import (
 	"io"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -34,6 +35,8 @@ type Server struct {
 	// on when its connection closes, so runs and calls watch this too.
 	stopping context.Context
 	stop     context.CancelFunc
+	// heartbeat is the progress heartbeat's period (tests shorten it).
+	heartbeat time.Duration
 
 	mu      sync.Mutex
 	threads map[string]*thread
@@ -49,7 +52,7 @@ func New(o Options) (*Server, error) {
 	if version == "" {
 		version = "dev"
 	}
-	s := &Server{opts: o, threads: map[string]*thread{}}
+	s := &Server{opts: o, threads: map[string]*thread{}, heartbeat: heartbeat}
 	s.stopping, s.stop = context.WithCancel(context.Background())
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "zero", Title: "Zero", Version: version}, &mcp.ServerOptions{
 		Instructions:              instructions(o.Tools),
