@@ -73,6 +73,7 @@ func mcpCmd(s stdio) *cobra.Command {
 		named("disable NAME", "Turn a server off without removing it (in Zero's file)", nil, func(s stdio, n string) error { return mcpSetEnabled(s, n, false) }),
 		mcpImportCmd(s),
 		mcpServeCmd(s),
+		mcpDoctorCmd(s),
 	)
 	return c
 }
