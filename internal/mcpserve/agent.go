@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -74,17 +76,28 @@ func (s *Server) addAgentTools() {
 
 // thread is one open session and the runtime it runs in (each `zero`
 // call can name its own workspace, mode and model, which the runtime
-// fixes). One prompt runs at a time.
+// fixes). One prompt runs at a time: busy is held while it runs.
 type thread struct {
 	rt   *run.Runtime
 	sess *run.Session
 	busy sync.Mutex
+	// used is when its last prompt began (guarded by Server.mu).
+	used time.Time
 }
+
+// maxThreads is how many threads stay open (each holds a runtime and its
+// MCP servers); past it the least recently used idle one is closed, and
+// a zero_reply to it reopens it from the session store.
+const maxThreads = 8
 
 // close waits for the prompt under way (interrupted by then) and closes
 // the session.
 func (th *thread) close() {
 	th.busy.Lock()
+	th.closeLocked()
+}
+
+func (th *thread) closeLocked() {
 	defer th.busy.Unlock()
 	th.sess.Close()
 	th.rt.Close()
@@ -108,6 +121,7 @@ func (s *Server) handleTask(ctx context.Context, req *mcp.CallToolRequest, in Ta
 	if err != nil {
 		return nil, Outcome{}, err
 	}
+	defer th.busy.Unlock()
 	return s.prompt(ctx, req, th, in.Prompt)
 }
 
@@ -115,14 +129,16 @@ func (s *Server) handleReply(ctx context.Context, req *mcp.CallToolRequest, in R
 	if strings.TrimSpace(in.Prompt) == "" {
 		return nil, Outcome{}, fmt.Errorf("prompt is empty: say what Zero should do next")
 	}
-	th, err := s.thread(in.ThreadID)
+	th, err := s.acquire(in.ThreadID)
 	if err != nil {
 		return nil, Outcome{}, err
 	}
+	defer th.busy.Unlock()
 	return s.prompt(ctx, req, th, in.Prompt)
 }
 
-// open opens a runtime and a session in it, and keeps them as a thread.
+// open opens a runtime and a session in it, and keeps them as a thread,
+// returned busy (the caller unlocks it).
 func (s *Server) open(o run.Options, w run.Which) (*thread, error) {
 	rt, err := run.Open(o)
 	if err != nil {
@@ -133,19 +149,51 @@ func (s *Server) open(o run.Options, w run.Which) (*thread, error) {
 		rt.Close()
 		return nil, err
 	}
-	th := &thread{rt: rt, sess: sess}
+	th := &thread{rt: rt, sess: sess, used: time.Now()}
+	th.busy.Lock()
 	s.mu.Lock()
 	s.threads[sess.ID()] = th
 	s.mu.Unlock()
+	s.evict()
 	return th, nil
 }
 
-// thread is the open thread id names, or the stored session of that id
-// opened in its own workspace (a thread of an earlier server process).
-func (s *Server) thread(id string) (*thread, error) {
+// evict closes the least recently used idle threads past maxThreads.
+func (s *Server) evict() {
+	s.mu.Lock()
+	var idle []*thread
+	for _, th := range s.threads {
+		idle = append(idle, th)
+	}
+	slices.SortFunc(idle, func(a, b *thread) int { return a.used.Compare(b.used) })
+	var closing []*thread
+	for n := len(s.threads); n > maxThreads && len(idle) > 0; idle = idle[1:] {
+		if th := idle[0]; th.busy.TryLock() {
+			delete(s.threads, th.sess.ID())
+			closing = append(closing, th)
+			n--
+		}
+	}
+	s.mu.Unlock()
+	for _, th := range closing {
+		th.closeLocked()
+	}
+}
+
+// acquire is the open thread id names, or the stored session of that id
+// opened in its own workspace (a thread closed by evict, or of an earlier
+// server process), returned busy (the caller unlocks it).
+func (s *Server) acquire(id string) (*thread, error) {
 	id = strings.TrimSpace(id)
 	s.mu.Lock()
 	th, ok := s.threads[id]
+	if ok && !th.busy.TryLock() {
+		s.mu.Unlock()
+		return nil, fmt.Errorf("thread %s is still running a prompt: wait for its answer", id)
+	}
+	if ok {
+		th.used = time.Now()
+	}
 	s.mu.Unlock()
 	if ok {
 		return th, nil
@@ -174,13 +222,9 @@ func sessionWorkspace(id string) (string, error) {
 	return log.Meta().Workspace, nil
 }
 
-// prompt runs one prompt in th: progress goes to the client while it
-// runs, approvals are asked of it.
+// prompt runs one prompt in th (busy, held by the caller): progress goes
+// to the client while it runs, approvals are asked of it.
 func (s *Server) prompt(ctx context.Context, req *mcp.CallToolRequest, th *thread, prompt string) (*mcp.CallToolResult, Outcome, error) {
-	if !th.busy.TryLock() {
-		return nil, Outcome{}, fmt.Errorf("thread %s is still running a prompt: wait for its answer", th.sess.ID())
-	}
-	defer th.busy.Unlock()
 	ctx, cancel := s.callContext(ctx)
 	defer cancel()
 	progress := newProgress(ctx, req, s.heartbeat)

@@ -39,13 +39,20 @@ func newFixture(t *testing.T) *fixture {
 // client with copts to it (nil: a client that cannot elicit).
 func (f *fixture) connect(t *testing.T, tools bool, mode string, copts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
+	return connectTo(t, f.server(t, tools, mode), copts)
+}
+
+// server is a server over the fixture (tools: --tools mode; mode: the
+// permission mode, "" the config's).
+func (f *fixture) server(t *testing.T, tools bool, mode string) *Server {
+	t.Helper()
 	s, err := New(Options{Tools: tools, Run: run.Options{
 		Workdir: f.dir, Mode: mode, Overrides: config.Overrides{BaseURL: f.srv.URL() + "/v1", Model: "m"},
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return connectTo(t, s, copts)
+	return s
 }
 
 // connectTo connects a client with copts to s, closed at the end of the
@@ -341,10 +348,7 @@ func TestStoppingTheServerInterruptsARunInFlight(t *testing.T) {
 		llmtest.Reply(toolCall("c1", "read_file", `{"path":"hello.txt"}`)),
 		llmtest.Reply(llmtest.Stall(10*time.Minute), llmtest.Text("too late")),
 	)
-	s, err := New(Options{Run: run.Options{Workdir: f.dir, Overrides: config.Overrides{BaseURL: f.srv.URL() + "/v1", Model: "m"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := f.server(t, false, "")
 	ctx, cancel := context.WithCancel(context.Background())
 	st, ct := mcp.NewInMemoryTransports()
 	ran := make(chan error, 1)
@@ -395,10 +399,7 @@ func sessionIDs(t *testing.T) []string {
 func TestASilentRunSendsHeartbeatProgress(t *testing.T) {
 	f := newFixture(t)
 	f.srv.Script(llmtest.Reply(llmtest.Stall(10*time.Minute), llmtest.Text("too late")))
-	s, err := New(Options{Run: run.Options{Workdir: f.dir, Overrides: config.Overrides{BaseURL: f.srv.URL() + "/v1", Model: "m"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := f.server(t, false, "")
 	s.heartbeat = 10 * time.Millisecond
 	beats := make(chan string, 1)
 	cs := connectTo(t, s, &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
@@ -418,5 +419,38 @@ func TestASilentRunSendsHeartbeatProgress(t *testing.T) {
 	cancel() // the client gives up: the run is interrupted
 	if err := <-done; err == nil {
 		t.Fatal("the cancelled call returned no error")
+	}
+}
+
+func TestAThreadClosedPastTheLimitIsReopenedByItsReply(t *testing.T) {
+	f := newFixture(t)
+	var turns []llmtest.Turn
+	for i := 0; i <= maxThreads; i++ {
+		turns = append(turns, llmtest.Reply(llmtest.Text("answer "+string(rune('a'+i)))))
+	}
+	f.srv.Script(append(turns, llmtest.Reply(llmtest.Text("reopened")))...)
+	s := f.server(t, false, "")
+	cs := connectTo(t, s, nil)
+	var first string
+	for i := 0; i <= maxThreads; i++ {
+		_, out := call(t, cs, &mcp.CallToolParams{Name: "zero", Arguments: map[string]any{"prompt": "task " + string(rune('a'+i))}})
+		if i == 0 {
+			first = out.ThreadID
+		}
+	}
+	s.mu.Lock()
+	_, open := s.threads[first]
+	n := len(s.threads)
+	s.mu.Unlock()
+	if open || n != maxThreads {
+		t.Fatalf("%d threads open, the first among them: %v", n, open)
+	}
+	_, out := call(t, cs, &mcp.CallToolParams{Name: "zero_reply", Arguments: map[string]any{"threadId": first, "prompt": "again"}})
+	if out.ThreadID != first || out.Answer != "reopened" {
+		t.Fatalf("reply outcome %+v", out)
+	}
+	last := requestText(t, f.srv, maxThreads+1)
+	if !strings.Contains(last, "task a") || !strings.Contains(last, "answer a") || strings.Contains(last, "task b") {
+		t.Fatalf("the reopened thread's request: %s", last)
 	}
 }
