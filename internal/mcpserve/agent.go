@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/permission"
 	"github.com/zero-agent/zero/internal/run"
 )
 
@@ -112,6 +113,9 @@ func (s *Server) handleTask(ctx context.Context, req *mcp.CallToolRequest, in Ta
 		o.Workdir = in.Cwd
 	}
 	if in.PermissionMode != "" {
+		if err := s.mayUse(in.PermissionMode); err != nil {
+			return nil, Outcome{}, err
+		}
 		o.Mode, o.AutoApprove = in.PermissionMode, false
 	}
 	if in.Model != "" {
@@ -135,6 +139,31 @@ func (s *Server) handleReply(ctx context.Context, req *mcp.CallToolRequest, in R
 	}
 	defer th.busy.Unlock()
 	return s.prompt(ctx, req, th, in.Prompt)
+}
+
+// strictness orders the permission modes, strictest first.
+var strictness = map[permission.Mode]int{permission.ModePlan: 0, permission.ModeNormal: 1, permission.ModeAutoAccept: 2}
+
+// mayUse: a client may ask for a mode as strict as, or stricter than, the
+// one the server was started with on its command line (the person who
+// configured `zero mcp serve --permission-mode plan` decided that), and
+// for any mode when none was given there.
+func (s *Server) mayUse(mode string) error {
+	asked, err := permission.ParseMode(mode)
+	if err != nil {
+		return err
+	}
+	base := permission.Mode(s.opts.Run.Mode)
+	if s.opts.Run.AutoApprove && base == "" {
+		base = permission.ModeAutoAccept
+	}
+	if base == "" {
+		return nil
+	}
+	if b, err := permission.ParseMode(string(base)); err == nil && strictness[asked] > strictness[b] {
+		return fmt.Errorf("permission_mode %s is looser than the server's --permission-mode %s: a client may only tighten it", asked, b)
+	}
+	return nil
 }
 
 // open opens a runtime and a session in it, and keeps them as a thread,

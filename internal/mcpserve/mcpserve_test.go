@@ -454,3 +454,17 @@ func TestAThreadClosedPastTheLimitIsReopenedByItsReply(t *testing.T) {
 		t.Fatalf("the reopened thread's request: %s", last)
 	}
 }
+
+func TestAClientMayTightenButNotLoosenTheServersMode(t *testing.T) {
+	f := newFixture(t)
+	f.srv.Script(llmtest.Reply(llmtest.Text("planned")))
+	cs := f.connect(t, false, "normal", nil)
+	res, _ := call(t, cs, &mcp.CallToolParams{Name: "zero", Arguments: map[string]any{"prompt": "go", "permission_mode": "auto-accept"}})
+	if !res.IsError || !strings.Contains(text(res), "a client may only tighten it") || len(completions(f.srv)) != 0 {
+		t.Fatalf("auto-accept over normal: %q", text(res))
+	}
+	_, out := call(t, cs, &mcp.CallToolParams{Name: "zero", Arguments: map[string]any{"prompt": "go", "permission_mode": "plan"}})
+	if out.Answer != "planned" {
+		t.Fatalf("plan under normal: %+v", out)
+	}
+}
