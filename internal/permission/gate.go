@@ -99,6 +99,9 @@ func (g *Gate) request(call llm.ToolCall, t tools.Tool, v Verdict) Request {
 	if req.Diff == "" && p.Note != "" {
 		req.Summary = p.Note // a write that changes nothing: say so, not the raw arguments
 	}
+	if external(t.SideEffect()) {
+		req.Prefix = ServerPrefix(call.Name) // p: every tool of this MCP server
+	}
 	if t.SideEffect() == tools.SideShell && v.Rule == RuleModeNormal && g.Workspace != nil {
 		home, _ := os.UserHomeDir()
 		req.Prefix = SuggestPrefix(p.Command, shellguard.Options{Workspace: g.Workspace.Root(), Roots: g.Workspace.Roots()[1:], Home: home})
@@ -123,6 +126,9 @@ func (g *Gate) grant(call llm.ToolCall, t tools.Tool, v Verdict, d Decision) err
 		if p := strings.TrimSpace(d.Prefix); p != "" {
 			gr.Command, gr.Prefix = p, true
 		}
+	}
+	if p := ServerPrefix(call.Name); external(t.SideEffect()) && p != "" && d.Prefix == p {
+		gr.Tool = p + "*"
 	}
 	return g.Engine.Grant(gr)
 }
@@ -222,3 +228,6 @@ func oneLine(s string, max int) string {
 	}
 	return s
 }
+
+// external: a tool an MCP server runs.
+func external(e tools.SideEffect) bool { return e == tools.SideExternal || e == tools.SideExternalRead }

@@ -178,7 +178,7 @@ func (g *Grants) match(q Grant, wsRoot string, fold bool, limit string) bool {
 		if limit != "" && (gr.Tool != q.Tool || gr.Path == "" || !pathWithin(gr.Path, limit, fold)) {
 			return false
 		}
-		if gr.Tool != q.Tool && gr.Tool != "*" || gr.Workspace != "" && gr.Workspace != wsRoot {
+		if !toolMatches(gr.Tool, q.Tool) || gr.Workspace != "" && gr.Workspace != wsRoot {
 			return false
 		}
 		switch {
@@ -272,4 +272,29 @@ func (g *Grants) List() []Grant {
 	out := append([]Grant(nil), g.once...)
 	out = append(out, g.session...)
 	return append(out, g.persistent...)
+}
+
+// toolMatches reports whether a grant's tool covers tool: the same name,
+// "*", or "mcp__server__*", which covers every tool of that MCP server
+// (a server-wide grant).
+func toolMatches(granted, tool string) bool {
+	if granted == tool || granted == "*" {
+		return true
+	}
+	p, ok := strings.CutSuffix(granted, "*")
+	return ok && strings.HasPrefix(p, "mcp__") && strings.HasSuffix(p, "__") && strings.HasPrefix(tool, p)
+}
+
+// ServerPrefix is the "mcp__server__" part of an MCP tool's name, which a
+// server-wide grant ends with "*"; "" for other tools.
+func ServerPrefix(tool string) string {
+	rest, ok := strings.CutPrefix(tool, "mcp__")
+	if !ok {
+		return ""
+	}
+	server, _, ok := strings.Cut(rest, "__")
+	if !ok || server == "" {
+		return ""
+	}
+	return "mcp__" + server + "__"
 }

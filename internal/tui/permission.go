@@ -58,11 +58,17 @@ func permChoices(req PermissionRequest) []permChoice {
 		{"y", "allow once", Decision{Choice: AllowOnce}},
 		{"a", session, Decision{Choice: AllowSession}},
 	}
-	if req.Prefix != "" {
+	switch {
+	case req.Prefix != "" && req.Command == "":
+		// an MCP tool: the prefix is its server's, "mcp__github__"
+		shown := "`" + sanitize.Line(req.Prefix) + "*`"
+		cs = append(cs, permChoice{"p", "allow every " + shown + " tool for the session", Decision{Choice: AllowSession, Prefix: req.Prefix}})
+		cs = append(cs, permChoice{"A", always, Decision{Choice: AllowAlways}})
+	case req.Prefix != "":
 		shown := "`" + sanitize.Line(req.Prefix) + " …`"
 		cs = append(cs, permChoice{"p", "allow " + shown + " commands for the session", Decision{Choice: AllowSession, Prefix: req.Prefix}})
 		cs = append(cs, permChoice{"A", "allow " + shown + " commands always", Decision{Choice: AllowAlways, Prefix: req.Prefix}})
-	} else {
+	default:
 		cs = append(cs, permChoice{"A", always, Decision{Choice: AllowAlways}})
 	}
 	return append(cs, permChoice{"n", "deny", Decision{Choice: Deny}})
