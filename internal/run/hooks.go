@@ -61,14 +61,15 @@ func argsOrEmpty(s string) string {
 
 // safety is what decides and audits tool calls for a runtime: the
 // permission engine with the user's (and, in a trusted folder, the
-// project's) rules, the hooks, and the project's prose rules (ZERO.md).
+// project's) rules, the hooks, and the instruction files' text.
 type safety struct {
 	engine *permission.Engine
 	hooks  *hooks.Runner
 	// trusted is whether the user trusted this folder (`zero trust`):
 	// only then do project rules and hooks load.
 	trusted bool
-	// guidelines is ZERO.md projected for the system prompt.
+	// guidelines is the instruction text (AGENTS.md, CLAUDE.md, ZERO.md…)
+	// as of Open; each session loads its own (instructions.go).
 	guidelines string
 }
 
@@ -102,9 +103,7 @@ func newSafety(stderr io.Writer, ws *workspace.Workspace, cfg *config.Config, tr
 	if err != nil {
 		return nil, err
 	}
-	if prose, err := rules.LoadProse(root); err == nil && prose != "" {
-		sf.guidelines = "Project rules (ZERO.md):\n" + rules.Project(prose, 0)
-	}
+	sf.guidelines = LoadInstructions(root, sf.trusted).Text()
 	return sf, nil
 }
 
