@@ -25,7 +25,8 @@ import (
 // last ran with (its run_start events record it); the tools are the run
 // layer's tool set. The server's counts come from the logged usage events:
 // the last prompt, the bytes-per-token ratio it implies, the prompt
-// cache's hit rate.
+// cache's hit rate. Its end lists the instruction files (AGENTS.md,
+// CLAUDE.md, ZERO.md, imports) a session here loads, as /memory does.
 func contextCmd(s stdio) *cobra.Command {
 	var id string
 	c := &cobra.Command{
@@ -33,8 +34,9 @@ func contextCmd(s stdio) *cobra.Command {
 		Short: "What the latest session puts in the model's window and what each context lever saved",
 		Long: `Reads the stored session (the latest of this workspace, or --session ID) and
 prints what it puts in the model's window: system prompt, tool schemas,
-messages and free space, with the bytes each context lever saved. No model
-server is contacted.`,
+messages and free space, with the bytes each context lever saved, then the
+instruction files a session here loads (AGENTS.md, CLAUDE.md, ZERO.md and
+their imports). No model server is contacted.`,
 		GroupID: groupSessions,
 		Args:    cobra.NoArgs,
 		RunE: ran(func(*cobra.Command, []string) error {
@@ -79,10 +81,11 @@ func contextReport(s stdio, wd, id string) error {
 	}
 	history, _ := sessions.RebuildHistory(evs)
 	meta := sess.Meta()
-	cfg, err := loadConfig(wd, config.Overrides{})
+	cfg, trust, err := run.LoadConfig(wd, config.Overrides{})
 	if err != nil {
 		return err
 	}
+	inst := run.LoadInstructions(wd, trust.OK())
 	compactions, ranWith, lastUsage := 0, 0, -1
 	var cache contextmgr.PromptCache
 	for i, e := range evs {
@@ -108,7 +111,7 @@ func contextReport(s stdio, wd, id string) error {
 	defer ws.Close()
 	a := agent.New(agent.Options{
 		Model:         meta.Model,
-		System:        agent.SystemPrompt(wd, time.Now(), ""),
+		System:        agent.SystemPrompt(wd, time.Now(), inst.Text()),
 		Tools:         run.ToolSet(ws, run.ToolOptions{}),
 		History:       history,
 		ContextWindow: window,
@@ -122,5 +125,6 @@ func contextReport(s stdio, wd, id string) error {
 	fmt.Fprintf(s.out, "session %s · model %s · window %d tokens (%s)\n", sess.ID(), meta.Model, window, source)
 	fmt.Fprintf(s.out, "compactions logged: %d\n", compactions)
 	fmt.Fprintln(s.out, a.ContextReport().String())
+	fmt.Fprintln(s.out, inst.Report())
 	return nil
 }

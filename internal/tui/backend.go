@@ -33,8 +33,8 @@ type Backend interface {
 	// at any time, including while Run is in progress.
 	Info() Info
 
-	// Report returns human-readable text for /config, /context, /logs and
-	// /tools.
+	// Report returns human-readable text for /config, /context, /logs,
+	// /tools and /memory.
 	Report(ctx context.Context, kind ReportKind) (string, error)
 
 	// Sessions lists this project's sessions, newest first.
@@ -139,6 +139,9 @@ const (
 	ReportContext ReportKind = "context"
 	ReportLogs    ReportKind = "logs"
 	ReportTools   ReportKind = "tools"
+	// ReportMemory lists the instruction files loaded (AGENTS.md,
+	// CLAUDE.md, ZERO.md, imports, nested ones) and from where.
+	ReportMemory ReportKind = "memory"
 )
 
 // ShellResult is the outcome of a `!cmd`.

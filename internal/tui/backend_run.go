@@ -132,6 +132,8 @@ func (b *RunBackend) Report(ctx context.Context, kind ReportKind) (string, error
 		return strings.Join(lines, "\n"), nil
 	case ReportContext:
 		return b.Session().ContextReport().String(), nil
+	case ReportMemory:
+		return b.Session().Instructions().Report(), nil
 	}
 	return "", fmt.Errorf("unknown report %q", kind)
 }

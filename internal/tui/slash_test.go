@@ -25,6 +25,7 @@ func TestSlashCommands(t *testing.T) {
 		{"/context", "report context", []string{"report of context"}},
 		{"/logs", "report logs", []string{"report of logs"}},
 		{"/tools", "report tools", []string{"report of tools"}},
+		{"/memory", "report memory", []string{"report of memory"}},
 		{"/new", "new", []string{"new session s2"}},
 		{"/clear", "new", []string{"new session s2"}},
 		{"/sessions", "sessions", []string{"20261130-abc    3 prompts  2m ago  fix the bug"}},
