@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/zero-agent/zero/internal/hooks"
+	"github.com/zero-agent/zero/internal/mcp/toolsearch"
 	"github.com/zero-agent/zero/internal/permission"
 	"github.com/zero-agent/zero/internal/providers/catalog"
 	"github.com/zero-agent/zero/internal/redact"
@@ -74,11 +75,11 @@ var minimalTools = map[string]bool{"read_file": true, "grep": true, "edit_file":
 func visible(mode permission.Mode, minimal bool) func(tools.Tool) bool {
 	switch {
 	case mode.ReadOnly() && minimal:
-		return func(t tools.Tool) bool { return t.SideEffect() == tools.SideRead && minimalTools[t.Name()] }
+		return func(t tools.Tool) bool { return readOnly(t.SideEffect()) && (minimalTools[t.Name()] || fromMCP(t)) }
 	case mode.ReadOnly():
 		return func(t tools.Tool) bool { return readOnly(t.SideEffect()) }
 	case minimal:
-		return func(t tools.Tool) bool { return minimalTools[t.Name()] }
+		return func(t tools.Tool) bool { return minimalTools[t.Name()] || fromMCP(t) }
 	}
 	return nil
 }
@@ -119,6 +120,14 @@ func (e editTools) filter(base func(tools.Tool) bool) func(tools.Tool) bool {
 		}
 		return base == nil || base(t)
 	}
+}
+
+// fromMCP: the tool is an MCP server's, or the search over them; the
+// minimal profile keeps them (PrepareMCP has already fitted them to a
+// tenth of the window).
+func fromMCP(t tools.Tool) bool {
+	e := t.SideEffect()
+	return e == tools.SideExternal || e == tools.SideExternalRead || t.Name() == toolsearch.SearchName
 }
 
 // readOnly: plan mode offers the tool (an MCP tool its server marks
