@@ -1,41 +1,12 @@
 package mcptest
 
-import (
-	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"sync"
-)
+import "github.com/zero-agent/zero/internal/testbin"
 
-var (
-	once sync.Once
-	path string
-	err  error
-)
-
-// Binary returns the path of cmd/mcptestserver, building it on the first
-// call into a temp directory Cleanup removes. Errors carry the compiler's
-// output.
+// Binary returns the path of cmd/mcptestserver, built once per test
+// process (testbin.Build). Errors carry the compiler's output.
 func Binary() (string, error) {
-	once.Do(func() {
-		dir, e := os.MkdirTemp("", "mcptestserver-")
-		if e != nil {
-			err = e
-			return
-		}
-		path = filepath.Join(dir, "mcptestserver")
-		out, e := exec.Command("go", "build", "-o", path, "github.com/zero-agent/zero/internal/mcp/mcptest/cmd/mcptestserver").CombinedOutput()
-		if e != nil {
-			err = fmt.Errorf("go build mcptestserver: %v\n%s", e, out)
-		}
-	})
-	return path, err
+	return testbin.Build("github.com/zero-agent/zero/internal/mcp/mcptest/cmd/mcptestserver")
 }
 
-// Cleanup removes the built binary; call it at the end of TestMain.
-func Cleanup() {
-	if path != "" {
-		os.RemoveAll(filepath.Dir(path))
-	}
-}
+// Cleanup removes the built binaries; call it at the end of TestMain.
+func Cleanup() { testbin.Cleanup() }
