@@ -29,6 +29,8 @@
 // outside the project (the repository root, or the working directory
 // outside a repository) is read only after `zero trust` and otherwise
 // skipped with a note. User files and their imports are the user's own.
+// A secret file (shellguard.SecretPath: .env, ~/.ssh, cloud credentials,
+// private keys) is never imported, trusted or not.
 //
 // All text is sanitized like ZERO.md (internal/rules.Sanitize) and the
 // system prompt's share is cut to one byte budget with a marker naming

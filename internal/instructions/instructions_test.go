@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/zero-agent/zero/internal/rules"
@@ -255,4 +256,43 @@ func FuzzImports(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestSecretFilesAreNeverImported(t *testing.T) {
+	dir := tree(t)
+	home := filepath.Join(dir, "home")
+	work := filepath.Join(dir, "project")
+	os.MkdirAll(filepath.Join(home, ".ssh"), 0o700)
+	os.WriteFile(filepath.Join(home, ".ssh", "id_ed25519"), []byte("PRIVATE KEY\n"), 0o600)
+	os.WriteFile(filepath.Join(work, ".env"), []byte("TOKEN=SECRET\n"), 0o600)
+	os.WriteFile(filepath.Join(work, "AGENTS.md"), []byte("@.env and @~/.ssh/id_ed25519\n"), 0o644)
+	s := Load(Options{Workdir: work, Home: home, Trusted: true})
+	if text := s.Text(); strings.Contains(text, "SECRET") || strings.Contains(text, "PRIVATE KEY") {
+		t.Fatalf("a secret reached the prompt:\n%s", text)
+	}
+	notes := strings.Join(s.Notes(), "\n")
+	if strings.Count(notes, "it is a secret file") != 2 {
+		t.Fatalf("notes:\n%s", notes)
+	}
+}
+
+func TestNestedIsSafeFromParallelToolCalls(t *testing.T) {
+	dir := tree(t)
+	s := Load(Options{Workdir: filepath.Join(dir, "project")})
+	texts := make(chan string, 8)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() { texts <- s.Nested("pkg/sub/sub.go") })
+	}
+	wg.Wait()
+	close(texts)
+	added := 0
+	for text := range texts {
+		if text != "" {
+			added++
+		}
+	}
+	if added != 1 {
+		t.Fatalf("%d of 8 parallel calls added the folder's instructions, want 1", added)
+	}
 }

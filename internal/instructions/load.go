@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/zero-agent/zero/internal/rules"
+	"github.com/zero-agent/zero/internal/shellguard"
 )
 
 // Origin says why a file was loaded.
@@ -195,6 +196,8 @@ func (s *Set) imports(f File, real string, depth int, fromUser bool) {
 			s.note("@%s in %s: not imported, imports go at most %d levels deep", imp, f.Name, MaxImportDepth)
 		case s.onChain(p, f):
 			s.note("@%s in %s: not imported, it imports %s again (a cycle)", imp, f.Name, f.Name)
+		case s.secret(p) != "":
+			s.note("@%s in %s: not imported, it is a secret file (%s)", imp, f.Name, s.secret(p))
 		case !fromUser && !s.opts.Trusted && !s.inProject(p):
 			if exists(p) {
 				s.note("@%s in %s: outside the project; imports from outside it are read after `zero trust`", imp, f.Name)
@@ -215,6 +218,19 @@ func (s *Set) resolve(imp, dir string) string {
 		return filepath.Clean(imp)
 	}
 	return filepath.Join(dir, imp)
+}
+
+// secret is the kind of secret p (symlinks resolved) is, "" for none:
+// the files the tools never read (shellguard.SecretPath: .env files, SSH
+// and cloud credentials, private keys, Zero's own credentials) are never
+// imported either, trusted folder or not.
+func (s *Set) secret(p string) string {
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		real = filepath.Clean(p)
+	}
+	kind, _ := shellguard.SecretPath(real, s.opts.Home, s.opts.ConfigDir)
+	return kind
 }
 
 // onChain reports whether p is f or one of the files that imported f.
