@@ -12,7 +12,7 @@ import (
 // DefaultBudget is the byte budget of all instruction text in the system
 // prompt together: four times ZERO.md's old budget (rules.DefaultProseBudget),
 // room for a real CLAUDE.md with an import or two, about 4k tokens.
-const DefaultBudget = 16 << 10
+const DefaultBudget = rules.InstructionBudget
 
 // NestedBudget is the byte budget of the text one Nested call adds to a
 // tool result.

@@ -19,6 +19,10 @@ const ProseFile = "ZERO.md"
 // DefaultProseBudget is the byte budget of the projected ZERO.md block.
 const DefaultProseBudget = 4 << 10
 
+// InstructionBudget is the byte budget of all instruction files together
+// (ZERO.md, AGENTS.md, CLAUDE.md and their imports: internal/instructions).
+const InstructionBudget = 4 * DefaultProseBudget
+
 // ansiEscape matches terminal escape sequences: CSI (ESC [ ... final),
 // OSC (ESC ] ... BEL or ESC \), and two-byte escapes.
 var ansiEscape = lazyregexp.New(`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]`)
@@ -155,8 +159,8 @@ func Doctor(workspace, home string) []string {
 	if clean := Sanitize(prose); clean != strings.ReplaceAll(prose, "\r\n", "\n") {
 		out = append(out, ProseFile+" holds escape sequences or invisible characters; they are stripped before the model sees it")
 	}
-	if n := len(Sanitize(prose)); n > DefaultProseBudget {
-		out = append(out, fmt.Sprintf("%s is %d bytes; only the first %d reach the model each turn", ProseFile, n, DefaultProseBudget))
+	if n := len(Sanitize(prose)); n > InstructionBudget {
+		out = append(out, fmt.Sprintf("%s is %d bytes; with the other instruction files, only the first %d reach the model each turn", ProseFile, n, InstructionBudget))
 	}
 	return out
 }
