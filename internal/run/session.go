@@ -299,6 +299,20 @@ func (s *Session) track(e event.Event) {
 	}
 }
 
+// Offered is the tools the model is offered now, by name: the mode's and
+// the profile's, the model's edit tool, and the MCP tools once
+// PrepareMCP has run (/tools shows them).
+func (s *Session) Offered() []tools.Tool {
+	f := s.edits.filter(visible(s.rt.Engine.Mode(), s.minimal))
+	var out []tools.Tool
+	for _, n := range s.tools.Names() {
+		if t, ok := s.tools.Get(n); ok && f(t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // setProfile sets the tools and system prompt of mode in the default or
 // the minimal profile. Not during a prompt.
 func (s *Session) setProfile(mode permission.Mode, minimal bool) {

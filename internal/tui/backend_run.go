@@ -123,11 +123,15 @@ func (b *RunBackend) Report(ctx context.Context, kind ReportKind) (string, error
 		s := b.Session()
 		return fmt.Sprintf("session %s\n  %s\n  %s", s.ID(), s.Dir(), s.EventsPath()), nil
 	case ReportTools:
-		reg := b.rt.Tools()
+		ts := b.Session().Offered()
+		width := 0
+		for _, t := range ts {
+			width = max(width, len(t.Name()))
+		}
 		var lines []string
-		for _, n := range reg.Names() {
-			t, _ := reg.Get(n)
-			lines = append(lines, fmt.Sprintf("%-11s %-5s %s", n, t.SideEffect(), t.Description()))
+		for _, t := range ts {
+			desc, _, _ := strings.Cut(t.Description(), "\n")
+			lines = append(lines, fmt.Sprintf("%-*s  %-13s %s", width, t.Name(), t.SideEffect(), desc))
 		}
 		return strings.Join(lines, "\n"), nil
 	case ReportContext:
