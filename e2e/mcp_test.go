@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/zero-agent/zero/internal/llm/llmtest"
+	"github.com/zero-agent/zero/internal/mcp/mcptest"
 )
 
 // The MCP tests drive real servers from npm (e2e/mcpservers, installed by
@@ -291,4 +292,27 @@ func TestMCPPromptsAndResourcesReachTheModel(t *testing.T) {
 			t.Fatalf("exit %d: %s", r.code, r.stderr)
 		}
 	})
+}
+
+func TestTwoHundredMCPToolsKeepTheFirstRequestInBudget(t *testing.T) {
+	// 200 tools from one server, an 8K window: the schemas go behind
+	// mcp_search and mcp_call, and the first request stays within the 8 KB
+	// budget of a default run (TestFixBugStreamJSONThenResume).
+	bin, err := mcptest.Binary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t)
+	writeMCP(t, e, `{"mcpServers": {"many": {"command": "`+bin+`", "args": ["-tools", "200"]}}}`)
+	srv := llmtest.NewServer(t)
+	srv.Script(llmtest.Reply(llmtest.Text("ok")))
+	r := e.run(t.TempDir(), "", "exec", "--base-url", srv.URL(), "--model", "m", "hi")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	names := requestTools(t, srv)
+	if n := len(completions(srv)[0].Body); n > 8192 || len(names) > 12 {
+		t.Fatalf("first request %d bytes with %d tools: %v", n, len(names), names)
+	}
+	t.Logf("first request with 200 MCP tools configured: %d bytes, %d tools offered", len(completions(srv)[0].Body), len(names))
 }
