@@ -290,7 +290,7 @@ func TestLlamaServerOverflowIsCompactedAndRetried(t *testing.T) {
 	}
 }
 
-func TestLlamaServerPromptLargerThanTheWindowSaysWhatToDo(t *testing.T) {
+func TestLlamaServerPromptLargerThanTheWindowIsRefusedWithAWayOut(t *testing.T) {
 	srv := llamaServer(t, llamatest.Options{Context: 2048}, readNotes...)
 	var b strings.Builder
 	for i := range 800 {
