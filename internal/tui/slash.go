@@ -125,8 +125,11 @@ func (m *Model) slash(line string) tea.Cmd {
 		})
 	case "resume":
 		if arg == "" {
-			m.commit(render.Notice(event.Warning, "usage: /resume <id|prefix> (see /sessions)", w)...)
-			return nil
+			// which one? the list, with how to pick (Tab completes ids)
+			return m.background("", func(ctx context.Context, b Backend) (string, error) {
+				list, err := b.Sessions(ctx)
+				return formatSessions(list), err
+			})
 		}
 		return m.sessionChange("resuming", func(ctx context.Context, b Backend) (string, error) {
 			r, err := b.Resume(ctx, arg)

@@ -30,7 +30,7 @@ func TestSlashCommands(t *testing.T) {
 		{"/clear", "new", []string{"new session s2"}},
 		{"/sessions", "sessions", []string{"20261130-abc    3 prompts  2m ago  fix the bug"}},
 		{"/resume 2026", "resume 2026", []string{"resumed session s9 (2 messages)", "› earlier question", "  earlier answer"}},
-		{"/resume", "", []string{"usage: /resume <id|prefix>"}},
+		{"/resume", "sessions", []string{"20261130-abc    3 prompts  2m ago  fix the bug", "resume with /resume <id|prefix>"}}, // which one: the list
 		{"/compact", "compact", []string{"42k → 6k tokens"}},
 		{"/rules why no-deploy", "rules why no-deploy", []string{"rule no-deploy: deploys go through CI"}},
 		{"/hlep", "", []string{"unknown command /hlep — did you mean /help?"}},
