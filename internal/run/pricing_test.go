@@ -1,8 +1,12 @@
 package run
 
 import (
+	"context"
 	"math"
 	"testing"
+
+	"github.com/zero-agent/zero/internal/config"
+	"github.com/zero-agent/zero/internal/llm/llmtest"
 
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/llm"
@@ -36,5 +40,24 @@ func TestPricingAddsCostPerRequestAndTotal(t *testing.T) {
 	q.Emit(event.Event{Type: event.RunEnd, Totals: &event.Totals{}})
 	if end.Totals.CostUSD != 0 {
 		t.Fatalf("cost for an unknown model: %v", end.Totals.CostUSD)
+	}
+}
+
+// The session's cost adds every run's priced requests (the app's footer
+// shows it); an unpriced model costs nothing.
+func TestSessionCostAddsEveryRun(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	rt, _ := openTest(t, srv, Options{Overrides: config.Overrides{BaseURL: srv.URL() + "/v1", Model: "gpt-4.1"}})
+	s := openSession(t, rt, Which{})
+	if usd, ok := s.CostUSD(); ok || usd != 0 {
+		t.Fatalf("before any request: %v %v", usd, ok)
+	}
+	for range 2 {
+		srv.Script(llmtest.Reply(llmtest.Text("ok"), llmtest.Usage(1_000_000, 0)))
+		s.Prompt(context.Background(), Turn{Prompt: "hi"})
+	}
+	// gpt-4.1 is $2 per million input tokens in the catalog.
+	if usd, ok := s.CostUSD(); !ok || usd < 3.99 || usd > 4.01 {
+		t.Fatalf("two runs of a million input tokens: $%v (%v)", usd, ok)
 	}
 }

@@ -299,6 +299,10 @@ func (s *Session) track(e event.Event) {
 	}
 }
 
+// CostUSD is the session's estimated cost so far at the catalog's prices
+// (this process's requests), and whether the model is priced at all.
+func (s *Session) CostUSD() (float64, bool) { return s.pricing.sessionCost() }
+
 // Offered is the tools the model is offered now, by name: the mode's and
 // the profile's, the model's edit tool, and the MCP tools once
 // PrepareMCP has run (/tools shows them).

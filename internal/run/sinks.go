@@ -81,6 +81,8 @@ type pricing struct {
 	model    catalog.Model
 	usd      float64
 	known    bool
+	// session is the whole session's estimated cost (every run's).
+	session float64
 }
 
 func newPricing(next event.Sink, provider, model string) *pricing {
@@ -97,6 +99,14 @@ func (p *pricing) setModel(model string) {
 	p.mu.Unlock()
 }
 
+// sessionCost is what the session's requests cost so far by the
+// catalog's prices, and whether any was priced.
+func (p *pricing) sessionCost() (float64, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.session, p.session > 0
+}
+
 // Emit implements event.Sink.
 func (p *pricing) Emit(e event.Event) {
 	p.mu.Lock()
@@ -107,6 +117,7 @@ func (p *pricing) Emit(e event.Event) {
 		if e.Usage != nil {
 			if usd, ok := catalog.Cost(p.model, *e.Usage); ok {
 				p.usd += usd
+				p.session += usd
 				p.known = true
 				e.CostUSD = usd
 			}

@@ -60,6 +60,24 @@ func TestFooter(t *testing.T) {
 	}
 }
 
+// A priced model's usage events carry their cost: the footer shows the
+// session's total.
+func TestFooterShowsTheSessionsCost(t *testing.T) {
+	f := newFake()
+	d := newDriver(t, f, Options{})
+	g := newGate()
+	f.script["go"] = g.play
+	d.typeText("go")
+	d.press("enter")
+	u := llm.Usage{InputTokens: 4000, OutputTokens: 96}
+	d.emit(g, event.Event{Type: event.Usage, Usage: &u, CostUSD: 0.0312})
+	d.emit(g, event.Event{Type: event.Usage, Usage: &u, CostUSD: 0.011})
+	if got, want := lastLine(d.live()), "qwen3-coder · 127.0.0.1:8000 · 4.1k/33k ctx (12%) · $0.042 · normal"; got != want {
+		t.Errorf("footer = %q, want %q", got, want)
+	}
+	d.finish(g, event.StopCompleted)
+}
+
 func TestInlineLayoutNoAltScreen(t *testing.T) {
 	d := newDriver(t, newFake(), Options{})
 	v := d.m.View()

@@ -128,6 +128,9 @@ type Info struct {
 	// "~" until a server usage report replaces it.
 	Estimated bool
 	SessionID string
+	// CostUSD is the session's estimated cost so far (0: not priced, a
+	// local model), shown in the footer.
+	CostUSD float64
 }
 
 // ReportKind names a text report for a slash command.

@@ -110,7 +110,8 @@ func (b *RunBackend) Info() Info {
 	sess := b.Session()
 	u := sess.Usage()
 	model, window := b.rt.ModelWindow()
-	return Info{Model: model, Host: run.HostOf(b.rt.Active.BaseURL), ContextWindow: window, SessionID: sess.ID(), UsedTokens: u.UsedTokens, Estimated: u.Estimated}
+	cost, _ := sess.CostUSD()
+	return Info{Model: model, Host: run.HostOf(b.rt.Active.BaseURL), ContextWindow: window, SessionID: sess.ID(), UsedTokens: u.UsedTokens, Estimated: u.Estimated, CostUSD: cost}
 }
 
 // Report implements Backend.

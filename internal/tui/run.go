@@ -109,6 +109,7 @@ func (m *Model) event(e event.Event) {
 		if e.Usage != nil {
 			m.setUsage(*e.Usage)
 		}
+		m.info.CostUSD += e.CostUSD // priced by the run layer (0 for a local model)
 	case event.Warning, event.Error:
 		m.endStep()
 		m.commit(render.Notice(e.Type, e.Text, w)...)

@@ -167,9 +167,10 @@ func (m *Model) footer() string {
 	}
 	model, host := sanitize.Line(m.info.Model), sanitize.Line(m.info.Host)
 	ctx := contextSegment(m.info)
+	cost := costSegment(m.info.CostUSD)
 	w := m.width - 1
 	var line string
-	for _, parts := range [][]string{{model, host, ctx}, {model, ctx}, {ctx}, nil} {
+	for _, parts := range [][]string{{model, host, ctx, cost}, {model, ctx, cost}, {ctx, cost}, {ctx}, nil} {
 		var kept []string
 		for _, p := range parts {
 			if p != "" {
@@ -185,6 +186,20 @@ func (m *Model) footer() string {
 		}
 	}
 	return cells.Truncate(line, w, "…")
+}
+
+// costSegment formats the session's estimated cost ("$0.042"; "" when
+// nothing was priced: a local model).
+func costSegment(usd float64) string {
+	switch {
+	case usd <= 0:
+		return ""
+	case usd < 0.01:
+		return fmt.Sprintf("$%.4f", usd)
+	case usd < 10:
+		return fmt.Sprintf("$%.3f", usd)
+	}
+	return fmt.Sprintf("$%.2f", usd)
 }
 
 // contextSegment formats "used/window ctx (pct)"; "~" marks an estimate.
