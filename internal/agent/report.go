@@ -53,6 +53,10 @@ type Report struct {
 	// Cache is the session's prompt-cache account: the prompt tokens the
 	// server measured and how many it read from its cache.
 	Cache contextmgr.PromptCache
+	// InstructionBytes is how much of the system prompt is instruction
+	// files (AGENTS.md, CLAUDE.md, ZERO.md…) and InstructionBudget their
+	// budget; the run layer fills both (0: none loaded).
+	InstructionBytes, InstructionBudget int
 	// FixedCounted is the system prompt and tool schemas (with an empty
 	// turn) as the server's tokenizer counted them at session start, 0
 	// when the server offers no count (MeasureFixed).
@@ -145,6 +149,10 @@ func (r Report) String() string {
 		fmt.Fprintf(&b, "window: ~%d tokens used (window size unknown)\n", r.UsedTokens)
 	}
 	r.part(&b, "system prompt", r.SystemTokens, contextmgr.HumanBytes(r.SystemBytes))
+	if r.InstructionBudget > 0 && r.InstructionBytes > 0 {
+		fmt.Fprintf(&b, "    of which instruction files %s of their %s budget (/memory lists them)\n",
+			contextmgr.HumanBytes(r.InstructionBytes), contextmgr.HumanBytes(r.InstructionBudget))
+	}
 	r.part(&b, fmt.Sprintf("tool schemas (%d)", r.Tools), r.ToolsTokens, contextmgr.HumanBytes(r.ToolsBytes))
 	r.part(&b, fmt.Sprintf("messages (%d)", r.Messages), r.MessagesTokens, contextmgr.HumanBytes(r.HistoryBytes))
 	if r.WindowTokens > 0 {

@@ -375,7 +375,13 @@ func (s *Session) Usage() Usage {
 }
 
 // ContextReport is what the window holds, for /context.
-func (s *Session) ContextReport() agent.Report { return s.agent.ContextReport() }
+func (s *Session) ContextReport() agent.Report {
+	r := s.agent.ContextReport()
+	if set := s.instructions; set != nil {
+		r.InstructionBytes, r.InstructionBudget = len(set.Text()), set.Budget()
+	}
+	return r
+}
 
 // History is a copy of the conversation so far.
 func (s *Session) History() []llm.Message { return s.agent.History() }
