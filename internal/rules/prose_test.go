@@ -87,3 +87,24 @@ func FuzzSanitize(f *testing.F) {
 		}
 	})
 }
+
+// Doctor warns about a ZERO.md only past the budget all instruction files
+// share (internal/instructions), not at the old 4 KB cut.
+func TestDoctorWarnsPastTheInstructionBudget(t *testing.T) {
+	ws, home := t.TempDir(), t.TempDir()
+	write := func(n int) { os.WriteFile(filepath.Join(ws, ProseFile), []byte(strings.Repeat("x", n-1)+"\n"), 0o644) }
+	write(8 << 10)
+	for _, p := range Doctor(ws, home) {
+		if strings.Contains(p, "reach the model") {
+			t.Fatalf("an 8 KB ZERO.md is within the budget: %q", p)
+		}
+	}
+	write(InstructionBudget + 100)
+	found := false
+	for _, p := range Doctor(ws, home) {
+		found = found || strings.Contains(p, "only the first 16384 reach the model")
+	}
+	if !found {
+		t.Fatalf("no warning past the budget: %q", Doctor(ws, home))
+	}
+}
