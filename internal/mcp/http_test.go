@@ -143,3 +143,25 @@ func TestB31ToolGoesThroughNamingAndEveryProvidersSchemaCleaning(t *testing.T) {
 		t.Errorf("call: %+v", got)
 	}
 }
+
+// A remote server that goes away is noticed on the next call: the call
+// fails saying so, the server is failed and its tools withdrawn.
+func TestRemoteServerThatGoesAwayIsFailedOnTheNextCall(t *testing.T) {
+	srv := mcptest.NewServer(mcptest.Options{})
+	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	cfg := mcpconfig.Server{Name: "remote", Transport: mcpconfig.HTTP, URL: hs.URL, Enabled: true}
+	var r recorder
+	m := startManager(t, r.options(t), cfg)
+	waitNoFailures(t, m)
+	echo := toolNamed(t, m, "mcp__remote__echo")
+	hs.CloseClientConnections()
+	hs.Close()
+	got := call(t, echo, `{"text":"anyone?"}`)
+	if !got.IsError || !strings.Contains(got.Content, "cannot be reached") || !strings.Contains(got.Content, "/mcp reconnect remote") {
+		t.Fatalf("call to a gone server: %+v", got)
+	}
+	st := r.waitState(t, "remote", StateFailed)
+	if len(m.Tools()) != 0 {
+		t.Fatalf("tools still offered after the server went away: %v (%+v)", m.Tools(), st)
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -96,6 +98,12 @@ func (t *Tool) Run(ctx context.Context, args json.RawMessage) (tools.Result, err
 			t.remote.Name, t.srv.cfg.Name, timeout)), nil
 	case connectionLost(err, proc):
 		return failed(t.crashed(proc)), nil
+	case proc == nil && unreachable(err):
+		// A remote server that went away: closing the session lets watch
+		// mark it failed and withdraw its tools, as for a crashed process.
+		_ = sess.Close()
+		name := t.srv.cfg.Name
+		return failed(fmt.Sprintf("MCP server %s cannot be reached (%v).\nIts tools are withdrawn; the user can restart it with /mcp reconnect %s.", name, err, name)), nil
 	case err != nil:
 		return failed(fmt.Sprintf("MCP server %s: tool %s: %v", t.srv.cfg.Name, t.remote.Name, err)), nil
 	}
@@ -135,6 +143,13 @@ func connectionLost(err error, proc *process) bool {
 		return true
 	}
 	return proc != nil && proc.exitError(0) != nil
+}
+
+// unreachable tells a remote server that is gone (nothing listens, the
+// connection was reset) from one that answered with an error.
+func unreachable(err error) bool {
+	var op *net.OpError
+	return errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.As(err, &op) && op.Op == "dial"
 }
 
 func failed(msg string) tools.Result { return tools.Result{Content: msg, IsError: true} }
