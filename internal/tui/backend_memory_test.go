@@ -1,14 +1,12 @@
 package tui
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/zero-agent/zero/internal/config"
 	"github.com/zero-agent/zero/internal/llm/llmtest"
 	"github.com/zero-agent/zero/internal/run"
 	"github.com/zero-agent/zero/internal/testbin"
@@ -23,18 +21,7 @@ func TestMemoryReportListsTheInstructionFiles(t *testing.T) {
 	dir := run.CanonicalDir(t.TempDir())
 	os.WriteFile(filepath.Join(dir, "CLAUDE.md"), []byte("See @style.md\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "style.md"), []byte("Tabs.\n"), 0o644)
-	var stderr bytes.Buffer
-	rt, err := run.Open(run.Options{Workdir: dir, Overrides: config.Overrides{BaseURL: srv.URL() + "/v1", Model: "m"}, Stderr: &stderr})
-	if err != nil {
-		t.Fatalf("runtime: %v (%s)", err, stderr.String())
-	}
-	t.Cleanup(rt.Close)
-	sess, err := rt.OpenSession(run.Which{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := NewRunBackend(rt, sess)
-	t.Cleanup(b.Close)
+	b := testBackendIn(t, srv, dir)
 	got, err := b.Report(context.Background(), ReportMemory)
 	if err != nil {
 		t.Fatal(err)

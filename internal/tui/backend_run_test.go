@@ -32,6 +32,13 @@ func testBackend(t *testing.T, srv *llmtest.Server) (*RunBackend, string) {
 	t.Helper()
 	testbin.Isolate(t)
 	dir := run.CanonicalDir(t.TempDir())
+	return testBackendIn(t, srv, dir), dir
+}
+
+// testBackendIn is testBackend in a workspace dir the test set up, in a
+// home it already isolated.
+func testBackendIn(t *testing.T, srv *llmtest.Server, dir string) *RunBackend {
+	t.Helper()
 	var stderr bytes.Buffer
 	rt, err := run.Open(run.Options{Workdir: dir, Overrides: config.Overrides{BaseURL: srv.URL() + "/v1", Model: "m"}, Stderr: &stderr})
 	if err != nil {
@@ -44,7 +51,7 @@ func testBackend(t *testing.T, srv *llmtest.Server) (*RunBackend, string) {
 	}
 	b := NewRunBackend(rt, sess)
 	t.Cleanup(b.Close)
-	return b, dir
+	return b
 }
 
 // TestPermissionPromptCarriesThePreview: through Run, the prompt for an
