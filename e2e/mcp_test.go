@@ -44,6 +44,14 @@ func writeMCP(t *testing.T, e *env, body string) {
 	}
 }
 
+// withEverything configures npm's server-everything over stdio for e;
+// alwaysLoad offers its tools directly (else they are many enough for an
+// 8K window to go behind mcp_search).
+func withEverything(t *testing.T, e *env, alwaysLoad bool) {
+	t.Helper()
+	writeMCP(t, e, fmt.Sprintf(`{"mcpServers": {"everything": {"command": %q, "alwaysLoad": %v}}}`, npmServer(t, "mcp-server-everything"), alwaysLoad))
+}
+
 func requestTools(t *testing.T, srv *llmtest.Server) []string {
 	t.Helper()
 	reqs := completions(srv)
@@ -61,7 +69,7 @@ func requestTools(t *testing.T, srv *llmtest.Server) []string {
 
 func TestMCPServerFromNPMIsCalledThroughExec(t *testing.T) {
 	e := newEnv(t)
-	writeMCP(t, e, `{"mcpServers": {"everything": {"command": "`+npmServer(t, "mcp-server-everything")+`", "alwaysLoad": true}}}`)
+	withEverything(t, e, true)
 	srv := llmtest.NewServer(t)
 	srv.Script(
 		llmtest.Reply(tc("m1", "mcp__everything__echo", `{"message":"hi there"}`)),
@@ -85,7 +93,7 @@ func TestMCPToolAsksInNormalMode(t *testing.T) {
 	// A headless run has no one to ask: the call is refused with a reason
 	// the model reads, and the server's tool never runs.
 	e := newEnv(t)
-	writeMCP(t, e, `{"mcpServers": {"everything": {"command": "`+npmServer(t, "mcp-server-everything")+`", "alwaysLoad": true}}}`)
+	withEverything(t, e, true)
 	srv := llmtest.NewServer(t)
 	srv.Script(
 		llmtest.Reply(tc("m1", "mcp__everything__echo", `{"message":"hi"}`)),
@@ -119,7 +127,7 @@ func TestManyMCPToolsAreOfferedThroughSearch(t *testing.T) {
 	// Zero offers mcp_search and mcp_call instead, and the call still
 	// reaches the server (and the gate sees the real tool).
 	e := newEnv(t)
-	writeMCP(t, e, `{"mcpServers": {"everything": {"command": "`+npmServer(t, "mcp-server-everything")+`"}}}`)
+	withEverything(t, e, false)
 	srv := llmtest.NewServer(t)
 	srv.Script(
 		llmtest.Reply(tc("s1", "mcp_search", `{"query":"echo"}`)),
@@ -228,7 +236,7 @@ func TestMCPServersSeeTheWorkspaceAsRoots(t *testing.T) {
 	// server-everything's get-roots-list answers with the roots the client
 	// declared: the workspace and every --add-dir folder.
 	e := newEnv(t)
-	writeMCP(t, e, `{"mcpServers": {"everything": {"command": "`+npmServer(t, "mcp-server-everything")+`", "alwaysLoad": true}}}`)
+	withEverything(t, e, true)
 	srv := llmtest.NewServer(t)
 	srv.Script(
 		llmtest.Reply(tc("r1", "mcp__everything__get-roots-list", `{}`)),
@@ -261,7 +269,7 @@ func firstRequestPrompt(t *testing.T, srv *llmtest.Server) string {
 
 func TestMCPPromptsAndResourcesReachTheModel(t *testing.T) {
 	e := newEnv(t)
-	writeMCP(t, e, `{"mcpServers": {"everything": {"command": "`+npmServer(t, "mcp-server-everything")+`"}}}`)
+	withEverything(t, e, false)
 	t.Run("a server's prompt as a slash command", func(t *testing.T) {
 		srv := llmtest.NewServer(t)
 		srv.Script(llmtest.Reply(llmtest.Text("Sunny.")))
