@@ -191,18 +191,13 @@ func TestZeroReplyToAnUnknownThreadIsAnError(t *testing.T) {
 
 func TestWriteInNormalModeIsDeniedWhenTheClientCannotElicit(t *testing.T) {
 	f := newFixture(t)
-	f.srv.Script(
-		llmtest.Reply(toolCall("c1", "write_file", `{"path":"out.txt","content":"new\n"}`)),
-		llmtest.Reply(llmtest.Text("I could not write it.")),
-	)
+	f.scriptWrite("I could not write it.")
 	cs := f.connect(t, false, "", nil)
 	_, out := call(t, cs, &mcp.CallToolParams{Name: "zero", Arguments: map[string]any{"prompt": "write out.txt"}})
 	if out.Status != "completed" || len(out.ChangedFiles) != 0 {
 		t.Fatalf("outcome %+v", out)
 	}
-	if _, err := os.Stat(filepath.Join(f.dir, "out.txt")); !os.IsNotExist(err) {
-		t.Fatalf("out.txt was written (%v)", err)
-	}
+	f.notWritten(t)
 	if got := requestText(t, f.srv, 1); !strings.Contains(got, "the client cannot elicit") {
 		t.Fatalf("the model was not told why: %s", got)
 	}
@@ -210,10 +205,7 @@ func TestWriteInNormalModeIsDeniedWhenTheClientCannotElicit(t *testing.T) {
 
 func TestWriteRunsWhenTheElicitingClientAccepts(t *testing.T) {
 	f := newFixture(t)
-	f.srv.Script(
-		llmtest.Reply(toolCall("c1", "write_file", `{"path":"out.txt","content":"new\n"}`)),
-		llmtest.Reply(llmtest.Text("Written.")),
-	)
+	f.scriptWrite("Written.")
 	var asked []string
 	cs := f.connect(t, false, "", &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		asked = append(asked, req.Params.Message)
@@ -233,10 +225,7 @@ func TestWriteRunsWhenTheElicitingClientAccepts(t *testing.T) {
 
 func TestWriteIsRefusedWhenTheElicitingClientDeclines(t *testing.T) {
 	f := newFixture(t)
-	f.srv.Script(
-		llmtest.Reply(toolCall("c1", "write_file", `{"path":"out.txt","content":"new\n"}`)),
-		llmtest.Reply(llmtest.Text("Refused.")),
-	)
+	f.scriptWrite("Refused.")
 	cs := f.connect(t, false, "", &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		return &mcp.ElicitResult{Action: "decline"}, nil
 	}})
@@ -244,9 +233,7 @@ func TestWriteIsRefusedWhenTheElicitingClientDeclines(t *testing.T) {
 	if len(out.ChangedFiles) != 0 {
 		t.Fatalf("outcome %+v", out)
 	}
-	if _, err := os.Stat(filepath.Join(f.dir, "out.txt")); !os.IsNotExist(err) {
-		t.Fatalf("out.txt was written (%v)", err)
-	}
+	f.notWritten(t)
 	if got := requestText(t, f.srv, 1); !strings.Contains(got, "declined") {
 		t.Fatalf("the model was not told: %s", got)
 	}
@@ -311,9 +298,7 @@ func TestToolsModeServesCoreToolsUnderTheGate(t *testing.T) {
 	if !res.IsError || !strings.Contains(text(res), "the client cannot elicit") {
 		t.Fatalf("write: %q", text(res))
 	}
-	if _, err := os.Stat(filepath.Join(f.dir, "out.txt")); !os.IsNotExist(err) {
-		t.Fatalf("out.txt was written (%v)", err)
-	}
+	f.notWritten(t)
 }
 
 func TestToolsModeWriteRunsWhenTheClientApproves(t *testing.T) {
@@ -466,5 +451,21 @@ func TestAClientMayTightenButNotLoosenTheServersMode(t *testing.T) {
 	_, out := call(t, cs, &mcp.CallToolParams{Name: "zero", Arguments: map[string]any{"prompt": "go", "permission_mode": "plan"}})
 	if out.Answer != "planned" {
 		t.Fatalf("plan under normal: %+v", out)
+	}
+}
+
+// scriptWrite scripts the fake model to write out.txt, then answer.
+func (f *fixture) scriptWrite(answer string) {
+	f.srv.Script(
+		llmtest.Reply(toolCall("c1", "write_file", `{"path":"out.txt","content":"new\n"}`)),
+		llmtest.Reply(llmtest.Text(answer)),
+	)
+}
+
+// notWritten fails the test if out.txt exists in the workspace.
+func (f *fixture) notWritten(t *testing.T) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(f.dir, "out.txt")); !os.IsNotExist(err) {
+		t.Fatalf("out.txt was written (%v)", err)
 	}
 }
