@@ -68,9 +68,6 @@ type safety struct {
 	// trusted is whether the user trusted this folder (`zero trust`):
 	// only then do project rules and hooks load.
 	trusted bool
-	// guidelines is the instruction text (AGENTS.md, CLAUDE.md, ZERO.md…)
-	// as of Open; each session loads its own (instructions.go).
-	guidelines string
 }
 
 // newSafety builds the engine and hooks. Project rules and hooks are
@@ -103,7 +100,6 @@ func newSafety(stderr io.Writer, ws *workspace.Workspace, cfg *config.Config, tr
 	if err != nil {
 		return nil, err
 	}
-	sf.guidelines = LoadInstructions(root, sf.trusted).Text()
 	return sf, nil
 }
 

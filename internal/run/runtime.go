@@ -59,16 +59,15 @@ type Runtime struct {
 	// load).
 	Trusted bool
 
-	mu         sync.Mutex // guards Active.Model and Window after Open
-	warnOnce   sync.Once  // the small-window warning
-	opts       Options
-	stderr     io.Writer
-	mode       permission.Mode
-	maxTurns   int
-	policy     sandbox.Policy
-	hooks      *hooks.Runner
-	guidelines string
-	userShell  tools.Tool
+	mu        sync.Mutex // guards Active.Model and Window after Open
+	warnOnce  sync.Once  // the small-window warning
+	opts      Options
+	stderr    io.Writer
+	mode      permission.Mode
+	maxTurns  int
+	policy    sandbox.Policy
+	hooks     *hooks.Runner
+	userShell tools.Tool
 	// mcp are the MCP servers (nil: none configured), started at Open.
 	mcp *mcpServers
 
@@ -141,7 +140,7 @@ func Open(o Options) (*Runtime, error) {
 		ws.Close()
 		return nil, err
 	}
-	rt.Engine, rt.Trusted, rt.guidelines = sf.engine, sf.trusted, sf.guidelines
+	rt.Engine, rt.Trusted = sf.engine, sf.trusted
 	rt.hooks = sf.hooks
 	rt.userShell = userShell(ws)
 	rt.mcp = startMCP(rt.warnings, ws.Root(), ws.Roots(), rt.Trusted, MCPLogDir(st.Dir()))
@@ -227,9 +226,6 @@ func (rt *Runtime) Mode() permission.Mode { return rt.Engine.Mode() }
 func (rt *Runtime) Tools() *tools.Registry {
 	return ToolSet(rt.Workspace, ToolOptions{Policy: &rt.policy, Engine: rt.Engine})
 }
-
-// Guidelines is the project prose (ZERO.md) the system prompt carries.
-func (rt *Runtime) Guidelines() string { return rt.guidelines }
 
 // Close releases the workspace.
 func (rt *Runtime) Close() {
