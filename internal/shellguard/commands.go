@@ -137,7 +137,9 @@ func (c *checker) argv(lv *level, argv []arg, in input, part string, hops int) {
 	}
 	if h, ok := handlers[cmd.base]; ok {
 		h(c, cmd)
+		return
 	}
+	c.unknownCommand(cmd)
 }
 
 // secrets asks when an argument names a secret file, directly, through

@@ -8,8 +8,10 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// rm: every delete asks; a recursive delete of a protected path is
-// refused (cases B18, B19).
+// rm: a recursive delete asks; of the workspace root itself it asks
+// under its own rule (delete.workspace); of a protected path it is
+// refused (cases B18, B19). Deleting one ordinary workspace file is not
+// dangerous: the mode decides whether it asks.
 func (c *checker) rm(cmd command) {
 	flags, targets := splitFlags(cmd.args)
 	recursive := hasFlag(flags, 'r', "--recursive") || hasFlag(flags, 'R')
@@ -35,11 +37,21 @@ func (c *checker) shred(cmd command) {
 		}
 	}
 	c.deletes(cmd, targets, false)
+	// Unlike rm, shred leaves nothing to recover from (no undo, no
+	// checkpoint can bring the contents back), so it always asks.
+	c.add(RuleDeleteFiles, "shred overwrites and deletes files", cmd.part)
 }
 
 // deletes classifies deleting targets. A tree target (items from find)
-// deletes everything under its root, so it counts as recursive.
+// deletes everything under its root, so it counts as recursive. A
+// non-recursive delete is a finding only when a target is not one
+// ordinary workspace file (see plainDelete).
 func (c *checker) deletes(cmd command, targets []arg, recursive bool) {
+	if !recursive {
+		if c.plainDelete(cmd, targets) {
+			return
+		}
+	}
 	worst := RuleDeleteFiles
 	worstWhat := ""
 	if recursive {
@@ -78,6 +90,10 @@ func (c *checker) deletes(cmd command, targets []arg, recursive bool) {
 		}
 		if rec {
 			worst = RuleDeleteRecursive
+			if why := c.workspaceItself(p, glob, filtered); why != "" {
+				c.add(RuleDeleteWorkspace, "recursive delete of "+why, cmd.part)
+				return
+			}
 			if why := c.protected(p, glob, filtered); why != "" {
 				c.add(RuleDeleteProtected, "recursive delete of "+why, cmd.part)
 				return
@@ -91,6 +107,65 @@ func (c *checker) deletes(cmd command, targets []arg, recursive bool) {
 	} else {
 		c.add(worst, cmd.base+" deletes files", cmd.part)
 	}
+}
+
+// plainDelete reports whether a non-recursive delete of targets removes
+// only ordinary files in the workspace, an added root or a temp directory
+// (`rm foo.txt`, `rm -f build/out.o`): such a delete is no more dangerous
+// than editing the file, so the guard adds nothing. Otherwise it returns
+// false and deletes records why: a target computed at run time, a glob,
+// a path outside, a control file (.git/hooks, .zero).
+func (c *checker) plainDelete(cmd command, targets []arg) bool {
+	for _, t := range targets {
+		if t.tree != nil || !t.known() || t.glob {
+			return false
+		}
+		p := c.resolve(t.s)
+		if strings.Contains(p, unknown) || !c.writable(p) || c.isRoot(p) || deviceKind(p) != "" {
+			return false
+		}
+		if what := c.controlPath(p); what != "" {
+			c.add(RuleWriteControl, cmd.base+" deletes "+quote(t.s)+", "+what, cmd.part)
+			return true
+		}
+	}
+	return true
+}
+
+// isRoot reports whether p is the workspace root, an added root or a
+// temp directory itself (not a file inside one).
+func (c *checker) isRoot(p string) bool {
+	for _, r := range append(append([]string{c.opts.Workspace}, c.opts.Roots...), c.opts.TempDirs...) {
+		if r != "" && p == filepath.Clean(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// workspaceItself says what a recursive delete of p removes when that is
+// the workspace root itself or everything in it (`rm -r -f .`, `rm -rf
+// ./`, `rm -rf "$PWD"`, `rm -rf *` at the root), "" otherwise. Such a
+// delete asks under its own rule (delete.workspace) rather than being
+// refused: the project is the user's to reset, but never silently, not
+// even in auto-accept mode. When the workspace is also /, the home
+// directory or a system path, protected refuses it instead.
+func (c *checker) workspaceItself(p string, glob, filtered bool) string {
+	if filtered {
+		return ""
+	}
+	what := ""
+	if glob {
+		dir, base := filepath.Split(p)
+		if !everything(base) {
+			return ""
+		}
+		p, what = filepath.Clean(dir), "everything in "
+	}
+	if p != c.opts.Workspace || p == "/" || p == c.opts.Home || c.isSystem(p) {
+		return ""
+	}
+	return what + "the workspace root " + quote(p)
 }
 
 // findNoFilter are find primaries that do not narrow which paths are

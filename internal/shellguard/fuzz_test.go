@@ -24,7 +24,13 @@ func FuzzCheck(f *testing.F) {
 		}
 	}
 	for _, s := range []string{":(){ :|:& };:", "a{b,c}{d,e}", "x=$(y) z", "cat <<EOF\n$(a)\nEOF", "find / | xargs -I{} sh -c 'rm {}'",
-		"git -c alias.a='!a' a", "$'\\x72\\u006d' -rf /", "cd $X; rm -rf ../*"} {
+		"git -c alias.a='!a' a", "$'\\x72\\u006d' -rf /", "cd $X; rm -rf ../*",
+		// unknown commands carrying a command line, workspace deletes,
+		// ordinary deletes (issue 19)
+		"mywrapper rm -rf /", "retry sudo dd of=/dev/sda", "xargs rm -rf", "env FOO=1 rm -rf ~",
+		"nice -n 5 rm -rf /", "timeout 5 sudo rm -rf /", "a b c d e rm -rf / sudo git push -f",
+		"retry retry retry env -S 'rm -rf .'", "rm -r -f .", "rm -rf ./", `rm -rf "$PWD"`, "rm -rf *",
+		"rm foo.txt", "rm -- -x .git/config", "find . -exec retry rm -rf {} +"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, cmd string) {

@@ -161,6 +161,9 @@ type checker struct {
 	parts [][]string
 	// realHome is Options.Home with symlinks resolved, once needed.
 	realHome string
+	// hypothetical is set while the arguments of an unknown command are
+	// classified as if run (wrapped.go); they are not searched again.
+	hypothetical bool
 }
 
 // maxSteps bounds the work of one Check: nested code (eval $(eval ...))

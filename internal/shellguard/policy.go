@@ -13,8 +13,10 @@ const (
 	RuleParseError       = "parse.error"           // the command does not parse
 	RuleParseDepth       = "parse.depth"           // nested code deeper than Options.MaxDepth
 	RuleDeleteProtected  = "delete.protected"      // recursive delete of /, ~, the workspace root or a system path
+	RuleDeleteWorkspace  = "delete.workspace"      // recursive delete of the workspace root itself or everything in it
 	RuleDeleteRecursive  = "delete.recursive"      // any other recursive delete
-	RuleDeleteFiles      = "delete.files"          // a non-recursive delete
+	RuleDeleteFiles      = "delete.files"          // a delete of files outside, by a glob, computed at run time, or shred
+	RuleWrappedCommand   = "wrapped.command"       // a command unknown to the guard whose arguments are a dangerous command line
 	RuleMoveProtected    = "move.protected"        // mv of /, ~, the workspace root or a system path
 	RuleDiskWrite        = "disk.write"            // writing a block device (dd of=/dev/sda, > /dev/sda)
 	RuleDiskFormat       = "disk.format"           // mkfs, wipefs, partitioning
@@ -58,8 +60,10 @@ var policy = map[string]struct {
 	RuleParseError:       {Ask, "the command could not be parsed, so it cannot be checked"},
 	RuleParseDepth:       {Ask, "code nested deeper than the guard follows"},
 	RuleDeleteProtected:  {Deny, "recursive delete of /, the home directory, the workspace root or a system path"},
+	RuleDeleteWorkspace:  {Ask, "recursive delete of the workspace root itself"},
 	RuleDeleteRecursive:  {Ask, "recursive delete"},
-	RuleDeleteFiles:      {Ask, "file delete"},
+	RuleDeleteFiles:      {Ask, "file delete outside the workspace, by a glob or of a path computed at run time"},
+	RuleWrappedCommand:   {Ask, "a command the guard does not know, given a dangerous command line as arguments"},
 	RuleMoveProtected:    {Deny, "moving /, the home directory, the workspace root or a system path"},
 	RuleDiskWrite:        {Deny, "raw write to a disk device"},
 	RuleDiskFormat:       {Deny, "formatting, wiping or partitioning a disk"},
