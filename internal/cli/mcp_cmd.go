@@ -75,6 +75,7 @@ func mcpCmd(s stdio) *cobra.Command {
 		mcpServeCmd(s),
 		mcpDoctorCmd(s),
 	)
+	c.AddCommand(mcpLoginCmds(s)...)
 	return c
 }
 

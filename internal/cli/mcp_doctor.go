@@ -45,7 +45,7 @@ func mcpDoctor(s stdio) error {
 		logDir = run.MCPLogDir(st.Dir())
 	}
 	var m mcp.Manager
-	m.Start(context.Background(), loaded.Servers, mcp.Options{LogDir: logDir, ClientVersion: Version, Roots: []string{o.Workspace}})
+	m.Start(context.Background(), loaded.Servers, mcp.Options{LogDir: logDir, ClientVersion: Version, Roots: []string{o.Workspace}, Auth: run.MCPAuthStore()})
 	defer m.Close()
 	m.Wait(context.Background())
 	failed := false

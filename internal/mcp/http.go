@@ -7,13 +7,16 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/zero-agent/zero/internal/mcp/mcpauth"
 	"github.com/zero-agent/zero/internal/mcp/mcpconfig"
 )
 
 // httpTransport is the SDK's streamable HTTP or legacy SSE client
 // transport for cfg, sending cfg's headers and, when BearerTokenEnv names
-// a set variable, Authorization: Bearer with its value.
-func httpTransport(cfg mcpconfig.Server, getenv func(string) string) (mcp.Transport, error) {
+// a set variable, Authorization: Bearer with its value; otherwise the
+// OAuth token store holds for it (streamable HTTP only: the SDK's SSE
+// client transport takes no OAuth handler).
+func httpTransport(cfg mcpconfig.Server, getenv func(string) string, store mcpauth.Store) (mcp.Transport, error) {
 	if cfg.URL == "" {
 		return nil, fmt.Errorf("no url configured (add \"url\" to the server's entry)")
 	}
@@ -32,7 +35,17 @@ func httpTransport(cfg mcpconfig.Server, getenv func(string) string) (mcp.Transp
 	if cfg.Transport == mcpconfig.SSE {
 		return &mcp.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: client}, nil
 	}
-	return &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: client}, nil
+	t := &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: client}
+	if headers.Get("Authorization") == "" && store.Dir != "" {
+		h, err := store.Handler(cfg.Name, cfg.URL)
+		if err != nil {
+			return nil, err
+		}
+		if h != nil {
+			t.OAuthHandler = h
+		}
+	}
+	return t, nil
 }
 
 // headerTransport adds fixed headers to every request.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/zero-agent/zero/internal/mcp/mcpauth"
 	"github.com/zero-agent/zero/internal/mcp/mcpconfig"
 	"github.com/zero-agent/zero/internal/tools"
 )
@@ -63,6 +64,10 @@ type Options struct {
 	// workspace and added directories), as file:// roots; none: the
 	// client declares no roots capability.
 	Roots []string
+	// Auth holds the OAuth tokens `zero mcp login` stored; a streamable
+	// HTTP server with one (and no Authorization header of its own) is
+	// sent it. The zero value (no Dir) sends none.
+	Auth mcpauth.Store
 	// Getenv reads MAX_MCP_OUTPUT_TOKENS and bearer token variables; nil
 	// is os.Getenv.
 	Getenv func(string) string

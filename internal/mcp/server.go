@@ -18,6 +18,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/zero-agent/zero/internal/mcp/mcpauth"
 	"github.com/zero-agent/zero/internal/mcp/mcpconfig"
 )
 
@@ -176,7 +177,7 @@ func (s *server) transport() (mcp.Transport, *process, *mcp.ClientSessionOptions
 		}
 		return proc.transport(), proc, &mcp.ClientSessionOptions{ProtocolVersion: stdioProtocolVersion}, nil
 	case mcpconfig.HTTP, mcpconfig.SSE:
-		t, err := httpTransport(s.cfg, s.m.getenv)
+		t, err := httpTransport(s.cfg, s.m.getenv, s.m.opts.Auth)
 		return t, nil, nil, err
 	default:
 		return nil, nil, nil, fmt.Errorf("unknown transport %q (use stdio, http or sse)", s.cfg.Transport)
@@ -194,8 +195,11 @@ func (s *server) startError(ctx context.Context, proc *process, step string, err
 			return fmt.Errorf("server %s during %s", exit, step)
 		}
 	}
+	if errors.Is(err, mcpauth.ErrLoginNeeded) {
+		return fmt.Errorf("%s: %w", step, err)
+	}
 	if proc == nil && strings.Contains(err.Error(), http.StatusText(http.StatusUnauthorized)) {
-		return fmt.Errorf("%s: %w (the server asks for authorization: give it a token with bearer_token_env_var or an Authorization header)", step, err)
+		return fmt.Errorf("%s: %w (the server asks for authorization: run zero mcp login %s, or give it a token with bearer_token_env_var or an Authorization header)", step, err, s.cfg.Name)
 	}
 	return fmt.Errorf("%s: %w", step, err)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/zero-agent/zero/internal/config"
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/mcp"
+	"github.com/zero-agent/zero/internal/mcp/mcpauth"
 	"github.com/zero-agent/zero/internal/mcp/mcpconfig"
 	"github.com/zero-agent/zero/internal/mcp/toolsearch"
 	"github.com/zero-agent/zero/internal/tools"
@@ -70,6 +71,7 @@ func startMCP(warnings func() io.Writer, workspace string, roots []string, trust
 	m.mgr.Start(context.Background(), loaded.Servers, mcp.Options{
 		LogDir:        logDir,
 		ClientVersion: "zero",
+		Auth:          MCPAuthStore(),
 		Roots:         roots,
 		Warn: func(server, msg string) {
 			fmt.Fprintf(warnings(), "zero: warning: MCP server %q: %s\n", server, msg)
@@ -81,6 +83,12 @@ func startMCP(warnings func() io.Writer, workspace string, roots []string, trust
 		},
 	})
 	return m
+}
+
+// MCPAuthStore is where `zero mcp login` keeps OAuth tokens: the config
+// dir's mcp-auth folder, one file per server, mode 0600.
+func MCPAuthStore() mcpauth.Store {
+	return mcpauth.Store{Dir: filepath.Join(config.Dir(), "mcp-auth")}
 }
 
 // MCPLogDir is where MCP servers' stderr goes (mcp-<name>.log): beside
