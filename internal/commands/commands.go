@@ -271,3 +271,23 @@ func ParseLine(prompt string) (name, args string, ok bool) {
 	}
 	return m[1], m[2], true
 }
+
+// Report lists the commands: name, hint, scope, description, file, then
+// the notes on what was skipped.
+func (s *Set) Report() string {
+	var b strings.Builder
+	if len(s.Commands) == 0 {
+		b.WriteString("no custom commands (folders read: .zero/commands, .claude/commands, .gemini/commands in the project up to the repository root; ~/.config/zero/commands, ~/.claude/commands, ~/.gemini/commands)\n")
+	}
+	for _, c := range s.Commands {
+		name := "/" + c.Name
+		if c.ArgumentHint != "" {
+			name += " " + c.ArgumentHint
+		}
+		fmt.Fprintf(&b, "%s  (%s)  %s\n    %s\n", name, c.Scope, c.Description, c.Path)
+	}
+	for _, n := range s.Notes {
+		b.WriteString("! " + n + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}

@@ -13,8 +13,13 @@ import (
 var resourceMention = lazyregexp.New(`(?:^|\s)@([A-Za-z0-9_.-]+):(\S+)`)
 
 // ExpandPrompt is the prompt as the model will get it (PrepareMCP first):
-// `zero exec` calls it to refuse an unknown MCP prompt before the run.
+// `zero exec` calls it to refuse an unknown MCP prompt, skill or command
+// before the run. A skill or command is expanded later, by Prompt, where
+// its !`cmd` lines can ask the turn's asker.
 func (s *Session) ExpandPrompt(ctx context.Context, prompt string) (string, error) {
+	if err := s.checkCommand(prompt); err != nil {
+		return "", err
+	}
 	_ = s.PrepareMCP(ctx)
 	return s.expandMCP(ctx, prompt)
 }

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/zero-agent/zero/internal/agent"
+	"github.com/zero-agent/zero/internal/commands"
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/hooks"
 	"github.com/zero-agent/zero/internal/instructions"
@@ -17,6 +19,7 @@ import (
 	"github.com/zero-agent/zero/internal/permission"
 	"github.com/zero-agent/zero/internal/providers/catalog"
 	"github.com/zero-agent/zero/internal/sessions"
+	"github.com/zero-agent/zero/internal/skills"
 	"github.com/zero-agent/zero/internal/tools"
 )
 
@@ -68,6 +71,10 @@ type Session struct {
 	// instructions are the instruction files of the system prompt and
 	// the nested ones tool calls added (instructions.go).
 	instructions *instructions.Set
+	// skills and commands are the session's skills and custom commands
+	// (extensions.go).
+	skills   *skills.Set
+	commands *commands.Set
 }
 
 // Usage is how much of the window the session uses now.
@@ -99,7 +106,9 @@ func (rt *Runtime) OpenSession(w Which) (*Session, error) {
 	if protoNote != "" {
 		fmt.Fprintln(rt.warnings(), "zero:", protoNote)
 	}
-	s.tools = ToolSet(rt.Workspace, ToolOptions{Policy: &rt.policy, Engine: rt.Engine, Hooks: s.hooks})
+	topts := ToolOptions{Policy: &rt.policy, Engine: rt.Engine, Hooks: s.hooks}
+	s.tools = ToolSet(rt.Workspace, topts)
+	s.loadExtensions(topts)
 	withNested(s.tools, s.instructions)
 	s.edits = chooseEditTools(rt.Config.EditTool, string(rt.Active.Kind), model)
 	s.agent = agent.New(agent.Options{
@@ -215,7 +224,10 @@ func (s *Session) Prompt(ctx context.Context, t Turn) agent.Result {
 	s.gate.Ask = t.Ask
 	defer func() { s.gate.Ask = nil }()
 	_ = s.PrepareMCP(ctx) // a required server's failure is exec's to act on; here its warning was shown
-	prompt, err := s.expandMCP(ctx, t.Prompt)
+	prompt, err := s.expandCommand(ctx, t.Prompt)
+	if err == nil {
+		prompt, err = s.expandMCP(ctx, prompt)
+	}
 	if err != nil {
 		s.chain.Emit(event.Event{Type: event.Error, Text: err.Error()})
 		return agent.Result{StopReason: event.StopError, Err: err}
@@ -236,13 +248,17 @@ func (s *Session) Prompt(ctx context.Context, t Turn) agent.Result {
 // the run is read-only and its answer a plan; the minimal profile's is
 // short.
 func (s *Session) systemPrompt(mode permission.Mode) string {
+	extra := s.instructions.Text()
+	if l := s.skillsListing(s.rt.window()); l != "" {
+		extra = strings.TrimSpace(extra + "\n\n" + l)
+	}
 	switch {
 	case mode == permission.ModePlan:
-		return agent.PlanSystemPrompt(s.rt.Workspace.Root(), s.started, s.instructions.Text())
+		return agent.PlanSystemPrompt(s.rt.Workspace.Root(), s.started, extra)
 	case s.minimal:
-		return agent.MinimalSystemPrompt(s.rt.Workspace.Root(), s.started, s.instructions.Text())
+		return agent.MinimalSystemPrompt(s.rt.Workspace.Root(), s.started, extra)
 	}
-	return agent.SystemPrompt(s.rt.Workspace.Root(), s.started, s.instructions.Text())
+	return agent.SystemPrompt(s.rt.Workspace.Root(), s.started, extra)
 }
 
 // fitWindow switches the session to the minimal profile (fewer tools,

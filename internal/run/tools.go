@@ -13,6 +13,7 @@ import (
 	"github.com/zero-agent/zero/internal/providers/catalog"
 	"github.com/zero-agent/zero/internal/redact"
 	"github.com/zero-agent/zero/internal/sandbox"
+	"github.com/zero-agent/zero/internal/skills"
 	"github.com/zero-agent/zero/internal/tools"
 	"github.com/zero-agent/zero/internal/tools/webfetch"
 	"github.com/zero-agent/zero/internal/workspace"
@@ -68,7 +69,7 @@ func Visible(mode permission.Mode) func(tools.Tool) bool { return visible(mode, 
 // minimalTools are the tools of the minimal profile (a small window):
 // enough to find, read, change and test code; listing and globbing are
 // one bash call away, and the web is left out.
-var minimalTools = map[string]bool{"read_file": true, "grep": true, "edit_file": true, tools.ApplyPatchName: true, "write_file": true, "bash": true}
+var minimalTools = map[string]bool{"read_file": true, "grep": true, "edit_file": true, tools.ApplyPatchName: true, "write_file": true, "bash": true, skills.ToolName: true}
 
 // visible is the tool filter of a mode in a profile (minimal: the
 // minimalTools only).

@@ -95,3 +95,19 @@ func (s *Set) Search(query string, limit int) []Skill {
 	}
 	return out
 }
+
+// Report lists the skills for /skills and `zero skills list`: name,
+// scope, description, folder, then the notes on what was skipped.
+func (s *Set) Report() string {
+	var b strings.Builder
+	if s.Len() == 0 {
+		b.WriteString("no skills (folders read: .zero/skills, .agents/skills, .claude/skills in the project up to the repository root; ~/.config/zero/skills, ~/.agents/skills, ~/.claude/skills)\n")
+	}
+	for _, sk := range s.Skills {
+		fmt.Fprintf(&b, "/%s  (%s)  %s\n    %s\n", sk.Name, sk.Scope, cut(sk.Description, maxListed), sk.Dir)
+	}
+	for _, n := range s.Notes {
+		b.WriteString("! " + n + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}

@@ -67,6 +67,17 @@ type Backend interface {
 // prompt; every Backend gets the mode with each Turn regardless.
 type modeSetter interface{ SetMode(Mode) }
 
+// customLister is a Backend with custom slash commands (skills and
+// command files): /help lists them, Tab completes them, and a line that
+// calls one is sent as a prompt (the run layer expands it).
+type customLister interface{ CustomCommands() []CustomCommand }
+
+// CustomCommand is one custom slash command.
+type CustomCommand struct {
+	// Name follows the slash; Hint is its argument hint ("[file]").
+	Name, Hint, Help string
+}
+
 // Mode is the permission mode, cycled with Shift+Tab and passed with each
 // turn (internal/permission parses and owns it).
 type Mode = permission.Mode
@@ -145,6 +156,8 @@ const (
 	// ReportMemory lists the instruction files loaded (AGENTS.md,
 	// CLAUDE.md, ZERO.md, imports, nested ones) and from where.
 	ReportMemory ReportKind = "memory"
+	// ReportSkills lists the skills (/skills) and what was skipped.
+	ReportSkills ReportKind = "skills"
 )
 
 // ShellResult is the outcome of a `!cmd`.

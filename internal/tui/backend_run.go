@@ -139,8 +139,24 @@ func (b *RunBackend) Report(ctx context.Context, kind ReportKind) (string, error
 		return b.Session().ContextReport().String(), nil
 	case ReportMemory:
 		return b.Session().Instructions().Report(), nil
+	case ReportSkills:
+		return b.Session().Skills().Report() + "\nrun one with /<name> [arguments]; the model loads them with the skill tool", nil
 	}
 	return "", fmt.Errorf("unknown report %q", kind)
+}
+
+// CustomCommands lists the session's skills and command files for /help
+// and Tab completion.
+func (b *RunBackend) CustomCommands() []CustomCommand {
+	var out []CustomCommand
+	for _, c := range b.Session().SlashCommands() {
+		help := c.Description
+		if c.Skill {
+			help = "skill: " + help
+		}
+		out = append(out, CustomCommand{Name: c.Name, Hint: c.Hint, Help: help})
+	}
+	return out
 }
 
 // Sessions implements Backend.

@@ -28,7 +28,7 @@ func (m *Model) complete() tea.Cmd {
 	}
 	name, arg, hasArg := strings.Cut(v, " ")
 	if !hasArg {
-		m.completeWith(v, "", commandNames())
+		m.completeWith(v, "", m.allNames())
 		return nil
 	}
 	if strings.Contains(arg, " ") {
@@ -105,7 +105,7 @@ func (m *Model) completeOnEnter() bool {
 		return false
 	}
 	var matches []string
-	for _, n := range commandNames() {
+	for _, n := range m.allNames() {
 		if n == v {
 			return false
 		}

@@ -130,6 +130,8 @@ func (m *Model) submit(text string) tea.Cmd {
 	switch {
 	case strings.HasPrefix(trimmed, "/mcp__"):
 		return m.startRun(text) // an MCP server's prompt: the run layer renders it
+	case strings.HasPrefix(trimmed, "/") && m.isCustom(trimmed):
+		return m.startRun(text) // a skill or a command file: the run layer expands it
 	case strings.HasPrefix(trimmed, "/"):
 		return m.slash(trimmed)
 	case strings.HasPrefix(trimmed, "!"):

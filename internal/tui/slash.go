@@ -34,6 +34,7 @@ var commands = []command{
 	{"logs", "", "show where the session log and spilled outputs live"},
 	{"tools", "", "list the tools the model can use"},
 	{"memory", "", "list the instruction files loaded (AGENTS.md, CLAUDE.md…)"},
+	{"skills", "", "list the skills (/<skill> [args] runs one)"},
 	{"compact", "", "compact the conversation now"},
 	{"rules", "[why <id>]", "show the rules in force, or why one exists"},
 	{"mcp", "[tools|prompts|reconnect NAME|remove NAME]", "MCP servers: state, tools, prompts (/mcp__server__prompt runs one), reconnect, remove"},
@@ -69,6 +70,57 @@ func commandNames() []string {
 	return names
 }
 
+// builtin reports whether name is one of the app's own commands (they win
+// over a custom command of the same name).
+func builtin(name string) bool {
+	for _, c := range commands {
+		if c.name == name || name == "quit" {
+			return true
+		}
+	}
+	return false
+}
+
+// custom is the backend's custom commands but those a built-in shadows.
+func (m *Model) custom() []CustomCommand {
+	l, ok := m.backend.(customLister)
+	if !ok {
+		return nil
+	}
+	var out []CustomCommand
+	for _, c := range l.CustomCommands() {
+		if !builtin(c.Name) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// allNames is every slash command's name: the built-ins, then the
+// custom ones, for Tab completion and suggestions.
+func (m *Model) allNames() []string {
+	names := commandNames()
+	for _, c := range m.custom() {
+		names = append(names, "/"+c.Name)
+	}
+	return names
+}
+
+// isCustom reports whether line calls a custom command.
+func (m *Model) isCustom(line string) bool {
+	name, _, _ := strings.Cut(strings.TrimPrefix(line, "/"), " ")
+	name, _, _ = strings.Cut(name, "\n")
+	if builtin(name) {
+		return false
+	}
+	for _, c := range m.custom() {
+		if c.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
 // slash runs a slash command line such as "/resume 3f2a".
 func (m *Model) slash(line string) tea.Cmd {
 	name, arg, _ := strings.Cut(strings.TrimPrefix(line, "/"), " ")
@@ -81,6 +133,12 @@ func (m *Model) slash(line string) tea.Cmd {
 		b.WriteString("commands\n")
 		for _, c := range commands {
 			fmt.Fprintf(&b, "  %-22s %s\n", "/"+c.name+" "+c.args, c.help)
+		}
+		if cs := m.custom(); len(cs) > 0 {
+			b.WriteString("custom commands and skills\n")
+			for _, c := range cs {
+				fmt.Fprintf(&b, "  %-22s %s\n", "/"+c.Name+" "+c.Hint, sanitize.Line(c.Help))
+			}
 		}
 		b.WriteString(keyHelp)
 		m.commit(render.Block(b.String(), w)...)
@@ -105,7 +163,7 @@ func (m *Model) slash(line string) tea.Cmd {
 		return m.background("", func(ctx context.Context, b Backend) (string, error) {
 			return b.MCP(ctx, arg)
 		})
-	case "config", "context", "logs", "tools", "memory":
+	case "config", "context", "logs", "tools", "memory", "skills":
 		kind := ReportKind(name)
 		return m.background("", func(ctx context.Context, b Backend) (string, error) {
 			return b.Report(ctx, kind)
@@ -143,7 +201,7 @@ func (m *Model) slash(line string) tea.Cmd {
 		return m.clip(arg)
 	default:
 		msg := "unknown command /" + name
-		if s := suggest("/"+name, commandNames()); s != "" {
+		if s := suggest("/"+name, m.allNames()); s != "" {
 			msg += " — did you mean " + s + "?"
 		}
 		m.commit(render.Notice(event.Warning, msg+" (/help lists them)", w)...)

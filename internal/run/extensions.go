@@ -1,0 +1,195 @@
+package run
+
+// Skills (internal/skills) and custom commands (internal/commands),
+// discovered once per session so the offered tools stay the same for the
+// whole of it (the skill tool is added only when a skill exists, before
+// the first request), and a "/name args" prompt expanded the same way for
+// every surface (Session.Prompt; `zero exec` checks the name first with
+// ExpandPrompt).
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"sync/atomic"
+
+	"github.com/zero-agent/zero/internal/commands"
+	"github.com/zero-agent/zero/internal/config"
+	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/shellguard"
+	"github.com/zero-agent/zero/internal/skills"
+)
+
+// ExtensionOptions are where skills and commands are looked for from
+// workspace root, with the folder's trust (project folders need it).
+func ExtensionOptions(root string, trusted bool) skills.Options {
+	home, _ := os.UserHomeDir()
+	return skills.Options{Workdir: root, Home: home, ConfigDir: config.Dir(), Trusted: trusted}
+}
+
+// Skills is the session's skills (what /skills lists).
+func (s *Session) Skills() *skills.Set { return s.skills }
+
+// Commands is the session's custom commands.
+func (s *Session) Commands() *commands.Set { return s.commands }
+
+// Slash is one custom slash command for /help and Tab completion: a
+// skill's or a command file's.
+type Slash struct {
+	Name, Hint, Description string
+	// Skill: /Name runs a skill.
+	Skill bool
+}
+
+// SlashCommands lists the session's custom slash commands by name: skills
+// and command files (a skill wins a name both use, as in Claude Code).
+func (s *Session) SlashCommands() []Slash {
+	var out []Slash
+	seen := map[string]bool{}
+	for _, sk := range s.skills.Skills {
+		seen[sk.Name] = true
+		out = append(out, Slash{Name: sk.Name, Description: sk.Description, Skill: true})
+	}
+	for _, c := range s.commands.Commands {
+		if !seen[c.Name] {
+			out = append(out, Slash{Name: c.Name, Hint: c.ArgumentHint, Description: c.Description})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// loadExtensions discovers the session's skills and commands and adds
+// the skill tool when there is a skill.
+func (s *Session) loadExtensions(o ToolOptions) {
+	eo := ExtensionOptions(s.rt.Workspace.Root(), s.rt.Trusted)
+	s.skills, s.commands = skills.Discover(eo), commands.Discover(eo)
+	if s.skills.Len() > 0 {
+		s.tools.Add(wrapTool(skills.NewTool(s.skills), o))
+	}
+}
+
+// skillsListing is the system prompt's skills section for window.
+func (s *Session) skillsListing(window int) string {
+	return s.skills.Listing(skills.Budget(window))
+}
+
+// lookup is the command a "/name" prompt calls: a skill, else a command
+// file; ok is false for a prompt not shaped like one or a name neither
+// has.
+func (s *Session) lookup(prompt string) (c commands.Command, args string, ok bool, err error) {
+	name, args, shaped := commands.ParseLine(prompt)
+	if !shaped {
+		return commands.Command{}, "", false, nil
+	}
+	if sk, found := s.skills.Get(name); found {
+		c, err := commands.FromSkill(sk)
+		return c, args, true, err
+	}
+	c, found := s.commands.Get(name)
+	return c, args, found, nil
+}
+
+// errUnknownCommand: a "/name" prompt names no skill, command or MCP
+// prompt (exec refuses it rather than send the model a typo).
+var errUnknownCommand = errors.New("unknown command")
+
+// checkCommand is ExpandPrompt's check that a "/name" prompt names
+// something: a skill, a command file or an MCP prompt.
+func (s *Session) checkCommand(prompt string) error {
+	name, _, shaped := commands.ParseLine(prompt)
+	if !shaped || strings.HasPrefix(name, "mcp__") {
+		return nil
+	}
+	if _, _, ok, err := s.lookup(prompt); ok || err != nil {
+		return err
+	}
+	var names []string
+	for _, c := range s.SlashCommands() {
+		names = append(names, "/"+c.Name)
+	}
+	if len(names) == 0 {
+		return fmt.Errorf("%w /%s: no skills or custom commands are loaded (zero skills list shows where they are read from)", errUnknownCommand, name)
+	}
+	return fmt.Errorf("%w /%s (the skills and commands: %s)", errUnknownCommand, name, strings.Join(names, " "))
+}
+
+// expandCommand turns a "/name args" prompt into what the model gets: the
+// skill's instructions or the command's template, expanded. A prompt that
+// calls neither is unchanged; a failed expansion (a refused or failing
+// !`cmd`) is an error and nothing is sent.
+func (s *Session) expandCommand(ctx context.Context, prompt string) (string, error) {
+	c, args, ok, err := s.lookup(prompt)
+	if err != nil || !ok {
+		return prompt, err
+	}
+	return commands.Expand(ctx, c, args, commands.Env{Shell: s.commandShell, ReadFile: s.commandFile})
+}
+
+// maxCommandFile caps a file a command's @path includes.
+const maxCommandFile = 256 << 10
+
+var commandCalls atomic.Int64
+
+// commandShell runs a command file's !`cmd` as the model's bash call
+// would be run: the permission gate (guard, rules, mode, grants; it asks
+// the surface's asker of the prompt, and headless runs without one get a
+// denial), the beforeTool hooks, the sandbox. A refusal or a non-zero exit
+// is an error that stops the command.
+func (s *Session) commandShell(ctx context.Context, line string) (string, error) {
+	t, ok := s.tools.Get("bash")
+	if !ok {
+		return "", errors.New("no shell tool")
+	}
+	args, _ := json.Marshal(map[string]string{"command": line})
+	call := llm.ToolCall{ID: fmt.Sprintf("command_%d", commandCalls.Add(1)), Name: t.Name(), Arguments: string(args)}
+	o := s.gate.Decide(ctx, call, t)
+	if !o.Allow {
+		return "", fmt.Errorf("refused: %s", o.Reason)
+	}
+	if o.Rewrite != "" {
+		args = json.RawMessage(o.Rewrite)
+	}
+	res, err := t.Run(ctx, args)
+	if err != nil {
+		return "", err
+	}
+	if res.IsError {
+		code := "failed"
+		if res.ExitCode != nil {
+			code = fmt.Sprintf("exited %d", *res.ExitCode)
+		}
+		return "", fmt.Errorf("%s:\n%s", code, strings.TrimSpace(res.Content))
+	}
+	return res.Content, nil
+}
+
+// commandFile reads a file a command's @path names as read_file would: in
+// the workspace, never a secret.
+func (s *Session) commandFile(path string) (string, error) {
+	ws := s.rt.Workspace
+	abs, err := ws.Resolve(path, false)
+	if err != nil {
+		return "", err
+	}
+	home, _ := os.UserHomeDir()
+	if kind, secret := shellguard.SecretPath(abs, home, config.Dir()); secret {
+		return "", fmt.Errorf("%s is a secret (%s)", path, kind)
+	}
+	fi, err := ws.Stat(abs)
+	if err != nil || fi.IsDir() {
+		return "", fmt.Errorf("%s is not a file", path)
+	}
+	if fi.Size() > maxCommandFile {
+		return "", fmt.Errorf("%s is %d bytes, more than a command includes (%d)", path, fi.Size(), maxCommandFile)
+	}
+	data, err := ws.ReadFile(abs)
+	if err != nil {
+		return "", err
+	}
+	return redactSecrets(string(data)), nil
+}
