@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -189,36 +188,81 @@ func TestHeadlessPermissions(t *testing.T) {
 
 	// With -i stream-json the request is answered by a permission_decision line.
 	srv.Script(llmtest.Reply(tc("w2", "write_file", write)), llmtest.Reply(llmtest.Text("written")))
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, zeroBin, "exec", "-i", "stream-json", "-o", "stream-json", "-p", "write new.txt", "--base-url", srv.URL(), "--model", "m")
-	cmd.Dir, cmd.Env = dir, e.vars
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(stdout)
 	var sawRequest bool
-	for sc.Scan() {
-		var ev map[string]any
-		json.Unmarshal(sc.Bytes(), &ev)
-		if ev["type"] == "permission_request" {
-			p := ev["permission"].(map[string]any)
-			if p["id"] != "w2" || p["tool"] != "write_file" {
-				t.Fatalf("permission request %v", p)
-			}
-			sawRequest = true
-			io.WriteString(stdin, `{"type":"permission_decision","id":"w2","decision":"allow_once"}`+"\n")
+	_, code := e.converse(dir, func(ev map[string]any) []string {
+		if ev["type"] != "permission_request" {
+			return nil
 		}
-	}
-	stdin.Close()
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("exec: %v", err)
+		p := ev["permission"].(map[string]any)
+		if p["id"] != "w2" || p["tool"] != "write_file" {
+			t.Fatalf("permission request %v", p)
+		}
+		sawRequest = true
+		return []string{`{"type":"permission_decision","id":"w2","decision":"allow_once"}`}
+	}, "exec", "-i", "stream-json", "-o", "stream-json", "-p", "write new.txt", "--base-url", srv.URL(), "--model", "m")
+	if code != 0 {
+		t.Fatalf("exec: exit %d", code)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "new.txt"))
 	if !sawRequest || err != nil || string(b) != "hello\n" {
 		t.Fatalf("approved write: request=%v err=%v content=%q", sawRequest, err, b)
+	}
+}
+
+// TestStreamJSONInputMistakesAreLoud: a line that is not JSON, an answer
+// for a call id no request named, and an unknown decision each get a
+// warning event naming the problem; a request nothing answers is denied
+// after --permission-timeout instead of hanging the run.
+func TestStreamJSONInputMistakesAreLoud(t *testing.T) {
+	dir := t.TempDir()
+	e := newEnv(t)
+	srv := llmtest.NewServer(t)
+	srv.Script(
+		llmtest.Reply(tc("w1", "write_file", `{"path":"a.txt","content":"a"}`)),
+		llmtest.Reply(tc("w2", "write_file", `{"path":"b.txt","content":"b"}`)),
+		llmtest.Reply(llmtest.Text("gave up")),
+	)
+	events, code := e.converse(dir, func(ev map[string]any) []string {
+		if ev["type"] != "permission_request" {
+			return nil
+		}
+		switch ev["permission"].(map[string]any)["id"] {
+		case "w1": // garbage, a wrong id, then silence: the timeout decides
+			return []string{`{"type":"permission_decision"`, `{"type":"permission_decision","id":"call_typo","decision":"allow_once"}`}
+		case "w2":
+			return []string{`{"type":"permission_decision","id":"w2","decision":"allow_forever"}`}
+		}
+		return nil
+	}, "exec", "-i", "stream-json", "-o", "stream-json", "--permission-timeout", "1s", "-p", "write two files", "--base-url", srv.URL(), "--model", "m")
+	if code != 0 {
+		t.Fatalf("exec: exit %d", code)
+	}
+	var warnings []string
+	for _, ev := range events {
+		if ev["type"] == "warning" {
+			warnings = append(warnings, ev["text"].(string))
+			if ev["runId"] == "" || ev["runId"] == nil {
+				t.Errorf("warning without the run's id: %v", ev)
+			}
+		}
+	}
+	for _, want := range []string{"is not JSON", `call id "call_typo", which no permission_request asked for`,
+		`no permission_decision for call "w1" arrived on stdin within 1s`, `unknown decision "allow_forever"`} {
+		found := false
+		for _, w := range warnings {
+			found = found || strings.Contains(w, want)
+		}
+		if !found {
+			t.Errorf("no warning containing %q in %q", want, warnings)
+		}
+	}
+	if last := events[len(events)-1]; last["type"] != "run_end" || last["stopReason"] != "completed" {
+		t.Errorf("last event %v, want run_end completed", last)
+	}
+	for _, f := range []string{"a.txt", "b.txt"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			t.Errorf("%s was written without an approval", f)
+		}
 	}
 }
 

@@ -4,9 +4,12 @@
 package e2e
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -100,6 +103,58 @@ func (e *env) run(dir, stdin string, args ...string) result {
 		e.t.Fatalf("running zero: %v", err)
 	}
 	return result{out.String(), errb.String(), code}
+}
+
+// converse runs zero in dir with args as a stream-json client does: every
+// event it writes on stdout is handed to answer, whose lines (if any) are
+// written to its stdin at once; stdin stays open until stdout ends. It
+// returns the events in order and the exit code.
+func (e *env) converse(dir string, answer func(ev map[string]any) []string, args ...string) ([]map[string]any, int) {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, zeroBin, args...)
+	cmd.Dir, cmd.Env = dir, e.vars
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		e.t.Fatal(err)
+	}
+	var events []map[string]any
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	for sc.Scan() {
+		var ev map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+			e.t.Errorf("stdout line is not JSON: %q", sc.Text())
+			continue
+		}
+		events = append(events, ev)
+		for _, l := range answer(ev) {
+			io.WriteString(stdin, l+"\n")
+		}
+	}
+	stdin.Close()
+	code := 0
+	if err := cmd.Wait(); err != nil {
+		ee, ok := err.(*exec.ExitError)
+		if !ok {
+			e.t.Fatalf("running zero: %v", err)
+		}
+		code = ee.ExitCode()
+	}
+	if code != 0 {
+		e.t.Logf("stderr: %s", errb.String())
+	}
+	return events, code
 }
 
 // goroot returns the Go distribution's root.

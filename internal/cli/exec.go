@@ -23,6 +23,9 @@ func execute(s stdio, o *execOptions) error {
 	if o.input == headless.StreamJSON && o.output != headless.StreamJSON {
 		return usagef("-i stream-json needs -o stream-json (permission requests are written as events)")
 	}
+	if o.permissionTimeout < 0 {
+		return usagef("--permission-timeout must not be negative (0 waits for every decision)")
+	}
 	rt, err := run.Open(run.Options{
 		Workdir: o.over.workdir, AddDirs: o.over.addDirs, Overrides: o.over.config(),
 		Mode: o.permission, AutoApprove: o.over.autoApprove, MaxTurns: o.maxTurns,
@@ -50,6 +53,7 @@ func execute(s stdio, o *execOptions) error {
 	res, err := headless.Run(ctx, sess, prompt, headless.Options{
 		Output: o.output, Input: o.input, Quiet: o.quiet,
 		Stdin: s.in, Stdout: s.out, Stderr: s.err, StdoutIsTTY: s.outIsTTY,
+		PermissionTimeout: o.permissionTimeout,
 	})
 	if err != nil {
 		return err

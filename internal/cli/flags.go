@@ -5,6 +5,7 @@ import (
 	"github.com/zero-agent/zero/internal/lazyregexp"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -102,6 +103,9 @@ type execOptions struct {
 	maxTurnsSet bool
 	quiet       bool
 	permission  string
+	// permissionTimeout bounds each wait for a permission_decision with
+	// -i stream-json.
+	permissionTimeout time.Duration
 }
 
 // execLong is `zero exec --help`'s description.
@@ -155,6 +159,8 @@ func execCmd(s stdio) *cobra.Command {
 	fs.StringVarP(&o.prompt, "prompt", "p", "", "the task `PROMPT` (instead of the argument)")
 	fs.StringVarP(&o.output, "output", "o", headless.Text, "output `FORMAT`: text (the answer on stdout, progress on stderr), json, stream-json")
 	fs.StringVarP(&o.input, "input", "i", "", "input `FORMAT`: stream-json to answer permission requests on stdin")
+	fs.DurationVar(&o.permissionTimeout, "permission-timeout", headless.DefaultPermissionTimeout,
+		"with -i stream-json: deny a permission request no decision answers within `DURATION` (0 waits)")
 	registerResume(c, &o.resume)
 	fs.StringVar(&o.fork, "fork", "", "branch a new session from session `ID` and continue it")
 	fs.IntVar(&o.maxTurns, "max-turns", 0, "stop after `N` model requests (default from config, 200)")

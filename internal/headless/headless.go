@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/zero-agent/zero/internal/agent"
 	"github.com/zero-agent/zero/internal/event"
@@ -45,6 +46,10 @@ type Options struct {
 	// StdoutIsTTY: the answer is sanitised for a terminal (raw bytes
 	// only when piped).
 	StdoutIsTTY bool
+	// PermissionTimeout bounds how long a permission_request waits for
+	// its answer on Stdin (then the call is denied, with a warning); 0
+	// waits until the run is interrupted.
+	PermissionTimeout time.Duration
 }
 
 // Run runs prompt in sess and writes its output. The result's stop reason
@@ -73,7 +78,7 @@ func Run(ctx context.Context, sess *run.Session, prompt string, o Options) (agen
 		if o.Output != StreamJSON {
 			return agent.Result{}, errors.New("-i stream-json needs -o stream-json (permission requests are written as events)")
 		}
-		ask = newStdinApprover(o.Stdin).ask
+		ask = newStdinApprover(o.Stdin, sess.Warn, o.PermissionTimeout).ask
 	}
 	res := sess.Prompt(ctx, run.Turn{Prompt: prompt, Sink: out, Ask: ask})
 	if err := sess.Err(); err != nil {

@@ -417,6 +417,13 @@ func (s *Session) Notes() []string { return s.notes }
 // neither).
 func (s *Session) Kept() bool { return !s.log.Removed() }
 
+// Warn emits a warning event into the session's run: stamped with the
+// run's id and turn, written to the session log and to the current
+// prompt's surface (a stream-json client's input mistakes, say).
+func (s *Session) Warn(text string) {
+	s.chain.Emit(event.Event{Type: event.Warning, Text: text})
+}
+
 // Err reports a failure to write the session log.
 func (s *Session) Err() error { return s.log.Err() }
 
