@@ -153,3 +153,43 @@ func TestExecCommandFailureStopsTheRun(t *testing.T) {
 		t.Errorf("%d chat requests, want none", n)
 	}
 }
+
+// TestCommandModelAppliesToItsPromptOnly: a command whose front matter
+// names a model the server offers runs its prompt on that model; the
+// session's next prompt is back on its own. A model the server lacks is a
+// warning, and the session's model answers.
+func TestCommandModelAppliesToItsPromptOnly(t *testing.T) {
+	e := newEnv(t)
+	dir := t.TempDir()
+	home := e.home
+	writeTree(t, home, map[string]string{
+		".claude/commands/quick.md":   "---\nmodel: small-model\n---\nAnswer briefly: $ARGUMENTS\n",
+		".claude/commands/missing.md": "---\nmodel: haiku\n---\nAnswer: $ARGUMENTS\n",
+	})
+	srv := llmtest.NewServer(t)
+	srv.SetModels("llmtest-model", "small-model")
+	srv.Script(llmtest.Reply(llmtest.Text("one")), llmtest.Reply(llmtest.Text("two")), llmtest.Reply(llmtest.Text("three")))
+	r := e.run(dir, "", "exec", "-o", "json", "--base-url", srv.URL(), "--model", "llmtest-model", "/quick why?")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var res struct{ SessionID string }
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+		t.Fatalf("%v: %s", err, r.stdout)
+	}
+	if r := e.run(dir, "", "exec", "--resume="+res.SessionID, "--base-url", srv.URL(), "--model", "llmtest-model", "and then?"); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	r = e.run(dir, "", "exec", "--base-url", srv.URL(), "--model", "llmtest-model", "/missing x")
+	if r.code != 0 || !strings.Contains(r.stderr, "the command asks for model haiku (the provider does not offer it): using llmtest-model") {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var models []string
+	for _, q := range chatRequests(srv, 0) {
+		m, _ := q.Map()["model"].(string)
+		models = append(models, m)
+	}
+	if strings.Join(models, " ") != "small-model llmtest-model llmtest-model" {
+		t.Errorf("models asked: %q", models)
+	}
+}

@@ -16,9 +16,11 @@ import (
 	"sort"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/zero-agent/zero/internal/commands"
 	"github.com/zero-agent/zero/internal/config"
+	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/shellguard"
 	"github.com/zero-agent/zero/internal/skills"
@@ -122,12 +124,54 @@ func (s *Session) checkCommand(prompt string) error {
 // skill's instructions or the command's template, expanded. A prompt that
 // calls neither is unchanged; a failed expansion (a refused or failing
 // !`cmd`) is an error and nothing is sent.
-func (s *Session) expandCommand(ctx context.Context, prompt string) (string, error) {
+// model is the command's model field ("" when it has none).
+func (s *Session) expandCommand(ctx context.Context, prompt string) (expanded, model string, err error) {
 	c, args, ok, err := s.lookup(prompt)
 	if err != nil || !ok {
-		return prompt, err
+		return prompt, "", err
 	}
-	return commands.Expand(ctx, c, args, commands.Env{Shell: s.commandShell, ReadFile: s.commandFile})
+	expanded, err = commands.Expand(ctx, c, args, commands.Env{Shell: s.commandShell, ReadFile: s.commandFile})
+	return expanded, c.Model, err
+}
+
+// commandModel switches to the model a command's front matter names for
+// its prompt and returns what switches back. The name is matched against
+// the provider's models: exactly, else as a Claude Code alias (haiku,
+// sonnet, opus: the first model whose id has it); a name the provider
+// does not offer is a warning and the session's model stays ("inherit"
+// keeps it silently).
+func (s *Session) commandModel(ctx context.Context, want string) (restore func()) {
+	current, _ := s.rt.ModelWindow()
+	if want == "" || want == "inherit" || want == current {
+		return func() {}
+	}
+	r := *s.rt.Active
+	lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	ids, err := ModelIDs(lctx, &r)
+	cancel()
+	pick := ""
+	for _, id := range ids {
+		if id == want {
+			pick = id
+			break
+		}
+		if pick == "" && !strings.ContainsAny(want, "-/.:") && strings.Contains(id, want) {
+			pick = id
+		}
+	}
+	if pick == "" {
+		why := "the provider does not offer it"
+		if err != nil {
+			why = "the provider's models could not be listed: " + err.Error()
+		}
+		s.chain.Emit(event.Event{Type: event.Warning, Text: fmt.Sprintf("the command asks for model %s (%s): using %s", want, why, current)})
+		return func() {}
+	}
+	if pick == current {
+		return func() {}
+	}
+	s.SetModel(pick)
+	return func() { s.SetModel(current) }
 }
 
 // maxCommandFile caps a file a command's @path includes.

@@ -224,7 +224,7 @@ func (s *Session) Prompt(ctx context.Context, t Turn) agent.Result {
 	s.gate.Ask = t.Ask
 	defer func() { s.gate.Ask = nil }()
 	_ = s.PrepareMCP(ctx) // a required server's failure is exec's to act on; here its warning was shown
-	prompt, err := s.expandCommand(ctx, t.Prompt)
+	prompt, model, err := s.expandCommand(ctx, t.Prompt)
 	if err == nil {
 		prompt, err = s.expandMCP(ctx, prompt)
 	}
@@ -232,6 +232,7 @@ func (s *Session) Prompt(ctx context.Context, t Turn) agent.Result {
 		s.chain.Emit(event.Event{Type: event.Error, Text: err.Error()})
 		return agent.Result{StopReason: event.StopError, Err: err}
 	}
+	defer s.commandModel(ctx, model)()
 	res := s.agent.Run(ctx, s.withShellNotes(prompt))
 	s.refreshAssumedWindow()
 	s.mu.Lock()
