@@ -37,6 +37,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/zero-agent/zero/internal/frontmatter"
+	"github.com/zero-agent/zero/internal/rules"
 	"github.com/zero-agent/zero/internal/skills"
 )
 
@@ -172,6 +173,10 @@ func load(dir, p string) (Command, error) {
 	if err != nil {
 		return Command{}, err
 	}
+	// a command is prose the model follows: invisible and control
+	// characters go, as in instruction files
+	c.Template, c.Description = rules.Sanitize(c.Template), rules.Sanitize(c.Description)
+	c.ArgumentHint = rules.Sanitize(c.ArgumentHint)
 	c.Name, c.Path = strings.Join(parts, ":"), p
 	return c, nil
 }

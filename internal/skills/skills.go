@@ -29,6 +29,7 @@ import (
 	"strings"
 
 	"github.com/zero-agent/zero/internal/frontmatter"
+	"github.com/zero-agent/zero/internal/rules"
 )
 
 // File is the file a skill folder holds.
@@ -216,7 +217,7 @@ func Parse(data []byte, folder string) (Skill, error) {
 	if !namePattern.MatchString(name) {
 		return Skill{}, fmt.Errorf("name %q is not 1-64 letters, digits, hyphens", name)
 	}
-	desc := strings.Join(strings.Fields(d.String("description")), " ")
+	desc := strings.Join(strings.Fields(rules.Sanitize(d.String("description"))), " ")
 	if desc == "" {
 		return Skill{}, fmt.Errorf("no description in the front matter (the model picks skills by it)")
 	}

@@ -200,3 +200,37 @@ func FuzzParseSkill(f *testing.F) {
 		}
 	})
 }
+
+func TestInstallCopiesTheFolderAndNeverOverwrites(t *testing.T) {
+	src, dest, outside := t.TempDir(), filepath.Join(t.TempDir(), "skills"), t.TempDir()
+	write(t, src, map[string]string{"SKILL.md": skill("pdf", "Fill PDF forms"), "scripts/fill.py": "print(1)", ".git/config": "x"})
+	write(t, outside, map[string]string{"private": "p"})
+	if err := os.Symlink(filepath.Join(outside, "private"), filepath.Join(src, "link")); err != nil {
+		t.Fatal(err)
+	}
+	sk, err := Install(src, dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sk.Name != "pdf" || sk.Dir != filepath.Join(dest, "pdf") {
+		t.Errorf("installed %+v", sk)
+	}
+	if b, err := os.ReadFile(filepath.Join(dest, "pdf", "scripts", "fill.py")); err != nil || string(b) != "print(1)" {
+		t.Errorf("scripts/fill.py: %q %v", b, err)
+	}
+	for _, gone := range []string{"link", ".git"} {
+		if _, err := os.Lstat(filepath.Join(dest, "pdf", gone)); err == nil {
+			t.Errorf("%s was copied", gone)
+		}
+	}
+	os.WriteFile(filepath.Join(src, "SKILL.md"), []byte(skill("pdf", "changed")), 0o644)
+	if _, err := Install(src, dest); err == nil || !strings.Contains(err.Error(), "exists already") {
+		t.Errorf("second install: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dest, "pdf", "SKILL.md")); !strings.Contains(string(b), "Fill PDF forms") {
+		t.Errorf("the installed skill was overwritten: %s", b)
+	}
+	if _, err := Install(t.TempDir(), dest); err == nil || !strings.Contains(err.Error(), "not a skill folder") {
+		t.Errorf("a folder without SKILL.md: %v", err)
+	}
+}
