@@ -87,6 +87,10 @@ type Config struct {
 	// Rules are the project and user rules (nil: none). Load project
 	// rules only after the user trusts the folder.
 	Rules *rules.Set
+	// ToolRules are the settings files' and flags' permission rules
+	// (toolrules.go); load project files only after the user trusts the
+	// folder.
+	ToolRules *ToolRules
 }
 
 // Engine decides tool calls. It is safe for concurrent use.
@@ -101,6 +105,7 @@ type Engine struct {
 	grants *Grants
 	recent []string
 	rules  *rules.Set
+	tools  *ToolRules
 }
 
 // New returns an engine and loads persistent grants from
@@ -110,7 +115,7 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.Workspace == nil {
 		return nil, errors.New("permission: Config.Workspace is required")
 	}
-	e := &Engine{ws: cfg.Workspace, home: cfg.Home, configDir: cfg.ConfigDir, mode: cfg.Mode, rules: cfg.Rules}
+	e := &Engine{ws: cfg.Workspace, home: cfg.Home, configDir: cfg.ConfigDir, mode: cfg.Mode, rules: cfg.Rules, tools: cfg.ToolRules}
 	if e.home == "" {
 		e.home, _ = os.UserHomeDir()
 	}
@@ -192,7 +197,38 @@ func (e *Engine) Decide(ctx context.Context, call llm.ToolCall, tool tools.Tool)
 	}
 	name := tool.Name()
 	d := e.decideEffect(name, tool.SideEffect(), args, mode, recent, rs)
-	return applyToolRule(d, rs.Evaluate(rules.OnTool, name))
+	d = applyToolRule(d, rs.Evaluate(rules.OnTool, name))
+	if e.tools.Len() == 0 {
+		return d
+	}
+	return e.tools.apply(d, e.facts(name, tool.SideEffect(), args, recent))
+}
+
+// facts gathers what permission rules match on one call: the shell
+// command's parts, the resolved paths a file tool touches, the host a
+// fetch reaches.
+func (e *Engine) facts(name string, effect tools.SideEffect, args map[string]any, recent []string) callFacts {
+	c := callFacts{tool: name, root: e.ws.Root(), home: e.home}
+	switch effect {
+	case tools.SideShell:
+		cmd, _ := args["command"].(string)
+		opts := shellguard.Options{Workspace: e.ws.Root(), Home: e.home, Roots: e.ws.Roots()[1:], RecentWrites: recent}
+		c.parts, c.partsOK = shellguard.Parts(cmd, opts)
+	case tools.SideRead, tools.SideWrite:
+		ps := []string{pathArg(args)}
+		if name == tools.ApplyPatchName {
+			raw, _ := json.Marshal(args)
+			ps, _ = tools.PatchPaths(raw)
+		}
+		for _, p := range ps {
+			if abs, _, err := e.resolve(p, effect == tools.SideWrite); err == nil {
+				c.paths = append(c.paths, abs)
+			}
+		}
+	case tools.SideNetwork:
+		c.host = hostOf(args)
+	}
+	return c
 }
 
 // applyToolRule lets an `on: tool` rule tighten any decision (block,
