@@ -137,6 +137,14 @@ type Options struct {
 	// ...) exited 0 in this run. Off, the same finding is only a
 	// warning event (the TUI shows it).
 	CompletionCheck bool
+	// OnStop runs when the model gives its final answer (the Stop hooks);
+	// a non-empty answer is sent to the model as a user message and the
+	// run goes on. active is set when the run already went on because of
+	// it (so a hook can let the model stop). Max turns still bounds it.
+	OnStop func(ctx context.Context, active bool) string
+	// BeforeCompact runs before the history is compacted (the PreCompact
+	// hooks); trigger is "manual" (/compact) or "auto".
+	BeforeCompact func(ctx context.Context, trigger string)
 
 	// History seeds the conversation (resume, fork).
 	History []llm.Message

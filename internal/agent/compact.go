@@ -33,6 +33,9 @@ Write a factual summary, at most 250 words, plain text, no preamble:
 - what was changed, and what was verified with which result;
 - what remains to be done.`
 
+// manualCompaction is the reason of a compaction the user asked for.
+const manualCompaction = "requested by the user"
+
 // ErrCompactionFailed wraps the reason a context-overflow error could not
 // be answered by compaction; the run stops with StopError.
 var ErrCompactionFailed = errors.New("the request exceeds the model's context window and compaction cannot make it fit")
@@ -55,7 +58,7 @@ func (a *Agent) Compact(ctx context.Context) (string, error) {
 	before := contextmgr.HistoryBytes(a.history)
 	// Any budget below the current size asks for both stages.
 	budget := max(before/4, contextmgr.SummaryReserve)
-	if err := a.compact(ctx, emit, budget, "requested by the user"); err != nil {
+	if err := a.compact(ctx, emit, budget, manualCompaction); err != nil {
 		return "", err
 	}
 	after := contextmgr.HistoryBytes(a.history)
@@ -126,6 +129,13 @@ func (a *Agent) compact(ctx context.Context, emit func(event.Event), budget int,
 	plan.PinMessages(a.history, a.pinnedMessages()...)
 	if len(plan.Prune) == 0 && !plan.Summarize() && len(plan.Recap) == 0 {
 		return nil
+	}
+	if a.opts.BeforeCompact != nil {
+		trigger := "auto"
+		if why == manualCompaction {
+			trigger = "manual"
+		}
+		a.opts.BeforeCompact(ctx, trigger)
 	}
 	summary, note := "", fmt.Sprintf("pruned %d stale tool result(s)", len(plan.Prune))
 	if len(plan.Recap) > 0 {

@@ -78,6 +78,8 @@ type run struct {
 	// stuck watches for repeated calls; completion for unfinished answers.
 	stuck      stuckDetector
 	completion completionState
+	// stopHookActive: the run went on because OnStop answered.
+	stopHookActive bool
 }
 
 // Run sends prompt as a user message and loops until the model gives a
@@ -251,6 +253,14 @@ func (r *run) loop(ctx context.Context) Result {
 				r.cutText.Reset()
 				r.nudge(nudge)
 				continue
+			}
+			if stop := r.a.opts.OnStop; stop != nil {
+				if more := stop(ctx, r.stopHookActive); more != "" && ctx.Err() == nil {
+					r.stopHookActive = true
+					r.cutText.Reset()
+					r.nudge(more)
+					continue
+				}
 			}
 			return Result{StopReason: event.StopCompleted, Final: r.cutText.String() + msg.Text()}
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/zero-agent/zero/internal/config"
 	"github.com/zero-agent/zero/internal/headless"
+	"github.com/zero-agent/zero/internal/run"
 )
 
 // overrides are the flags every model-using command shares (the app,
@@ -50,6 +51,35 @@ func (o *overrides) register(c *cobra.Command) {
 func registerMode(c *cobra.Command, mode *string) {
 	c.Flags().StringVar(mode, "permission-mode", "", "permission `MODE`: normal (or its alias ask), auto-accept or plan")
 	c.RegisterFlagCompletionFunc("permission-mode", cobra.FixedCompletions([]string{"normal", "auto-accept", "plan"}, cobra.ShellCompDirectiveNoFileComp))
+}
+
+// toolRules are --allowed-tools and --disallowed-tools: permission rules
+// in Claude Code's syntax (Bash(go test:*), Edit, mcp__server), as
+// Claude's --allowedTools and --disallowedTools take them (those spellings
+// work too). permission.ParseToolRule (through run.Open) reads them.
+type toolRules struct {
+	allowed, disallowed []string
+}
+
+func (t *toolRules) register(c *cobra.Command) {
+	fs := c.Flags()
+	fs.StringArrayVar(&t.allowed, "allowed-tools", nil, "permission `RULES` that run without asking, e.g. \"Bash(go test:*) Edit(src/**)\" (repeatable; the shell guard and deny rules still win)")
+	fs.StringArrayVar(&t.disallowed, "disallowed-tools", nil, "permission `RULES` that are always refused, e.g. \"Bash(git push:*) WebFetch\" (repeatable)")
+}
+
+func (t *toolRules) flags() run.ToolFlags {
+	return run.ToolFlags{Allowed: t.allowed, Disallowed: t.disallowed}
+}
+
+// claudeFlagNames accepts Claude Code's spellings of zero's flags.
+func claudeFlagNames(name string) string {
+	switch name {
+	case "allowedTools", "allowed_tools":
+		return "allowed-tools"
+	case "disallowedTools", "disallowed_tools":
+		return "disallowed-tools"
+	}
+	return name
 }
 
 // resumeFlag is --resume: bare for the latest session of the workspace,
@@ -106,6 +136,7 @@ type execOptions struct {
 	// permissionTimeout bounds each wait for a permission_decision with
 	// -i stream-json.
 	permissionTimeout time.Duration
+	tools             toolRules
 }
 
 // execLong is `zero exec --help`'s description.
@@ -166,6 +197,7 @@ func execCmd(s stdio) *cobra.Command {
 	fs.IntVar(&o.maxTurns, "max-turns", 0, "stop after `N` model requests (default from config, 200)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "text mode: no progress on stderr (so no replies the loop answered with a nudge either)")
 	registerMode(c, &o.permission)
+	o.tools.register(c)
 	o.over.register(c)
 	// -p was never --print in zero exec, but `zero --print "task"` is how
 	// Claude Code users spell a headless run: accept it as --prompt.
@@ -173,7 +205,7 @@ func execCmd(s stdio) *cobra.Command {
 		if name == "print" {
 			name = "prompt"
 		}
-		return pflag.NormalizedName(name)
+		return pflag.NormalizedName(claudeFlagNames(name))
 	})
 	c.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{headless.Text, headless.JSON, headless.StreamJSON}, cobra.ShellCompDirectiveNoFileComp))
 	c.RegisterFlagCompletionFunc("input", cobra.FixedCompletions([]string{headless.StreamJSON}, cobra.ShellCompDirectiveNoFileComp))

@@ -13,6 +13,7 @@ type appOptions struct {
 	over   overrides
 	resume resumeFlag
 	mode   string
+	tools  toolRules
 	// prompt is sent as the first prompt (`zero "task"`).
 	prompt string
 }
@@ -26,7 +27,7 @@ func startApp(s stdio, o *appOptions) error {
 	}
 	rt, err := run.Open(run.Options{
 		Workdir: o.over.workdir, AddDirs: o.over.addDirs, Overrides: o.over.config(),
-		Mode: o.mode, AutoApprove: o.over.autoApprove, Stderr: s.err,
+		Mode: o.mode, AutoApprove: o.over.autoApprove, Stderr: s.err, Tools: o.tools.flags(),
 	})
 	if err != nil {
 		return err

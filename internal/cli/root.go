@@ -53,7 +53,7 @@ func newRoot(s stdio) *cobra.Command {
 		execCmd(s),
 		sessionsCmd(s), logsCmd(s), contextCmd(s),
 		configCmd(s), providersCmd(s), modelsCmd(s), mcpCmd(s), skillsCmd(s), commandsCmd(s), doctorCmd(s),
-		trustCmd(s), rulesCmd(s), guardCmd(s),
+		trustCmd(s), rulesCmd(s), guardCmd(s), hooksCmd(s),
 		versionCmd(s),
 	)
 	root.SetHelpCommand(helpCmd())
@@ -110,6 +110,10 @@ func appCmd(s stdio) *cobra.Command {
 	// this command parses anything.
 	c.Flags().StringP("prompt", "p", "", "run `PROMPT` headlessly and exit, as zero exec -p PROMPT")
 	o.over.register(c)
+	o.tools.register(c)
+	c.Flags().SetNormalizeFunc(func(_ *pflag.FlagSet, name string) pflag.NormalizedName {
+		return pflag.NormalizedName(claudeFlagNames(name))
+	})
 	registerResume(c, &o.resume)
 	registerMode(c, &o.mode)
 	return c

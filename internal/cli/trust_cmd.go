@@ -19,11 +19,12 @@ import (
 func trustCmd(s stdio) *cobra.Command {
 	return &cobra.Command{
 		Use:   "trust [DIR]",
-		Short: "Trust this folder (or DIR): its project rules, hooks and config load from now on",
+		Short: "Trust this folder (or DIR): its project rules, hooks, settings and config load from now on",
 		Long: `Records DIR (default: the current folder) as trusted, pinned to the content
-of its .zero/rules.json, .zero/hooks.json and .zero/config.json: they load
-from now on, until one of them changes. A repository's rules and hooks never
-load before this.`,
+of its .zero/rules.json, .zero/hooks.json, .zero/config.json,
+.zero/settings.json, .claude/settings.json and .claude/settings.local.json:
+they load from now on, until one of them changes. A repository's rules,
+hooks and permission settings never load before this.`,
 		GroupID: groupSafety,
 		Args:    cobra.MaximumNArgs(1),
 		RunE:    ran(func(_ *cobra.Command, args []string) error { return runTrust(s, firstOr(args, ".")) }),
@@ -47,7 +48,7 @@ func runTrust(s stdio, dir string) error {
 	if err := permission.Trust(config.Dir(), abs); err != nil {
 		return err
 	}
-	fmt.Fprintf(s.out, "trusted %s: its .zero/rules.json, .zero/hooks.json and .zero/config.json load as they are now; if any of them changes, Zero ignores them until you run `zero trust` again\n", abs)
+	fmt.Fprintf(s.out, "trusted %s: its %s load as they are now; if any of them changes, Zero ignores them until you run `zero trust` again\n", abs, strings.Join(permission.TrustedFiles, ", "))
 	return nil
 }
 

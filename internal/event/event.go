@@ -113,8 +113,10 @@ type Event struct {
 
 // HookRun records one hook command for the audit trail in the session log.
 type HookRun struct {
-	// Event is beforeTool, afterTool, sessionStart or sessionEnd.
+	// Event is the hook event in Claude Code's names (PreToolUse,
+	// PostToolUse, Stop, ...); Matcher the matcher that selected the hook.
 	Event   string `json:"event"`
+	Matcher string `json:"matcher,omitempty"`
 	Command string `json:"command"`
 	// Source is the file the hook came from.
 	Source    string `json:"source,omitempty"`
@@ -125,6 +127,9 @@ type HookRun struct {
 	TimedOut  bool   `json:"timedOut,omitempty"`
 	Stderr    string `json:"stderr,omitempty"`
 	Error     string `json:"error,omitempty"`
+	// Decision is what the run decided: block, allow, ask, stop, context
+	// (it added text for the model), or empty (nothing).
+	Decision string `json:"decision,omitempty"`
 }
 
 // ToolOutcome describes a finished tool call.

@@ -1,146 +1,321 @@
 // Package hooks runs the user's and project's hook commands around tool
-// calls and sessions (issue 5, acceptance 6): beforeTool, afterTool,
-// sessionStart and sessionEnd, each a list of {matcher, command, timeout}.
-// A hook gets a JSON payload on stdin; a beforeTool hook that exits with
-// status 2 blocks the call, and its stderr becomes the reason the model
-// reads. Every run is returned as a Run record for the session log.
+// calls, prompts and sessions, in Claude Code's settings shape
+// (https://docs.claude.com/en/docs/claude-code/hooks):
 //
-// Hooks come from the `hooks` key of the config and from
-// `.zero/hooks.json`; the caller loads the project file only after the
-// user trusts the folder. This package runs commands but decides nothing
-// else: permissions are internal/permission's.
+//	{"hooks": {"PreToolUse": [{"matcher": "Bash|Edit",
+//	  "hooks": [{"type": "command", "command": "./check.sh", "timeout": 60, "onError": "block"}]}]}}
+//
+// A hook reads Claude's JSON on stdin (session_id, transcript_path, cwd,
+// hook_event_name, tool_name in Claude's names, tool_input in Claude's
+// field names, ...); exit 2 blocks with stderr as the reason, exit 0 may
+// print a JSON decision (permissionDecision, updatedInput,
+// additionalContext, continue/stopReason, decision: block). Zero's own
+// addition is "onError": "block": a crash, a timeout or unreadable JSON
+// then blocks instead of letting the action go on. Zero's earlier format
+// ({"beforeTool": [{matcher, command, timeout}]}) still parses, with a
+// warning naming the settings-shape equivalent.
+//
+// This package parses hook files, maps tool names and inputs between
+// Zero and Claude, runs commands and folds their answers into a Result.
+// It decides nothing else: where settings files live and whether a
+// project is trusted is the caller's (internal/run), permissions are
+// internal/permission's.
 package hooks
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/tailscale/hujson"
 )
 
-// Event names when hooks run.
+// Event is a hook event, named as in Claude Code.
 type Event string
 
-// Events.
+// Events. SubagentStop is parsed and listed but not fired: Zero has no
+// sub-agents yet.
 const (
-	BeforeTool   Event = "beforeTool"
-	AfterTool    Event = "afterTool"
-	SessionStart Event = "sessionStart"
-	SessionEnd   Event = "sessionEnd"
+	PreToolUse         Event = "PreToolUse"
+	PostToolUse        Event = "PostToolUse"
+	PostToolUseFailure Event = "PostToolUseFailure"
+	UserPromptSubmit   Event = "UserPromptSubmit"
+	Stop               Event = "Stop"
+	SubagentStop       Event = "SubagentStop"
+	SessionStart       Event = "SessionStart"
+	SessionEnd         Event = "SessionEnd"
+	PreCompact         Event = "PreCompact"
+	Notification       Event = "Notification"
 )
 
-// DefaultTimeout bounds a hook without its own timeout.
-const DefaultTimeout = 30 * time.Second
+// Events lists every event in the order `zero hooks list` shows them.
+var Events = []Event{SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure,
+	Notification, PreCompact, Stop, SubagentStop, SessionEnd}
 
-// BlockExit is the exit status by which a beforeTool hook blocks a call.
+// legacyEvents maps Zero's earlier event names to Claude's.
+var legacyEvents = map[string]Event{"beforeTool": PreToolUse, "afterTool": PostToolUse,
+	"sessionStart": SessionStart, "sessionEnd": SessionEnd}
+
+// ParseEvent reads an event name: Claude's (any case) or one of Zero's
+// earlier names.
+func ParseEvent(s string) (Event, error) {
+	for _, e := range Events {
+		if strings.EqualFold(s, string(e)) {
+			return e, nil
+		}
+	}
+	if e, ok := legacyEvents[s]; ok {
+		return e, nil
+	}
+	names := make([]string, len(Events))
+	for i, e := range Events {
+		names[i] = string(e)
+	}
+	return "", fmt.Errorf("unknown hook event %q (known: %s)", s, strings.Join(names, ", "))
+}
+
+// toolEvent: the events whose matcher is matched against a tool name.
+func toolEvent(e Event) bool {
+	return e == PreToolUse || e == PostToolUse || e == PostToolUseFailure
+}
+
+// Timeouts: Claude's default for a settings-shape hook, and the shorter
+// one Zero's earlier format always had.
+const (
+	DefaultTimeout = 600 * time.Second
+	LegacyTimeout  = 30 * time.Second
+)
+
+// BlockExit is the exit status by which a hook blocks.
 const BlockExit = 2
 
 // Hook is one hook command.
 type Hook struct {
-	// Matcher selects tools by name for the tool events: "" or "*" is
-	// every tool, "bash|write_*" alternatives of globs, "/regex/" a Go
-	// regular expression matched against the whole name.
-	Matcher string `json:"matcher,omitempty"`
+	Event Event
+	// Matcher selects what the hook fires for (see Matches).
+	Matcher string
 	// Command runs with /bin/sh -c in the workspace root.
-	Command string `json:"command"`
-	// Timeout is in seconds (fractions allowed); 0 means 30.
-	Timeout float64 `json:"timeout,omitempty"`
-	// Source is the file the hook came from (set by LoadFile).
-	Source string `json:"-"`
+	Command string
+	// Timeout bounds the run; 0 means the default.
+	Timeout time.Duration
+	// FailClosed ("onError": "block"): a crash, timeout or bad JSON
+	// output blocks like exit 2.
+	FailClosed bool
+	// Legacy: written in Zero's earlier format, so its matcher is a glob
+	// over Zero's tool names and its stdin is the earlier payload.
+	Legacy bool
+	// Source is the file (or config key) the hook came from.
+	Source string
+
+	re *regexp.Regexp
 }
 
 // Config is the hooks of each event, in run order.
-type Config struct {
-	BeforeTool   []Hook `json:"beforeTool,omitempty"`
-	AfterTool    []Hook `json:"afterTool,omitempty"`
-	SessionStart []Hook `json:"sessionStart,omitempty"`
-	SessionEnd   []Hook `json:"sessionEnd,omitempty"`
-}
+type Config map[Event][]Hook
 
-// ProjectFile is the project's hooks file relative to the workspace root.
-const ProjectFile = ".zero/hooks.json"
-
-// Parse reads a hooks file: {"hooks": {"beforeTool": [...], ...}} or the
-// inner object alone. Comments and trailing commas are allowed.
-func Parse(b []byte) (Config, error) {
-	std, err := hujson.Standardize(b)
-	if err != nil {
-		return Config{}, fmt.Errorf("not valid JSON: %w", err)
+// Len is the number of hooks.
+func (c Config) Len() int {
+	n := 0
+	for _, hs := range c {
+		n += len(hs)
 	}
-	var wrapped struct {
-		Hooks *Config `json:"hooks"`
-	}
-	var c Config
-	if err := json.Unmarshal(std, &wrapped); err == nil && wrapped.Hooks != nil {
-		c = *wrapped.Hooks
-	} else if err := json.Unmarshal(std, &c); err != nil {
-		return Config{}, fmt.Errorf("not a hooks file: %w", err)
-	}
-	for ev, hs := range c.byEvent() {
-		for i, h := range hs {
-			if strings.TrimSpace(h.Command) == "" {
-				return Config{}, fmt.Errorf("%s hook %d has no command", ev, i+1)
-			}
-			if h.Timeout < 0 {
-				return Config{}, fmt.Errorf("%s hook %d has a negative timeout", ev, i+1)
-			}
-			if _, err := compileMatcher(h.Matcher); err != nil {
-				return Config{}, fmt.Errorf("%s hook %d: %w", ev, i+1, err)
-			}
-		}
-	}
-	return c, nil
-}
-
-// LoadFile reads a hooks file; a missing file is an empty Config.
-func LoadFile(path string) (Config, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return Config{}, nil
-	}
-	if err != nil {
-		return Config{}, err
-	}
-	c, err := Parse(b)
-	if err != nil {
-		return Config{}, fmt.Errorf("%s: %w", path, err)
-	}
-	for _, hs := range []*[]Hook{&c.BeforeTool, &c.AfterTool, &c.SessionStart, &c.SessionEnd} {
-		for i := range *hs {
-			(*hs)[i].Source = path
-		}
-	}
-	return c, nil
+	return n
 }
 
 // Merge concatenates configs: hooks of earlier configs run first.
 func Merge(cs ...Config) Config {
-	var out Config
+	out := Config{}
 	for _, c := range cs {
-		out.BeforeTool = append(out.BeforeTool, c.BeforeTool...)
-		out.AfterTool = append(out.AfterTool, c.AfterTool...)
-		out.SessionStart = append(out.SessionStart, c.SessionStart...)
-		out.SessionEnd = append(out.SessionEnd, c.SessionEnd...)
+		for _, e := range Events {
+			out[e] = append(out[e], c[e]...)
+		}
 	}
 	return out
 }
 
-func (c Config) byEvent() map[Event][]Hook {
-	return map[Event][]Hook{BeforeTool: c.BeforeTool, AfterTool: c.AfterTool,
-		SessionStart: c.SessionStart, SessionEnd: c.SessionEnd}
+// settingsGroup and settingsHook are Claude's on-disk shape.
+type settingsGroup struct {
+	Matcher string         `json:"matcher"`
+	Hooks   []settingsHook `json:"hooks"`
+	// Command is set when the group is in Zero's earlier format.
+	Command string  `json:"command"`
+	Timeout float64 `json:"timeout"`
+	OnError string  `json:"onError"`
 }
 
-// compileMatcher turns a matcher into a full-match regexp (nil: all).
+type settingsHook struct {
+	Type    string  `json:"type"`
+	Command string  `json:"command"`
+	Timeout float64 `json:"timeout"`
+	OnError string  `json:"onError"`
+}
+
+// Parse reads the hooks of a settings file: {"hooks": {...}} (other keys
+// are ignored) or the inner object alone. Comments and trailing commas
+// are allowed. source names the file in errors, warnings and Hook.Source.
+// Warnings say what was understood differently from what was written
+// (the earlier format, an unknown event, a hook type Zero cannot run): a
+// hook that silently never fires is the complaint this avoids.
+func Parse(b []byte, source string) (Config, []string, error) {
+	std, err := hujson.Standardize(b)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: not valid JSON: %w", source, err)
+	}
+	var outer map[string]json.RawMessage
+	if err := json.Unmarshal(std, &outer); err != nil {
+		return nil, nil, fmt.Errorf("%s: not a JSON object: %w", source, err)
+	}
+	inner := outer
+	if raw, ok := outer["hooks"]; ok {
+		inner = nil
+		if err := json.Unmarshal(raw, &inner); err != nil {
+			return nil, nil, fmt.Errorf("%s: hooks is not an object of events: %w", source, err)
+		}
+	}
+	return parseEvents(inner, source)
+}
+
+// ParseValue reads a hooks object already extracted from a larger file
+// (the `hooks` key of Zero's config).
+func ParseValue(raw []byte, source string) (Config, []string, error) {
+	std, err := hujson.Standardize(raw)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: not valid JSON: %w", source, err)
+	}
+	var inner map[string]json.RawMessage
+	if err := json.Unmarshal(std, &inner); err != nil {
+		return nil, nil, fmt.Errorf("%s: hooks is not an object of events: %w", source, err)
+	}
+	return parseEvents(inner, source)
+}
+
+func parseEvents(inner map[string]json.RawMessage, source string) (Config, []string, error) {
+	c := Config{}
+	var warns []string
+	keys := make([]string, 0, len(inner))
+	for k := range inner {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, key := range keys {
+		ev, err := ParseEvent(key)
+		if err != nil {
+			warns = append(warns, fmt.Sprintf("%s: %v; its hooks never run", source, err))
+			continue
+		}
+		var groups []settingsGroup
+		if err := json.Unmarshal(inner[key], &groups); err != nil {
+			return nil, nil, fmt.Errorf("%s: %s must be a list of {matcher, hooks}: %w", source, key, err)
+		}
+		_, legacy := legacyEvents[key]
+		hs, w, err := parseGroups(ev, key, groups, legacy, source)
+		if err != nil {
+			return nil, nil, err
+		}
+		warns = append(warns, w...)
+		c[ev] = append(c[ev], hs...)
+	}
+	return c, warns, nil
+}
+
+func parseGroups(ev Event, key string, groups []settingsGroup, legacy bool, source string) ([]Hook, []string, error) {
+	var out []Hook
+	var warns []string
+	if legacy {
+		warns = append(warns, fmt.Sprintf("%s: %q is Zero's earlier hook format; it still works (matcher as a glob over Zero's tool names). In the settings shape: {\"hooks\": {%q: [{\"matcher\": \"...\", \"hooks\": [{\"type\": \"command\", \"command\": \"...\"}]}]}}", source, key, ev))
+	}
+	for gi, g := range groups {
+		specs := g.Hooks
+		if legacy || (len(specs) == 0 && g.Command != "") {
+			specs = []settingsHook{{Type: "command", Command: g.Command, Timeout: g.Timeout, OnError: g.OnError}}
+		}
+		for hi, s := range specs {
+			where := fmt.Sprintf("%s: %s group %d hook %d", source, key, gi+1, hi+1)
+			if s.Type != "" && s.Type != "command" {
+				warns = append(warns, fmt.Sprintf("%s has type %q; Zero runs only command hooks, so it never runs", where, s.Type))
+				continue
+			}
+			h, err := newHook(ev, g.Matcher, s, legacy, source)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: %w", where, err)
+			}
+			out = append(out, h)
+		}
+	}
+	return out, warns, nil
+}
+
+func newHook(ev Event, matcher string, s settingsHook, legacy bool, source string) (Hook, error) {
+	h := Hook{Event: ev, Matcher: strings.TrimSpace(matcher), Command: s.Command, Legacy: legacy, Source: source}
+	switch {
+	case strings.TrimSpace(s.Command) == "":
+		return h, fmt.Errorf("has no command")
+	case s.Timeout < 0:
+		return h, fmt.Errorf("has a negative timeout")
+	}
+	switch s.OnError {
+	case "", "allow", "continue":
+	case "block":
+		h.FailClosed = true
+	default:
+		return h, fmt.Errorf(`onError must be "block" or "continue", not %q`, s.OnError)
+	}
+	h.Timeout = time.Duration(s.Timeout * float64(time.Second))
+	var err error
+	if legacy {
+		h.re, err = compileGlobMatcher(h.Matcher)
+	} else {
+		h.re, err = compileMatcher(h.Matcher)
+	}
+	return h, err
+}
+
+// Matches reports whether the hook fires for subject: a tool's names
+// for the tool events (Claude's name and Zero's), SessionStart's source,
+// PreCompact's trigger, Notification's type; events without a subject
+// fire every hook.
+func (h *Hook) Matches(subjects ...string) bool {
+	if h.re == nil || len(subjects) == 0 {
+		return true
+	}
+	for _, s := range subjects {
+		if s != "" && h.re.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// compileMatcher compiles Claude's matcher syntax: "" or "*" is every
+// subject; a plain word or `A|B` list matches those names exactly; any
+// other text is a regular expression searched in the name ("Notebook.*",
+// "mcp__github__.*").
 func compileMatcher(m string) (*regexp.Regexp, error) {
-	m = strings.TrimSpace(m)
+	if m == "" || m == "*" {
+		return nil, nil
+	}
+	if plainMatcher.MatchString(m) {
+		alts := strings.Split(m, "|")
+		for i, a := range alts {
+			alts[i] = regexp.QuoteMeta(strings.TrimSpace(a))
+		}
+		return regexp.Compile(`^(?:` + strings.Join(alts, "|") + `)$`)
+	}
+	re, err := regexp.Compile(m)
+	if err != nil {
+		return nil, fmt.Errorf("bad matcher regex %q: %w", m, err)
+	}
+	return re, nil
+}
+
+var plainMatcher = regexp.MustCompile(`^[A-Za-z0-9_ |]+$`)
+
+// compileGlobMatcher compiles the earlier format's matcher: alternatives
+// of globs ("bash|write_*") or "/regex/", matched against the whole name.
+func compileGlobMatcher(m string) (*regexp.Regexp, error) {
 	if m == "" || m == "*" {
 		return nil, nil
 	}
@@ -167,156 +342,4 @@ func compileMatcher(m string) (*regexp.Regexp, error) {
 		alts = append(alts, b.String())
 	}
 	return regexp.Compile(`^(?:` + strings.Join(alts, "|") + `)$`)
-}
-
-// Payload is the JSON a hook reads on stdin.
-type Payload struct {
-	Event     Event  `json:"event"`
-	SessionID string `json:"sessionId,omitempty"`
-	Cwd       string `json:"cwd,omitempty"`
-	// Tool and Arguments are set for the tool events.
-	Tool      string          `json:"tool,omitempty"`
-	Arguments json.RawMessage `json:"arguments,omitempty"`
-	// Result is set for afterTool.
-	Result *ToolResult `json:"result,omitempty"`
-}
-
-// ToolResult is the afterTool view of a finished call.
-type ToolResult struct {
-	Content  string `json:"content"`
-	IsError  bool   `json:"isError,omitempty"`
-	ExitCode *int   `json:"exitCode,omitempty"`
-}
-
-// Run records one hook run for the session log.
-type Run struct {
-	Event    Event         `json:"event"`
-	Command  string        `json:"command"`
-	Source   string        `json:"source,omitempty"`
-	ExitCode int           `json:"exitCode"`
-	Stderr   string        `json:"stderr,omitempty"`
-	Stdout   string        `json:"stdout,omitempty"`
-	Elapsed  time.Duration `json:"elapsedNs"`
-	TimedOut bool          `json:"timedOut,omitempty"`
-	Blocked  bool          `json:"blocked,omitempty"`
-	// Error says why the hook could not run or failed (not a block).
-	Error string `json:"error,omitempty"`
-}
-
-// Runner runs hooks. The zero value with Config set works: it runs in the
-// current directory with the inherited environment.
-type Runner struct {
-	Config Config
-	// Dir is where hooks run (the workspace root).
-	Dir string
-	// Env replaces the environment when non-nil.
-	Env []string
-	// Wrap, when set, wraps each hook command (the shell sandbox).
-	Wrap func(*exec.Cmd) error
-}
-
-// outputCap bounds the stdout/stderr kept per run, in bytes.
-const outputCap = 16 << 10
-
-// Fire runs the hooks of ev whose matcher accepts p.Tool (all hooks for
-// session events), in order. For BeforeTool the first hook exiting with
-// BlockExit stops the rest and blocked is true with its stderr (or a
-// default sentence) as reason. runs lists every hook that ran, for the
-// audit log. ctx cancels all hooks.
-func (r *Runner) Fire(ctx context.Context, ev Event, p Payload) (blocked bool, reason string, runs []Run) {
-	p.Event = ev
-	payload, err := json.Marshal(p)
-	if err != nil {
-		return false, "", []Run{{Event: ev, Error: "encode payload: " + err.Error()}}
-	}
-	for _, h := range r.Config.byEvent()[ev] {
-		if ev == BeforeTool || ev == AfterTool {
-			re, err := compileMatcher(h.Matcher)
-			if err != nil || re != nil && !re.MatchString(p.Tool) {
-				continue
-			}
-		}
-		run := r.runOne(ctx, ev, h, payload)
-		if ev == BeforeTool && run.ExitCode == BlockExit && !run.TimedOut && run.Error == "" {
-			run.Blocked = true
-			runs = append(runs, run)
-			reason = strings.TrimSpace(run.Stderr)
-			if reason == "" {
-				reason = "blocked by hook: " + h.Command
-			}
-			return true, reason, runs
-		}
-		runs = append(runs, run)
-	}
-	return false, "", runs
-}
-
-func (r *Runner) runOne(ctx context.Context, ev Event, h Hook, payload []byte) Run {
-	timeout := DefaultTimeout
-	if h.Timeout > 0 {
-		timeout = time.Duration(h.Timeout * float64(time.Second))
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	cmd := exec.Command("/bin/sh", "-c", h.Command)
-	cmd.Dir = r.Dir
-	if r.Env != nil {
-		cmd.Env = r.Env
-	}
-	cmd.Stdin = bytes.NewReader(payload)
-	var stdout, stderr capped
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	setGroup(cmd)
-	cmd.WaitDelay = 2 * time.Second
-	run := Run{Event: ev, Command: h.Command, Source: h.Source, ExitCode: -1}
-	if r.Wrap != nil {
-		if err := r.Wrap(cmd); err != nil {
-			run.Error = "sandbox: " + err.Error()
-			return run
-		}
-	}
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		run.Error = err.Error()
-		return run
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var err error
-	select {
-	case err = <-done:
-	case <-ctx.Done():
-		killGroup(cmd)
-		err = <-done
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			run.TimedOut = true
-			run.Error = fmt.Sprintf("timed out after %s", timeout)
-		} else {
-			run.Error = ctx.Err().Error()
-		}
-	}
-	run.Elapsed = time.Since(start)
-	run.Stdout, run.Stderr = stdout.String(), stderr.String()
-	if cmd.ProcessState != nil {
-		run.ExitCode = cmd.ProcessState.ExitCode()
-	}
-	var exitErr *exec.ExitError
-	if err != nil && !errors.As(err, &exitErr) && run.Error == "" {
-		run.Error = err.Error()
-	}
-	return run
-}
-
-// capped keeps the first outputCap bytes written to it.
-type capped struct{ bytes.Buffer }
-
-func (c *capped) Write(p []byte) (int, error) {
-	if room := outputCap - c.Len(); room > 0 {
-		if len(p) > room {
-			c.Buffer.Write(p[:room])
-		} else {
-			c.Buffer.Write(p)
-		}
-	}
-	return len(p), nil
 }

@@ -19,11 +19,26 @@ import (
 // returns a denial).
 type Asker func(ctx context.Context, req Request) Decision
 
-// Hooks are the beforeTool hooks a gate fires after a call is allowed; a
-// block turns the call into a denial.
+// Hooks are the PreToolUse hooks a gate fires for every call the engine
+// does not deny, before anyone is asked.
 type Hooks interface {
-	BeforeTool(ctx context.Context, call llm.ToolCall) (blocked bool, reason string)
+	PreToolUse(ctx context.Context, call llm.ToolCall) HookVerdict
 }
+
+// HookVerdict is what the PreToolUse hooks decided: Deny blocks the call
+// with Reason; Ask makes an allowed call a question; Allow spares the
+// question normal mode would ask (never a guard's, a control file's or a
+// secret's, and never over a deny); "" leaves the engine's verdict.
+// Arguments, when set, replace the call's (a hook's updatedInput, in
+// Zero's field names); the engine decides the new call again.
+type HookVerdict struct {
+	Decision  Action
+	Reason    string
+	Arguments string
+}
+
+// RuleHook names a verdict a PreToolUse hook changed.
+const RuleHook = "hook"
 
 // Outcome is a gate's answer for one call: run it (with Rewrite as its
 // arguments when set), or send Reason to the model as the tool result.
@@ -34,10 +49,11 @@ type Outcome struct {
 }
 
 // Gate decides each tool call of a run: the Engine rules (confinement →
-// guard → rules → mode → grants); when it asks, Ask answers (nil: the ask
-// becomes a denial the model can read, so headless runs never block), and
-// the request and the decision go to Audit (the session log and the
-// surface); an allowed call still passes the beforeTool Hooks.
+// guard → rules → mode → grants → settings rules), then the PreToolUse
+// Hooks (which may block, ask, allow or rewrite); when it asks, Ask
+// answers (nil: the ask becomes a denial the model can read, so headless
+// runs never block), and the request and the decision go to Audit (the
+// session log and the surface).
 type Gate struct {
 	Engine    *Engine
 	Workspace *workspace.Workspace
@@ -49,6 +65,14 @@ type Gate struct {
 // Decide rules on one call.
 func (g *Gate) Decide(ctx context.Context, call llm.ToolCall, t tools.Tool) Outcome {
 	v := g.Engine.Decide(ctx, call, t)
+	rewrite := ""
+	if v.Action != Deny && g.Hooks != nil {
+		var blocked string
+		call, v, rewrite, blocked = g.preToolUse(ctx, call, t, v)
+		if blocked != "" {
+			return Outcome{Reason: blocked}
+		}
+	}
 	switch v.Action {
 	case Deny:
 		return Outcome{Reason: v.Reason}
@@ -77,19 +101,42 @@ func (g *Gate) Decide(ctx context.Context, call llm.ToolCall, t tools.Tool) Outc
 			g.emitWarning("the grant was not saved (" + err.Error() + "); this call runs, later ones ask again")
 		}
 	}
-	out := Outcome{Allow: true}
+	out := Outcome{Allow: true, Rewrite: rewrite}
 	if t.SideEffect() == tools.SideRead {
 		g.openForRead(call)
 	}
 	if v.Command != "" && t.SideEffect() == tools.SideShell {
 		out.Rewrite = withCommand(call, v.Command)
 	}
-	if g.Hooks != nil {
-		if blocked, reason := g.Hooks.BeforeTool(ctx, call); blocked {
-			return Outcome{Reason: "a beforeTool hook blocked this call: " + reason}
+	return out
+}
+
+// preToolUse fires the hooks and folds their verdict into v: a block
+// returns the reason for the model; updated arguments are decided by the
+// engine again (a hook cannot slip a refused command past the guard).
+func (g *Gate) preToolUse(ctx context.Context, call llm.ToolCall, t tools.Tool, v Verdict) (llm.ToolCall, Verdict, string, string) {
+	hv := g.Hooks.PreToolUse(ctx, call)
+	rewrite := ""
+	if hv.Decision == Deny {
+		return call, v, "", "a PreToolUse hook blocked this call: " + hv.Reason
+	}
+	if hv.Arguments != "" && hv.Arguments != call.Arguments {
+		call.Arguments, rewrite = hv.Arguments, hv.Arguments
+		if v = g.Engine.Decide(ctx, call, t); v.Action == Deny {
+			return call, v, "", "a PreToolUse hook changed the arguments, and the new call is refused: " + v.Reason
 		}
 	}
-	return out
+	reason := hv.Reason
+	if reason == "" {
+		reason = "a PreToolUse hook decided so"
+	}
+	switch {
+	case hv.Decision == Ask && v.Action == Allow:
+		v = Verdict{Action: Ask, Reason: "a PreToolUse hook asks first: " + reason, Rule: RuleHook}
+	case hv.Decision == Allow && v.Action == Ask && v.Rule == RuleModeNormal:
+		v = Verdict{Action: Allow, Reason: "allowed by a PreToolUse hook: " + reason, Rule: RuleHook}
+	}
+	return call, v, rewrite, ""
 }
 
 // request builds what the person is shown for call.

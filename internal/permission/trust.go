@@ -36,7 +36,8 @@ type trustedEntry struct {
 // TrustedFiles are the workspace files whose content trust covers
 // (slash-separated, relative to the folder): replacing one, as a git pull
 // may, withdraws trust until the user runs `zero trust` again.
-var TrustedFiles = []string{".zero/rules.json", ".zero/hooks.json", ".zero/config.json"}
+var TrustedFiles = []string{".zero/rules.json", ".zero/hooks.json", ".zero/config.json",
+	".zero/settings.json", ".claude/settings.json", ".claude/settings.local.json"}
 
 // TrustStatus is what TrustState found for a folder.
 type TrustStatus int

@@ -3,52 +3,112 @@ package run
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
-	"github.com/zero-agent/zero/internal/config"
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/hooks"
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/permission"
-	"github.com/zero-agent/zero/internal/rules"
-	"github.com/zero-agent/zero/internal/workspace"
+	"github.com/zero-agent/zero/internal/tools"
 )
 
-// HookRunner fires configured hooks and records every run as a hook event
-// in the session's sink chain (the session log is the audit trail). A nil
-// HookRunner, or one without hooks, does nothing.
+// HookRunner fires configured hooks with the session's facts and records
+// every run as a hook event in the session's sink chain (the session log
+// is the audit trail; stream-json shows them too). A nil HookRunner, or
+// one without hooks, does nothing.
 type HookRunner struct {
-	runner *hooks.Runner
-	audit  event.Sink
-	sessID string
+	runner     *hooks.Runner
+	audit      event.Sink
+	sessID     string
+	transcript string
+	engine     *permission.Engine
 }
 
-// Fire runs the hooks of ev and reports whether one blocked, and why.
-func (h *HookRunner) Fire(ctx context.Context, ev hooks.Event, p hooks.Payload) (bool, string) {
-	if h == nil || h.runner == nil {
-		return false, ""
+// Fire runs the hooks of ev for in (the session's id, transcript, folder
+// and mode filled in) and returns what they decided.
+func (h *HookRunner) Fire(ctx context.Context, ev hooks.Event, in hooks.Input) hooks.Result {
+	if h == nil || h.runner == nil || len(h.runner.Config[ev]) == 0 {
+		return hooks.Result{}
 	}
-	p.Event, p.SessionID, p.Cwd = ev, h.sessID, h.runner.Dir
-	blocked, reason, runs := h.runner.Fire(ctx, ev, p)
-	for _, r := range runs {
-		if h.audit == nil {
-			break
+	in.SessionID, in.TranscriptPath, in.Cwd = h.sessID, h.transcript, h.runner.Dir
+	if h.engine != nil {
+		in.PermissionMode = claudeMode(h.engine.Mode())
+	}
+	res := h.runner.Fire(ctx, ev, in)
+	if h.audit != nil {
+		for _, r := range res.Runs {
+			e := event.Event{Type: event.Hook, HookRun: hookRunEvent(r, in.Tool)}
+			if r.Decision == "block" {
+				e.Text = res.Reason
+			}
+			h.audit.Emit(e)
 		}
-		h.audit.Emit(event.Event{Type: event.Hook, HookRun: &event.HookRun{
-			Event: string(r.Event), Command: r.Command, Source: r.Source, Tool: p.Tool, ExitCode: r.ExitCode,
-			ElapsedMs: r.Elapsed.Milliseconds(), Blocked: r.Blocked, TimedOut: r.TimedOut, Stderr: r.Stderr, Error: r.Error,
-		}})
 	}
-	return blocked, reason
+	return res
 }
 
-// BeforeTool implements permission.Hooks.
-func (h *HookRunner) BeforeTool(ctx context.Context, call llm.ToolCall) (bool, string) {
-	return h.Fire(ctx, hooks.BeforeTool, hooks.Payload{Tool: call.Name, Arguments: json.RawMessage(argsOrEmpty(call.Arguments))})
+func hookRunEvent(r hooks.Run, tool string) *event.HookRun {
+	return &event.HookRun{Event: string(r.Event), Matcher: r.Matcher, Command: r.Command, Source: r.Source, Tool: tool,
+		ExitCode: r.ExitCode, ElapsedMs: r.Elapsed.Milliseconds(), Blocked: r.Decision == "block", TimedOut: r.TimedOut,
+		Stderr: r.Stderr, Error: r.Error, Decision: r.Decision}
+}
+
+// claudeMode is Zero's permission mode in Claude Code's names
+// (permission_mode on a hook's stdin).
+func claudeMode(m permission.Mode) string {
+	switch m {
+	case permission.ModePlan:
+		return "plan"
+	case permission.ModeAutoAccept:
+		return "acceptEdits"
+	}
+	return "default"
+}
+
+// PreToolUse implements permission.Hooks.
+func (h *HookRunner) PreToolUse(ctx context.Context, call llm.ToolCall) permission.HookVerdict {
+	res := h.Fire(ctx, hooks.PreToolUse, hooks.Input{Tool: call.Name, Args: json.RawMessage(argsOrEmpty(call.Arguments)), ToolUseID: call.ID})
+	switch {
+	case res.Blocked:
+		return permission.HookVerdict{Decision: permission.Deny, Reason: res.Reason}
+	case res.Stop:
+		return permission.HookVerdict{Decision: permission.Deny, Reason: "a PreToolUse hook stopped the run: " + res.StopReason}
+	}
+	v := permission.HookVerdict{Reason: res.PermissionReason}
+	switch res.Permission {
+	case "allow":
+		v.Decision = permission.Allow
+	case "ask":
+		v.Decision = permission.Ask
+	}
+	if len(res.UpdatedInput) > 0 {
+		if args, err := hooks.ZeroInput(call.Name, res.UpdatedInput); err == nil {
+			v.Arguments = string(args)
+		} else {
+			return permission.HookVerdict{Decision: permission.Deny, Reason: "a PreToolUse hook returned an updatedInput that is not a JSON object"}
+		}
+	}
+	return v
+}
+
+// PostTool fires PostToolUse (PostToolUseFailure for a failed call) and
+// returns the text the model reads after the result: a hook's block
+// reason (exit 2 or decision: block) and its additionalContext.
+func (h *HookRunner) PostTool(ctx context.Context, tool string, args json.RawMessage, res tools.Result) string {
+	ev := hooks.PostToolUse
+	if res.IsError {
+		ev = hooks.PostToolUseFailure
+	}
+	r := h.Fire(ctx, ev, hooks.Input{Tool: tool, Args: args,
+		Response: &hooks.ToolResponse{Output: res.Content, IsError: res.IsError, ExitCode: res.ExitCode}})
+	var notes []string
+	if r.Blocked {
+		notes = append(notes, "["+string(ev)+" hook] "+r.Reason)
+	}
+	for _, c := range r.Context {
+		notes = append(notes, "["+string(ev)+" hook context] "+c)
+	}
+	return strings.Join(notes, "\n")
 }
 
 func argsOrEmpty(s string) string {
@@ -57,85 +117,4 @@ func argsOrEmpty(s string) string {
 	}
 	b, _ := json.Marshal(s)
 	return string(b)
-}
-
-// safety is what decides and audits tool calls for a runtime: the
-// permission engine with the user's (and, in a trusted folder, the
-// project's) rules, the hooks, and the instruction files' text.
-type safety struct {
-	engine *permission.Engine
-	hooks  *hooks.Runner
-	// trusted is whether the user trusted this folder (`zero trust`):
-	// only then do project rules and hooks load.
-	trusted bool
-}
-
-// newSafety builds the engine and hooks. Project rules and hooks are
-// untrusted code that arrived with the repository: they load only after
-// `zero trust` (trust is the state LoadConfig read for the config, so both
-// agree and the trust file is read once), and Zero says so when they are
-// present but ignored.
-func newSafety(stderr io.Writer, ws *workspace.Workspace, cfg *config.Config, trust FolderTrust, mode permission.Mode) (*safety, error) {
-	home, _ := os.UserHomeDir()
-	root := ws.Root()
-	sf := &safety{trusted: trust.OK()}
-	projectDir := ""
-	switch {
-	case sf.trusted:
-		projectDir = root
-	case trust.State == permission.TrustChanged:
-		fmt.Fprintf(stderr, "zero: %s changed since you trusted this folder; project rules, hooks and provider choices are ignored until you review them and run `zero trust` again\n", strings.Join(trust.Changed, ", "))
-	case exists(filepath.Join(root, ".zero", "rules.json")) || exists(filepath.Join(root, ".zero", "hooks.json")) || len(cfg.ProjectHooks) > 0:
-		fmt.Fprintf(stderr, "zero: this folder has project rules or hooks; they are ignored until you run `zero trust` here\n")
-	}
-	set, err := rules.Load(projectDir, home)
-	if err != nil {
-		return nil, configErrorf("rules: %v", err)
-	}
-	sf.engine, err = permission.New(permission.Config{Workspace: ws, Home: home, ConfigDir: config.Dir(), Mode: mode, Rules: set})
-	if err != nil {
-		return nil, err
-	}
-	sf.hooks, err = loadHooks(root, cfg, sf.trusted)
-	if err != nil {
-		return nil, err
-	}
-	return sf, nil
-}
-
-// loadHooks merges the user's hooks and, in a trusted folder, the
-// project's; nil when there are none.
-func loadHooks(root string, cfg *config.Config, trusted bool) (*hooks.Runner, error) {
-	var cfgs []hooks.Config
-	if len(cfg.Hooks) > 0 {
-		c, err := hooks.Parse(cfg.Hooks)
-		if err != nil {
-			return nil, configErrorf("hooks in the user config: %v", err)
-		}
-		cfgs = append(cfgs, c)
-	}
-	if trusted {
-		if len(cfg.ProjectHooks) > 0 {
-			c, err := hooks.Parse(cfg.ProjectHooks)
-			if err != nil {
-				return nil, configErrorf("hooks in .zero/config.json: %v", err)
-			}
-			cfgs = append(cfgs, c)
-		}
-		c, err := hooks.LoadFile(filepath.Join(root, ".zero", "hooks.json"))
-		if err != nil {
-			return nil, configErrorf("%v", err)
-		}
-		cfgs = append(cfgs, c)
-	}
-	merged := hooks.Merge(cfgs...)
-	if len(merged.BeforeTool)+len(merged.AfterTool)+len(merged.SessionStart)+len(merged.SessionEnd) == 0 {
-		return nil, nil
-	}
-	return &hooks.Runner{Config: merged, Dir: root, Env: bashEnv()}, nil
-}
-
-func exists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
 }

@@ -37,6 +37,8 @@ type Options struct {
 	// work remains or claims tests pass unverified (on for exec; off, the
 	// finding is a warning event).
 	CompletionCheck bool
+	// Tools are the --allowed-tools and --disallowed-tools rules.
+	Tools ToolFlags
 	// Stderr receives set-up warnings (nil: discarded).
 	Stderr io.Writer
 }
@@ -135,7 +137,7 @@ func Open(o Options) (*Runtime, error) {
 	}
 	rt.Window, rt.windowAssumed, rt.counts = resolveWindow(stderr, cfg, active, srv)
 	rt.policy = shellPolicy(ws)
-	sf, err := newSafety(stderr, ws, cfg, trust, mode)
+	sf, err := newSafety(stderr, ws, cfg, trust, mode, o.Tools)
 	if err != nil {
 		ws.Close()
 		return nil, err

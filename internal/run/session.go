@@ -86,7 +86,7 @@ type Usage struct {
 }
 
 // OpenSession opens the session w names, locks it, and fires the
-// sessionStart hooks (a block is a ConfigError). A resumed session of
+// SessionStart hooks (a block is a ConfigError). A resumed session of
 // another workspace opens with a warning.
 func (rt *Runtime) OpenSession(w Which) (*Session, error) {
 	log, history, notes, err := rt.openLog(w)
@@ -96,7 +96,7 @@ func (rt *Runtime) OpenSession(w Which) (*Session, error) {
 	s := &Session{rt: rt, log: log, started: time.Now(), notes: notes, instructions: LoadInstructions(rt.Workspace.Root(), rt.Trusted)}
 	model, window := rt.ModelWindow()
 	s.chain, s.pricing, s.surface = newChain(log, string(rt.Active.Kind), model, rt.window)
-	s.hooks = &HookRunner{runner: rt.hooks, audit: s.chain, sessID: log.ID()}
+	s.hooks = &HookRunner{runner: rt.hooks, audit: s.chain, sessID: log.ID(), transcript: log.EventsPath(), engine: rt.Engine}
 	s.gate = &permission.Gate{Engine: rt.Engine, Workspace: rt.Workspace, Audit: s.chain, Hooks: s.hooks}
 	if err := rt.Workspace.AddReadRoot(log.Dir()); err != nil {
 		fmt.Fprintln(rt.warnings(), "zero: warning: cut tool outputs will not be readable:", err)
@@ -130,13 +130,15 @@ func (rt *Runtime) OpenSession(w Which) (*Session, error) {
 		ToolProtocol:         proto,
 		OnPromptedTools:      rt.rememberPromptedTools,
 		CompletionCheck:      rt.opts.CompletionCheck,
+		OnStop:               s.onStop,
+		BeforeCompact:        s.beforeCompact,
 	})
 	s.fitWindow(window)
 	s.usage = Usage{UsedTokens: s.agent.ContextReport().UsedTokens, Estimated: true}
 	s.requeueShell()
-	if blocked, reason := s.hooks.Fire(context.Background(), hooks.SessionStart, hooks.Payload{}); blocked {
+	if err := s.sessionStart(w); err != nil {
 		log.Close()
-		return nil, configErrorf("a sessionStart hook refused to start: %s", reason)
+		return nil, err
 	}
 	return s, nil
 }
@@ -221,12 +223,15 @@ type Turn struct {
 func (s *Session) Prompt(ctx context.Context, t Turn) agent.Result {
 	s.surface.set(t.Sink)
 	defer s.surface.set(nil)
-	s.gate.Ask = t.Ask
+	s.gate.Ask = s.notifying(t.Ask)
 	defer func() { s.gate.Ask = nil }()
 	_ = s.PrepareMCP(ctx) // a required server's failure is exec's to act on; here its warning was shown
 	prompt, model, err := s.expandCommand(ctx, t.Prompt)
 	if err == nil {
 		prompt, err = s.expandMCP(ctx, prompt)
+	}
+	if err == nil {
+		prompt, err = s.userPromptSubmit(ctx, prompt)
 	}
 	if err != nil {
 		s.chain.Emit(event.Event{Type: event.Error, Text: err.Error()})
@@ -428,7 +433,7 @@ func (s *Session) Warn(text string) {
 // Err reports a failure to write the session log.
 func (s *Session) Err() error { return s.log.Err() }
 
-// Close fires the sessionEnd hooks and closes the log (a session in which
+// Close fires the SessionEnd hooks and closes the log (a session in which
 // no prompt was sent is not kept).
 func (s *Session) Close() {
 	s.mu.Lock()
@@ -438,6 +443,6 @@ func (s *Session) Close() {
 	if closed {
 		return
 	}
-	s.hooks.Fire(context.Background(), hooks.SessionEnd, hooks.Payload{})
+	s.hooks.Fire(context.Background(), hooks.SessionEnd, hooks.Input{Reason: "exit"})
 	s.log.Close()
 }

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/zero-agent/zero/internal/hooks"
 	"github.com/zero-agent/zero/internal/mcp/toolsearch"
 	"github.com/zero-agent/zero/internal/permission"
 	"github.com/zero-agent/zero/internal/providers/catalog"
@@ -28,7 +27,8 @@ type ToolOptions struct {
 	// Engine learns the files the session wrote (running one of them
 	// later asks, case B19); nil: nothing is noted.
 	Engine *permission.Engine
-	// Hooks fire afterTool for each result; nil: none.
+	// Hooks fire PostToolUse (PostToolUseFailure) for each result; nil:
+	// none.
 	Hooks *HookRunner
 }
 
@@ -57,7 +57,7 @@ func ToolSet(ws *workspace.Workspace, o ToolOptions) *tools.Registry {
 }
 
 // wrapTool gives a tool added later (an MCP server's) what ToolSet gives
-// the core ones: secrets masked in its output, writes noted, afterTool
+// the core ones: secrets masked in its output, writes noted, PostToolUse
 // hooks fired.
 func wrapTool(t tools.Tool, o ToolOptions) tools.Tool {
 	return &observed{Tool: tools.Filtered(t, redactSecrets), engine: o.Engine, hooks: o.Hooks}
@@ -206,15 +206,16 @@ func redactSecrets(s string) string {
 }
 
 // observed wraps a tool so the engine learns the files the session wrote
-// (running one of them later asks, case B19) and afterTool hooks see each
-// result.
+// (running one of them later asks, case B19) and PostToolUse hooks see
+// each result.
 type observed struct {
 	tools.Tool
 	engine *permission.Engine
 	hooks  *HookRunner
 }
 
-// Run runs the tool, then records writes and fires afterTool hooks.
+// Run runs the tool, then records writes and fires PostToolUse hooks
+// (their block reason and context follow the result the model reads).
 func (o *observed) Run(ctx context.Context, args json.RawMessage) (tools.Result, error) {
 	res, err := o.Tool.Run(ctx, args)
 	if o.engine != nil && o.Tool.SideEffect() == tools.SideWrite && !res.IsError {
@@ -222,7 +223,10 @@ func (o *observed) Run(ctx context.Context, args json.RawMessage) (tools.Result,
 			o.engine.NoteWrite(p)
 		}
 	}
-	o.hooks.Fire(ctx, hooks.AfterTool, hooks.Payload{Tool: o.Tool.Name(), Arguments: args,
-		Result: &hooks.ToolResult{Content: res.Content, IsError: res.IsError, ExitCode: res.ExitCode}})
+	if err == nil {
+		if note := o.hooks.PostTool(ctx, o.Tool.Name(), args, res); note != "" {
+			res.Content += "\n\n" + note
+		}
+	}
 	return res, err
 }

@@ -26,7 +26,7 @@ func TestTrustIsReadOnceAtStartUp(t *testing.T) {
 		wantModel   string // the project file's model counts only when trusted
 		wantNote    string
 	}{
-		{name: "never trusted", wantModel: "", wantNote: "this folder has project rules or hooks; they are ignored until you run `zero trust` here"},
+		{name: "never trusted", wantModel: "", wantNote: "this folder has project rules, hooks or permission settings (.zero/rules.json); they are ignored until you run `zero trust` here"},
 		{name: "trusted", trust: true, wantTrusted: true, wantModel: "project-model"},
 		{name: "changed since trusted", trust: true, editAfter: true, wantModel: "", wantNote: ".zero/config.json changed since you trusted this folder"},
 	} {
@@ -64,7 +64,7 @@ func TestTrustIsReadOnceAtStartUp(t *testing.T) {
 			}
 			defer ws.Close()
 			var stderr bytes.Buffer
-			sf, err := newSafety(&stderr, ws, cfg, trust, permission.ModeNormal)
+			sf, err := newSafety(&stderr, ws, cfg, trust, permission.ModeNormal, ToolFlags{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,0 +1,45 @@
+package settings
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestPlacesListUserFilesBeforeProjectFiles(t *testing.T) {
+	got := Places("/w", "/h", "/h/.config/zero")
+	want := []Place{{Path: "/h/.claude/settings.json"}, {Path: "/h/.config/zero/settings.json"},
+		{Path: "/w/.claude/settings.json", Project: true}, {Path: "/w/.claude/settings.local.json", Project: true},
+		{Path: "/w/.zero/settings.json", Project: true}}
+	if len(got) != len(want) {
+		t.Fatalf("Places = %+v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("Places[%d] = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
+
+func TestReadTakesHooksAndPermissionsOnly(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "settings.json")
+	os.WriteFile(p, []byte(`{
+	  // Claude's other keys are ignored
+	  "model": "opus", "env": {"X": "1"},
+	  "permissions": {"allow": ["Bash(go test:*)"], "deny": ["Read(./.env)"], "defaultMode": "acceptEdits"},
+	  "hooks": {"Stop": []},
+	}`), 0o644)
+	f, ok, err := Read(Place{Path: p})
+	if err != nil || !ok || f.Empty() || f.Allow[0] != "Bash(go test:*)" || f.Deny[0] != "Read(./.env)" || string(f.Hooks) != `{"Stop": []}` {
+		t.Fatalf("Read = %+v %v %v", f, ok, err)
+	}
+	if _, ok, err := Read(Place{Path: filepath.Join(dir, "missing.json")}); ok || err != nil {
+		t.Errorf("missing file: %v %v", ok, err)
+	}
+	os.WriteFile(p, []byte(`{"permissions": {"allow": "Bash"}}`), 0o644)
+	if _, _, err := Read(Place{Path: p}); err == nil || !strings.Contains(err.Error(), p) {
+		t.Errorf("a bad file's error = %v, want it to name the file", err)
+	}
+}
