@@ -57,6 +57,10 @@ type Report struct {
 	// files (AGENTS.md, CLAUDE.md, ZERO.md…) and InstructionBudget their
 	// budget; the run layer fills both (0: none loaded).
 	InstructionBytes, InstructionBudget int
+	// SkillBytes is how much of the system prompt is the skills listing,
+	// SkillBudget its budget, SkillsListed of Skills the skills it names;
+	// the run layer fills them (0: no skills).
+	SkillBytes, SkillBudget, SkillsListed, Skills int
 	// FixedCounted is the system prompt and tool schemas (with an empty
 	// turn) as the server's tokenizer counted them at session start, 0
 	// when the server offers no count (MeasureFixed).
@@ -152,6 +156,10 @@ func (r Report) String() string {
 	if r.InstructionBudget > 0 && r.InstructionBytes > 0 {
 		fmt.Fprintf(&b, "    of which instruction files %s of their %s budget (/memory lists them)\n",
 			contextmgr.HumanBytes(r.InstructionBytes), contextmgr.HumanBytes(r.InstructionBudget))
+	}
+	if r.Skills > 0 {
+		fmt.Fprintf(&b, "    of which skills listing %s of its %s budget (%d of %d skills; /skills lists them)\n",
+			contextmgr.HumanBytes(r.SkillBytes), contextmgr.HumanBytes(r.SkillBudget), r.SkillsListed, r.Skills)
 	}
 	r.part(&b, fmt.Sprintf("tool schemas (%d)", r.Tools), r.ToolsTokens, contextmgr.HumanBytes(r.ToolsBytes))
 	r.part(&b, fmt.Sprintf("messages (%d)", r.Messages), r.MessagesTokens, contextmgr.HumanBytes(r.HistoryBytes))

@@ -15,6 +15,7 @@ import (
 	"github.com/zero-agent/zero/internal/providers/catalog"
 	"github.com/zero-agent/zero/internal/run"
 	"github.com/zero-agent/zero/internal/sessions"
+	"github.com/zero-agent/zero/internal/skills"
 	"github.com/zero-agent/zero/internal/workspace"
 )
 
@@ -109,10 +110,13 @@ func contextReport(s stdio, wd, id string) error {
 		return err
 	}
 	defer ws.Close()
+	sk := skills.Discover(run.ExtensionOptions(wd, trust.OK()))
+	reg := run.ToolSet(ws, run.ToolOptions{})
+	run.AddSkillTool(reg, sk, run.ToolOptions{})
 	a := agent.New(agent.Options{
 		Model:         meta.Model,
-		System:        agent.SystemPrompt(wd, time.Now(), inst.Text()),
-		Tools:         run.ToolSet(ws, run.ToolOptions{}),
+		System:        agent.SystemPrompt(wd, time.Now(), run.SystemExtra(inst, sk, window)),
+		Tools:         reg,
 		History:       history,
 		ContextWindow: window,
 		MaxToolOutput: cfg.MaxToolOutput,
@@ -124,7 +128,9 @@ func contextReport(s stdio, wd, id string) error {
 	}
 	fmt.Fprintf(s.out, "session %s · model %s · window %d tokens (%s)\n", sess.ID(), meta.Model, window, source)
 	fmt.Fprintf(s.out, "compactions logged: %d\n", compactions)
-	fmt.Fprintln(s.out, a.ContextReport().String())
+	report := a.ContextReport()
+	run.FillSkillReport(&report, sk, window)
+	fmt.Fprintln(s.out, report.String())
 	fmt.Fprintln(s.out, inst.Report())
 	return nil
 }

@@ -18,12 +18,15 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/zero-agent/zero/internal/agent"
 	"github.com/zero-agent/zero/internal/commands"
 	"github.com/zero-agent/zero/internal/config"
 	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/instructions"
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/shellguard"
 	"github.com/zero-agent/zero/internal/skills"
+	"github.com/zero-agent/zero/internal/tools"
 )
 
 // ExtensionOptions are where skills and commands are looked for from
@@ -70,14 +73,35 @@ func (s *Session) SlashCommands() []Slash {
 func (s *Session) loadExtensions(o ToolOptions) {
 	eo := ExtensionOptions(s.rt.Workspace.Root(), s.rt.Trusted)
 	s.skills, s.commands = skills.Discover(eo), commands.Discover(eo)
-	if s.skills.Len() > 0 {
-		s.tools.Add(wrapTool(skills.NewTool(s.skills), o))
+	AddSkillTool(s.tools, s.skills, o)
+}
+
+// AddSkillTool adds the skill tool to reg when set has a skill (sessions
+// and `zero context` alike).
+func AddSkillTool(reg *tools.Registry, set *skills.Set, o ToolOptions) {
+	if set.Len() > 0 {
+		reg.Add(wrapTool(skills.NewTool(set), o))
 	}
 }
 
-// skillsListing is the system prompt's skills section for window.
-func (s *Session) skillsListing(window int) string {
-	return s.skills.Listing(skills.Budget(window))
+// SystemExtra is what follows Zero's own system prompt: the instruction
+// files, then the skills listing for a window of window tokens.
+func SystemExtra(inst *instructions.Set, set *skills.Set, window int) string {
+	extra := inst.Text()
+	if l := set.Listing(skills.Budget(window)); l != "" {
+		extra = strings.TrimSpace(extra + "\n\n" + l)
+	}
+	return extra
+}
+
+// FillSkillReport adds the skills listing's share of the system prompt to
+// r (/context, `zero context`).
+func FillSkillReport(r *agent.Report, set *skills.Set, window int) {
+	if n := set.Len(); n > 0 {
+		budget := skills.Budget(window)
+		text, listed := set.ListingCount(budget)
+		r.SkillBytes, r.SkillBudget, r.SkillsListed, r.Skills = len(text), budget, listed, n
+	}
 }
 
 // lookup is the command a "/name" prompt calls: a skill, else a command

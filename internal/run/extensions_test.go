@@ -55,6 +55,9 @@ func TestSmallWindowListsASubsetAndKeepsTheSkillTool(t *testing.T) {
 		if !strings.Contains(offered(srv), " skill ") {
 			t.Errorf("window %d: skill tool not offered: %s", tc.window, offered(srv))
 		}
+		if want := fmt.Sprintf("(%d of 40 skills; /skills lists them)", listed); !strings.Contains(sess.ContextReport().String(), want) {
+			t.Errorf("window %d: /context lacks %q:\n%s", tc.window, want, sess.ContextReport().String())
+		}
 	}
 }
 

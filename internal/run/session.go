@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"sync"
 	"time"
 
@@ -254,10 +253,7 @@ func (s *Session) Prompt(ctx context.Context, t Turn) agent.Result {
 // the run is read-only and its answer a plan; the minimal profile's is
 // short.
 func (s *Session) systemPrompt(mode permission.Mode) string {
-	extra := s.instructions.Text()
-	if l := s.skillsListing(s.rt.window()); l != "" {
-		extra = strings.TrimSpace(extra + "\n\n" + l)
-	}
+	extra := SystemExtra(s.instructions, s.skills, s.rt.window())
 	switch {
 	case mode == permission.ModePlan:
 		return agent.PlanSystemPrompt(s.rt.Workspace.Root(), s.started, extra)
@@ -402,6 +398,7 @@ func (s *Session) ContextReport() agent.Report {
 	if set := s.instructions; set != nil {
 		r.InstructionBytes, r.InstructionBudget = len(set.Text()), set.Budget()
 	}
+	FillSkillReport(&r, s.skills, s.rt.window())
 	return r
 }
 

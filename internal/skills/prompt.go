@@ -26,8 +26,14 @@ const maxListed = 240
 // skills nearest the work), in discovery order — and says how many more
 // the skill tool's search finds. "" when there are no skills.
 func (s *Set) Listing(budget int) string {
+	text, _ := s.ListingCount(budget)
+	return text
+}
+
+// ListingCount is Listing and how many skills it lists.
+func (s *Set) ListingCount(budget int) (string, int) {
 	if s.Len() == 0 {
-		return ""
+		return "", 0
 	}
 	head := "# Skills\nSkills are instructions for particular tasks. When a task matches one, call the skill tool with its name first and follow what it returns.\n"
 	var lines []string
@@ -46,7 +52,7 @@ func (s *Set) Listing(budget int) string {
 	if listed < len(s.Skills) {
 		out += moreLine(len(s.Skills) - listed)
 	}
-	return strings.TrimRight(out, "\n")
+	return strings.TrimRight(out, "\n"), listed
 }
 
 func moreLine(n int) string {
