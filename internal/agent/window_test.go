@@ -237,12 +237,17 @@ func TestManualCompactSummarisesOnce(t *testing.T) {
 	for i := 0; i < 20; i++ {
 		hist = append(hist, llm.TextMessage(llm.RoleUser, strings.Repeat("more detail please ", 20)), llm.TextMessage(llm.RoleAssistant, strings.Repeat("here is more detail ", 20)))
 	}
+	var triggers []string
 	a := New(Options{Provider: newOpenAI(t, s.srv.URL), Model: "m", Sink: rec, History: hist,
-		Tools: tools.NewRegistry(echoTool("read_file", tools.SideRead))})
+		Tools:         tools.NewRegistry(echoTool("read_file", tools.SideRead)),
+		BeforeCompact: func(_ context.Context, trigger string) { triggers = append(triggers, trigger) }})
 	before := contextmgr.HistoryBytes(a.History())
 	msg, err := a.Compact(context.Background())
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(triggers) != 1 || triggers[0] != "manual" {
+		t.Fatalf("BeforeCompact (the PreCompact hooks) ran %q, want once, manual", triggers)
 	}
 	h := a.History()
 	after := contextmgr.HistoryBytes(h)

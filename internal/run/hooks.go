@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/hooks"
@@ -22,6 +23,40 @@ type HookRunner struct {
 	sessID     string
 	transcript string
 	engine     *permission.Engine
+
+	// pending links a call PreToolUse saw to its result: its id (for
+	// PostToolUse's tool_use_id) and the additionalContext the model
+	// reads with the result. Keyed by tool name and arguments, as the
+	// tool runs them.
+	mu      sync.Mutex
+	pending map[string]pendingCall
+}
+
+type pendingCall struct {
+	id      string
+	context []string
+}
+
+// maxPending bounds pending: calls the engine denied after their hook ran
+// never take their entry.
+const maxPending = 256
+
+func (h *HookRunner) remember(tool, args, id string, ctx []string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.pending == nil || len(h.pending) >= maxPending {
+		h.pending = map[string]pendingCall{}
+	}
+	h.pending[tool+"\x00"+args] = pendingCall{id: id, context: ctx}
+}
+
+func (h *HookRunner) take(tool, args string) pendingCall {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	key := tool + "\x00" + args
+	p := h.pending[key]
+	delete(h.pending, key)
+	return p
 }
 
 // Fire runs the hooks of ev for in (the session's id, transcript, folder
@@ -42,6 +77,9 @@ func (h *HookRunner) Fire(ctx context.Context, ev hooks.Event, in hooks.Input) h
 				e.Text = res.Reason
 			}
 			h.audit.Emit(e)
+		}
+		for _, m := range res.Messages {
+			h.audit.Emit(event.Event{Type: event.Warning, Text: "a " + string(ev) + " hook says: " + m})
 		}
 	}
 	return res
@@ -67,7 +105,11 @@ func claudeMode(m permission.Mode) string {
 
 // PreToolUse implements permission.Hooks.
 func (h *HookRunner) PreToolUse(ctx context.Context, call llm.ToolCall) permission.HookVerdict {
+	if h == nil || h.runner == nil {
+		return permission.HookVerdict{}
+	}
 	res := h.Fire(ctx, hooks.PreToolUse, hooks.Input{Tool: call.Name, Args: json.RawMessage(argsOrEmpty(call.Arguments)), ToolUseID: call.ID})
+	defer func(args string) { h.remember(call.Name, args, call.ID, res.Context) }(call.Arguments)
 	switch {
 	case res.Blocked:
 		return permission.HookVerdict{Decision: permission.Deny, Reason: res.Reason}
@@ -84,6 +126,7 @@ func (h *HookRunner) PreToolUse(ctx context.Context, call llm.ToolCall) permissi
 	if len(res.UpdatedInput) > 0 {
 		if args, err := hooks.ZeroInput(call.Name, res.UpdatedInput); err == nil {
 			v.Arguments = string(args)
+			h.remember(call.Name, v.Arguments, call.ID, res.Context)
 		} else {
 			return permission.HookVerdict{Decision: permission.Deny, Reason: "a PreToolUse hook returned an updatedInput that is not a JSON object"}
 		}
@@ -92,16 +135,24 @@ func (h *HookRunner) PreToolUse(ctx context.Context, call llm.ToolCall) permissi
 }
 
 // PostTool fires PostToolUse (PostToolUseFailure for a failed call) and
-// returns the text the model reads after the result: a hook's block
-// reason (exit 2 or decision: block) and its additionalContext.
+// returns the text the model reads after the result: the PreToolUse
+// hooks' additionalContext, a PostToolUse hook's block reason (exit 2 or
+// decision: block) and its additionalContext.
 func (h *HookRunner) PostTool(ctx context.Context, tool string, args json.RawMessage, res tools.Result) string {
+	if h == nil || h.runner == nil {
+		return ""
+	}
+	pre := h.take(tool, string(args))
 	ev := hooks.PostToolUse
 	if res.IsError {
 		ev = hooks.PostToolUseFailure
 	}
-	r := h.Fire(ctx, ev, hooks.Input{Tool: tool, Args: args,
+	r := h.Fire(ctx, ev, hooks.Input{Tool: tool, Args: args, ToolUseID: pre.id,
 		Response: &hooks.ToolResponse{Output: res.Content, IsError: res.IsError, ExitCode: res.ExitCode}})
 	var notes []string
+	for _, c := range pre.context {
+		notes = append(notes, "[PreToolUse hook context] "+c)
+	}
 	if r.Blocked {
 		notes = append(notes, "["+string(ev)+" hook] "+r.Reason)
 	}
