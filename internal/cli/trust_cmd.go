@@ -15,23 +15,42 @@ import (
 	"github.com/zero-agent/zero/internal/run"
 )
 
-// trustCmd is `zero trust [DIR]`.
+// trustCmd is `zero trust [DIR]`, `zero trust list` and `zero trust
+// remove [PATH]`.
 func trustCmd(s stdio) *cobra.Command {
-	return &cobra.Command{
+	dirs := func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return nil, cobra.ShellCompDirectiveFilterDirs
+	}
+	c := &cobra.Command{
 		Use:   "trust [DIR]",
 		Short: "Trust this folder (or DIR): its project rules, hooks, settings and config load from now on",
 		Long: `Records DIR (default: the current folder) as trusted, pinned to the content
-of its .zero/rules.json, .zero/hooks.json, .zero/config.json,
-.zero/settings.json, .claude/settings.json and .claude/settings.local.json:
-they load from now on, until one of them changes. A repository's rules,
-hooks and permission settings never load before this.`,
-		GroupID: groupSafety,
-		Args:    cobra.MaximumNArgs(1),
-		RunE:    ran(func(_ *cobra.Command, args []string) error { return runTrust(s, firstOr(args, ".")) }),
-		ValidArgsFunction: func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
-			return nil, cobra.ShellCompDirectiveFilterDirs
-		},
+of its project files: .zero/rules.json, .zero/hooks.json, .zero/config.json,
+.zero/settings.json, and the files other tools keep hooks, permission
+settings and servers in (.claude/settings.json, .claude/settings.local.json,
+.mcp.json, .gemini/settings.json, .vscode/mcp.json). They load from now on,
+until one of them changes or appears; a deleted one is reported once. A
+repository's rules, hooks and permission settings never load before this.
+(A folder named list or remove: zero trust ./list.)`,
+		GroupID:           groupSafety,
+		Args:              cobra.MaximumNArgs(1),
+		RunE:              ran(func(_ *cobra.Command, args []string) error { return runTrust(s, firstOr(args, ".")) }),
+		ValidArgsFunction: dirs,
 	}
+	c.AddCommand(&cobra.Command{
+		Use:               "list",
+		Short:             "List the trusted folders and whether each is still as trusted",
+		Args:              cobra.NoArgs,
+		RunE:              ran(func(*cobra.Command, []string) error { return runTrustList(s) }),
+		ValidArgsFunction: cobra.NoFileCompletions,
+	}, &cobra.Command{
+		Use:               "remove [PATH]",
+		Short:             "Stop trusting this folder (or PATH, which may no longer exist)",
+		Args:              cobra.MaximumNArgs(1),
+		RunE:              ran(func(_ *cobra.Command, args []string) error { return runTrustRemove(s, firstOr(args, ".")) }),
+		ValidArgsFunction: dirs,
+	})
+	return c
 }
 
 // runTrust trusts folder dir: project rules, hooks and MCP servers of
@@ -49,6 +68,46 @@ func runTrust(s stdio, dir string) error {
 		return err
 	}
 	fmt.Fprintf(s.out, "trusted %s: its %s load as they are now; if any of them changes, Zero ignores them until you run `zero trust` again\n", abs, strings.Join(permission.TrustedFiles, ", "))
+	return nil
+}
+
+// runTrustList prints one line per trusted folder: its path, when it was
+// trusted and its state now.
+func runTrustList(s stdio) error {
+	folders, err := permission.TrustedFolders(config.Dir())
+	if err != nil {
+		return err
+	}
+	if len(folders) == 0 {
+		fmt.Fprintln(s.out, "no trusted folders (zero trust DIR trusts one)")
+		return nil
+	}
+	for _, f := range folders {
+		state := "trusted"
+		switch {
+		case f.Missing:
+			state = "folder missing (zero trust remove " + f.Path + " forgets it)"
+		case f.State == permission.TrustChanged && len(f.Changed) > 0:
+			state = "changed since trusted: " + strings.Join(f.Changed, ", ") + " (ignored until zero trust again)"
+		case f.State == permission.TrustChanged:
+			state = "trusted before content pinning (zero trust again to pin it)"
+		}
+		fmt.Fprintf(s.out, "%s\t%s\t%s\n", f.Path, f.Trusted.Format("2006-01-02 15:04 UTC"), state)
+	}
+	return nil
+}
+
+// runTrustRemove forgets folder dir's trust.
+func runTrustRemove(s stdio, dir string) error {
+	removed, err := permission.Untrust(config.Dir(), dir)
+	if err != nil {
+		return err
+	}
+	abs, _ := filepath.Abs(dir)
+	if !removed {
+		return usagef("%s is not trusted (zero trust list shows the trusted folders)", run.CanonicalDir(abs))
+	}
+	fmt.Fprintf(s.out, "no longer trusted: %s (its project rules, hooks, config and MCP servers stop loading)\n", run.CanonicalDir(abs))
 	return nil
 }
 

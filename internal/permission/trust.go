@@ -34,10 +34,17 @@ type trustedEntry struct {
 }
 
 // TrustedFiles are the workspace files whose content trust covers
-// (slash-separated, relative to the folder): replacing one, as a git pull
-// may, withdraws trust until the user runs `zero trust` again.
+// (slash-separated, relative to the folder): Zero's own project files and
+// the other tools' project files Zero reads that start servers or run
+// hooks (MCP servers in .mcp.json, .gemini/settings.json and
+// .vscode/mcp.json, see docs/mcp.md; hooks and permission settings in
+// .zero/settings.json, .claude/settings.json and
+// .claude/settings.local.json). Replacing or adding one, as a git pull
+// may, withdraws trust until the user runs `zero trust` again; removing
+// one is reported once and then recorded (TrustCheck, RecordRemoved).
 var TrustedFiles = []string{".zero/rules.json", ".zero/hooks.json", ".zero/config.json",
-	".zero/settings.json", ".claude/settings.json", ".claude/settings.local.json"}
+	".zero/settings.json", ".claude/settings.json", ".claude/settings.local.json",
+	".mcp.json", ".gemini/settings.json", ".vscode/mcp.json"}
 
 // TrustStatus is what TrustState found for a folder.
 type TrustStatus int
@@ -122,41 +129,154 @@ func IsTrusted(configDir, dir string) bool {
 // never trusted; for TrustChanged, changed lists the TrustedFiles whose
 // content differs from when the user trusted the folder (all of the
 // existing ones for an entry that predates content hashes). Errors
-// (unreadable trust file or config file) count as TrustNever.
+// (unreadable trust file or config file) count as TrustNever. See
+// TrustCheck for the files removed since.
 func TrustState(configDir, dir string) (state TrustStatus, changed []string) {
+	r := TrustCheck(configDir, dir)
+	return r.State, r.Changed
+}
+
+// TrustReport is what TrustCheck found for a folder.
+type TrustReport struct {
+	State TrustStatus
+	// Changed are the TrustedFiles that differ from when the folder was
+	// trusted or appeared since: they withdraw trust.
+	Changed []string
+	// Removed are TrustedFiles that had content when the folder was
+	// trusted and are gone now (a deleted .zero/). Removing a file adds
+	// nothing that could run, so removals alone keep the folder trusted;
+	// the caller says once what disappeared, then calls RecordRemoved so
+	// the next run is quiet.
+	Removed []string
+}
+
+// TrustCheck is TrustState with the removed files told apart.
+func TrustCheck(configDir, dir string) TrustReport {
 	c, err := canonical(dir)
 	if err != nil {
-		return TrustNever, nil
+		return TrustReport{}
 	}
 	f, err := readTrust(configDir)
 	if err != nil {
-		return TrustNever, nil
+		return TrustReport{}
 	}
 	i := slices.IndexFunc(f.Folders, func(e trustedEntry) bool { return e.Path == c })
 	if i < 0 {
-		return TrustNever, nil
+		return TrustReport{}
 	}
 	now, err := hashFiles(c)
 	if err != nil {
-		return TrustChanged, slices.Clone(TrustedFiles)
+		return TrustReport{State: TrustChanged, Changed: slices.Clone(TrustedFiles)}
 	}
 	old := f.Folders[i].Files
+	var r TrustReport
 	for _, name := range TrustedFiles {
 		// A name missing from the entry (an old entry, or a file added to
 		// TrustedFiles later) was not hashed: it changed if it exists.
-		if was, ok := old[name]; ok && was != now[name] || !ok && now[name] != "" {
-			changed = append(changed, name)
+		was, ok := old[name]
+		switch {
+		case ok && was != "" && now[name] == "":
+			r.Removed = append(r.Removed, name)
+		case ok && was != now[name] || !ok && now[name] != "":
+			r.Changed = append(r.Changed, name)
 		}
 	}
-	if old == nil && len(changed) == 0 {
+	if old == nil && len(r.Changed) == 0 {
 		// An old entry of a folder with none of the files: nothing to
 		// run, but record hashes with `zero trust` before one appears.
-		return TrustChanged, nil
+		r.State = TrustChanged
+		return r
 	}
-	if len(changed) > 0 {
-		return TrustChanged, changed
+	r.State = TrustOK
+	if len(r.Changed) > 0 {
+		r.State = TrustChanged
 	}
-	return TrustOK, nil
+	return r
+}
+
+// RecordRemoved updates dir's trust entry so that those of names that
+// are still missing are pinned as absent: a removal TrustCheck reported is
+// not reported again, and the file coming back is a change like any
+// other. Other files' pins are left as they were (a changed file still
+// withdraws trust). Nothing is written when dir is not trusted.
+func RecordRemoved(configDir, dir string, names []string) error {
+	c, err := canonical(dir)
+	if err != nil {
+		return err
+	}
+	f, err := readTrust(configDir)
+	if err != nil {
+		return err
+	}
+	i := slices.IndexFunc(f.Folders, func(e trustedEntry) bool { return e.Path == c })
+	if i < 0 || f.Folders[i].Files == nil {
+		return nil
+	}
+	now, err := hashFiles(c)
+	if err != nil {
+		return err
+	}
+	for _, name := range names {
+		if _, pinned := f.Folders[i].Files[name]; pinned && now[name] == "" {
+			f.Folders[i].Files[name] = ""
+		}
+	}
+	return writeTrust(configDir, f)
+}
+
+// TrustedFolder is one folder of the trust file, for `zero trust list`.
+type TrustedFolder struct {
+	Path    string    `json:"path"`
+	Trusted time.Time `json:"trusted"`
+	// State is the folder's trust now; Missing says the folder is gone.
+	State   TrustStatus `json:"-"`
+	Changed []string    `json:"changed,omitempty"`
+	Missing bool        `json:"missing,omitempty"`
+}
+
+// TrustedFolders lists the folders of the trust file in the order they
+// were first trusted, each with its state now.
+func TrustedFolders(configDir string) ([]TrustedFolder, error) {
+	f, err := readTrust(configDir)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]TrustedFolder, 0, len(f.Folders))
+	for _, e := range f.Folders {
+		tf := TrustedFolder{Path: e.Path, Trusted: e.Trusted}
+		if st, err := os.Stat(e.Path); err != nil || !st.IsDir() {
+			tf.Missing = true
+		} else {
+			r := TrustCheck(configDir, e.Path)
+			tf.State, tf.Changed = r.State, r.Changed
+		}
+		out = append(out, tf)
+	}
+	return out, nil
+}
+
+// Untrust removes dir's entry from the trust file: its project files stop
+// loading. dir need not exist any more (a deleted checkout): it matches
+// an entry by its canonical path, or by its absolute path when it cannot
+// be resolved. removed is false when no entry matched.
+func Untrust(configDir, dir string) (removed bool, err error) {
+	c, err := canonical(dir)
+	if err != nil {
+		if c, err = filepath.Abs(dir); err != nil {
+			return false, err
+		}
+		c = filepath.Clean(c)
+	}
+	f, err := readTrust(configDir)
+	if err != nil {
+		return false, err
+	}
+	n := len(f.Folders)
+	f.Folders = slices.DeleteFunc(f.Folders, func(e trustedEntry) bool { return e.Path == c })
+	if len(f.Folders) == n {
+		return false, nil
+	}
+	return true, writeTrust(configDir, f)
 }
 
 // Trust records dir as trusted in configDir/trusted.json (0600), with the
@@ -180,6 +300,11 @@ func Trust(configDir, dir string) error {
 	} else {
 		f.Folders = append(f.Folders, entry)
 	}
+	return writeTrust(configDir, f)
+}
+
+// writeTrust replaces configDir/trusted.json with f (0600), atomically.
+func writeTrust(configDir string, f trustFile) error {
 	f.Version = 2
 	b, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {

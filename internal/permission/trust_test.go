@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -67,16 +68,31 @@ func TestTrustFollowsContent(t *testing.T) {
 		name    string
 		change  func(t *testing.T, proj string)
 		changed []string
+		removed []string
 	}{
-		{"nothing", func(*testing.T, string) {}, nil},
-		{"hooks replaced", func(t *testing.T, p string) { write(t, filepath.Join(p, ".zero", "hooks.json"), `{"evil":1}`) }, []string{".zero/hooks.json"}},
-		{"rules removed", func(t *testing.T, p string) { os.Remove(filepath.Join(p, ".zero", "rules.json")) }, []string{".zero/rules.json"}},
-		{"config appears", func(t *testing.T, p string) { write(t, filepath.Join(p, ".zero", "config.json"), `{}`) }, []string{".zero/config.json"}},
+		{"nothing", func(*testing.T, string) {}, nil, nil},
+		{"hooks replaced", func(t *testing.T, p string) { write(t, filepath.Join(p, ".zero", "hooks.json"), `{"evil":1}`) }, []string{".zero/hooks.json"}, nil},
+		{"rules removed", func(t *testing.T, p string) { os.Remove(filepath.Join(p, ".zero", "rules.json")) }, nil, []string{".zero/rules.json"}},
+		{".zero removed", func(t *testing.T, p string) { os.RemoveAll(filepath.Join(p, ".zero")) }, nil, []string{".zero/rules.json", ".zero/hooks.json"}},
+		{"hooks removed, config appears", func(t *testing.T, p string) {
+			os.Remove(filepath.Join(p, ".zero", "hooks.json"))
+			write(t, filepath.Join(p, ".zero", "config.json"), `{}`)
+		}, []string{".zero/config.json"}, []string{".zero/hooks.json"}},
+		{".mcp.json appears", func(t *testing.T, p string) { write(t, filepath.Join(p, ".mcp.json"), `{"mcpServers":{}}`) }, []string{".mcp.json"}, nil},
+		{"claude settings appear", func(t *testing.T, p string) {
+			write(t, filepath.Join(p, ".claude", "settings.json"), `{"hooks":{}}`)
+			write(t, filepath.Join(p, ".claude", "settings.local.json"), `{}`)
+		}, []string{".claude/settings.json", ".claude/settings.local.json"}, nil},
+		{"gemini and vscode servers appear", func(t *testing.T, p string) {
+			write(t, filepath.Join(p, ".gemini", "settings.json"), `{}`)
+			write(t, filepath.Join(p, ".vscode", "mcp.json"), `{}`)
+		}, []string{".gemini/settings.json", ".vscode/mcp.json"}, nil},
+		{"config appears", func(t *testing.T, p string) { write(t, filepath.Join(p, ".zero", "config.json"), `{}`) }, []string{".zero/config.json"}, nil},
 		{"two change", func(t *testing.T, p string) {
 			write(t, filepath.Join(p, ".zero", "config.json"), `{}`)
 			write(t, filepath.Join(p, ".zero", "hooks.json"), `{"x":2}`)
-		}, []string{".zero/hooks.json", ".zero/config.json"}},
-		{"other files do not matter", func(t *testing.T, p string) { write(t, filepath.Join(p, "main.go"), "package x") }, nil},
+		}, []string{".zero/hooks.json", ".zero/config.json"}, nil},
+		{"other files do not matter", func(t *testing.T, p string) { write(t, filepath.Join(p, "main.go"), "package x") }, nil, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -91,13 +107,13 @@ func TestTrustFollowsContent(t *testing.T) {
 				t.Fatal(err)
 			}
 			tt.change(t, proj)
-			st, ch := TrustState(cfg, proj)
+			r := TrustCheck(cfg, proj)
 			want := TrustOK
 			if tt.changed != nil {
 				want = TrustChanged
 			}
-			if st != want || !slices.Equal(ch, tt.changed) || IsTrusted(cfg, proj) != (want == TrustOK) {
-				t.Fatalf("TrustState = %v %v (IsTrusted %v), want %v %v", st, ch, IsTrusted(cfg, proj), want, tt.changed)
+			if r.State != want || !slices.Equal(r.Changed, tt.changed) || !slices.Equal(r.Removed, tt.removed) || IsTrusted(cfg, proj) != (want == TrustOK) {
+				t.Fatalf("TrustCheck = %+v (IsTrusted %v), want %v changed %v removed %v", r, IsTrusted(cfg, proj), want, tt.changed, tt.removed)
 			}
 			if err := Trust(cfg, proj); err != nil {
 				t.Fatal(err)
@@ -130,5 +146,81 @@ func TestTrustOldEntry(t *testing.T) {
 	}
 	if err := Trust(cfg, proj); err != nil || !IsTrusted(cfg, proj) {
 		t.Errorf("re-trust: %v", err)
+	}
+}
+
+// TestRemovedFilesAreRecordedOnce: a deleted .zero/ is reported as
+// removed until RecordRemoved pins the files as absent; then the folder
+// checks clean, and a file coming back is a change that withdraws trust.
+func TestRemovedFilesAreRecordedOnce(t *testing.T) {
+	root := t.TempDir()
+	cfg, proj := filepath.Join(root, "cfg"), filepath.Join(root, "proj")
+	os.MkdirAll(filepath.Join(proj, ".zero"), 0o755)
+	hooks := filepath.Join(proj, ".zero", "hooks.json")
+	os.WriteFile(hooks, []byte(`{"ok":1}`), 0o644)
+	os.WriteFile(filepath.Join(proj, ".mcp.json"), []byte(`{}`), 0o644)
+	if err := Trust(cfg, proj); err != nil {
+		t.Fatal(err)
+	}
+	os.RemoveAll(filepath.Join(proj, ".zero"))
+	r := TrustCheck(cfg, proj)
+	if r.State != TrustOK || !slices.Equal(r.Removed, []string{".zero/hooks.json"}) {
+		t.Fatalf("after rm -r .zero: %+v", r)
+	}
+	if err := RecordRemoved(cfg, proj, r.Removed); err != nil {
+		t.Fatal(err)
+	}
+	if r := TrustCheck(cfg, proj); r.State != TrustOK || r.Removed != nil || r.Changed != nil {
+		t.Fatalf("after recording the removal: %+v, want clean", r)
+	}
+	os.MkdirAll(filepath.Join(proj, ".zero"), 0o755)
+	os.WriteFile(hooks, []byte(`{"ok":1}`), 0o644)
+	if r := TrustCheck(cfg, proj); r.State != TrustChanged || !slices.Equal(r.Changed, []string{".zero/hooks.json"}) {
+		t.Fatalf("the file came back: %+v, want changed", r)
+	}
+	// Recording a removal that is no longer true changes nothing.
+	if err := RecordRemoved(cfg, proj, []string{".zero/hooks.json"}); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := TrustState(cfg, proj); st != TrustChanged {
+		t.Fatalf("RecordRemoved of a file that exists accepted it: %v", st)
+	}
+}
+
+// TestTrustListAndUntrust: TrustedFolders lists each folder with its
+// state (a deleted checkout as missing); Untrust forgets a folder, even
+// one that no longer exists, and says when none matched.
+func TestTrustListAndUntrust(t *testing.T) {
+	root := t.TempDir()
+	cfg := filepath.Join(root, "cfg")
+	a, b, gone := filepath.Join(root, "a"), filepath.Join(root, "b"), filepath.Join(root, "gone")
+	for _, d := range []string{a, b, gone} {
+		os.MkdirAll(d, 0o755)
+		if err := Trust(cfg, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(b, ".mcp.json"), []byte(`{}`), 0o644)
+	os.RemoveAll(gone)
+	list, err := TrustedFolders(cfg)
+	if err != nil || len(list) != 3 {
+		t.Fatalf("TrustedFolders = %+v, %v", list, err)
+	}
+	if list[0].State != TrustOK || list[1].State != TrustChanged || !slices.Equal(list[1].Changed, []string{".mcp.json"}) || !list[2].Missing {
+		t.Errorf("states: %+v", list)
+	}
+	for _, d := range []string{gone, a} {
+		if ok, err := Untrust(cfg, d); !ok || err != nil {
+			t.Errorf("Untrust(%s) = %v, %v", d, ok, err)
+		}
+	}
+	if ok, err := Untrust(cfg, a); ok || err != nil {
+		t.Errorf("Untrust of a folder no longer trusted = %v, %v", ok, err)
+	}
+	if IsTrusted(cfg, a) {
+		t.Error("a is still trusted")
+	}
+	if list, _ := TrustedFolders(cfg); len(list) != 1 || !strings.HasSuffix(list[0].Path, "b") {
+		t.Errorf("after removing two: %+v", list)
 	}
 }

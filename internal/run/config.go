@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/zero-agent/zero/internal/config"
 	"github.com/zero-agent/zero/internal/permission"
@@ -17,6 +18,9 @@ import (
 type FolderTrust struct {
 	State   permission.TrustStatus
 	Changed []string
+	// Removed names pinned project files deleted since the folder was
+	// trusted; reportRemoved says so once.
+	Removed []string
 }
 
 // ReadFolderTrust reads the trust state of dir (made absolute, symlinks
@@ -25,8 +29,22 @@ func ReadFolderTrust(dir string) FolderTrust {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = CanonicalDir(abs)
 	}
-	state, changed := permission.TrustState(config.Dir(), dir)
-	return FolderTrust{State: state, Changed: changed}
+	r := permission.TrustCheck(config.Dir(), dir)
+	return FolderTrust{State: r.State, Changed: r.Changed, Removed: r.Removed}
+}
+
+// reportRemoved says which pinned project files of the trusted folder
+// root were deleted since it was trusted (a removed .zero/), then records
+// them as absent in the trust file, so the next run says nothing. A
+// removal adds nothing that could run, so it never withdraws trust.
+func reportRemoved(stderr io.Writer, root string, t FolderTrust) {
+	if len(t.Removed) == 0 {
+		return
+	}
+	fmt.Fprintf(stderr, "zero: removed since you trusted this folder: %s; they no longer load (recorded, so this is said once)\n", strings.Join(t.Removed, ", "))
+	if err := permission.RecordRemoved(config.Dir(), root, t.Removed); err != nil {
+		fmt.Fprintf(stderr, "zero: warning: the trust file was not updated (%v); this is said again next run\n", err)
+	}
 }
 
 // OK reports whether the folder is trusted as it is now.

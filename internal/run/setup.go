@@ -41,6 +41,7 @@ func newSafety(stderr io.Writer, ws *workspace.Workspace, cfg *config.Config, tr
 	home, _ := os.UserHomeDir()
 	root := ws.Root()
 	sf := &safety{trusted: trust.OK()}
+	reportRemoved(stderr, root, trust)
 	projectDir := ""
 	switch {
 	case sf.trusted:
