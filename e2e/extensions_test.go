@@ -193,3 +193,44 @@ func TestCommandModelAppliesToItsPromptOnly(t *testing.T) {
 		t.Errorf("models asked: %q", models)
 	}
 }
+
+// TestCommandAllowedToolsHoldForItsPromptOnly: a command's allowed-tools
+// (Claude Code's Bash(echo:*)) let its !`echo` line and the model's echo
+// calls of that prompt run in normal mode without anyone to ask; the next
+// prompt's echo call is refused again, as it is without the command.
+func TestCommandAllowedToolsHoldForItsPromptOnly(t *testing.T) {
+	e := newEnv(t)
+	dir := t.TempDir()
+	writeTree(t, e.home, map[string]string{
+		".claude/commands/shout.md": "---\nallowed-tools: Bash(echo:*)\n---\nSay: !`echo loud-and-clear`\n",
+	})
+	srv := llmtest.NewServer(t)
+	srv.Script(
+		llmtest.Reply(tc("c1", "bash", `{"command":"echo inside-the-command"}`)),
+		llmtest.Reply(llmtest.Text("done")),
+		llmtest.Reply(tc("c2", "bash", `{"command":"echo after-the-command"}`)),
+		llmtest.Reply(llmtest.Text("done again")),
+	)
+	r := e.run(dir, "", "exec", "-o", "json", "--base-url", srv.URL(), "--model", "llmtest-model", "/shout")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var res struct{ SessionID string }
+	json.Unmarshal([]byte(r.stdout), &res)
+	if r := e.run(dir, "", "exec", "--resume="+res.SessionID, "--base-url", srv.URL(), "--model", "llmtest-model", "once more"); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	reqs := chatRequests(srv, 0)
+	if len(reqs) != 4 {
+		t.Fatalf("%d chat requests, want 4", len(reqs))
+	}
+	if got := messagesOf(reqs[0]); !strings.Contains(got, "Say: loud-and-clear") {
+		t.Errorf("the !`echo` line did not run:\n%s", got)
+	}
+	if got := messagesOf(reqs[1]); !strings.Contains(got, `inside-the-command\n`) || strings.Contains(got, "needs approval") {
+		t.Errorf("the echo call of the command's prompt did not run:\n%s", got)
+	}
+	if got := messagesOf(reqs[3]); !strings.Contains(got, "needs approval") {
+		t.Errorf("the echo call of the next prompt was not refused:\n%s", got)
+	}
+}

@@ -106,6 +106,9 @@ type Engine struct {
 	recent []string
 	rules  *rules.Set
 	tools  *ToolRules
+	// scoped are allow rules in force for a while: a custom command's or
+	// skill's allowed-tools during its prompt (AllowWhile).
+	scoped []ToolRule
 }
 
 // New returns an engine and loads persistent grants from
@@ -188,6 +191,10 @@ func (e *Engine) Decide(ctx context.Context, call llm.ToolCall, tool tools.Tool)
 	mode := e.mode
 	recent := append([]string(nil), e.recent...)
 	rs := e.rules
+	trs := e.tools
+	if len(e.scoped) > 0 {
+		trs = withAllows(e.tools, e.scoped)
+	}
 	e.mu.Unlock()
 	var args map[string]any
 	if raw, err := call.ArgumentsJSON(); err == nil {
@@ -198,10 +205,40 @@ func (e *Engine) Decide(ctx context.Context, call llm.ToolCall, tool tools.Tool)
 	name := tool.Name()
 	d := e.decideEffect(name, tool.SideEffect(), args, mode, recent, rs)
 	d = applyToolRule(d, rs.Evaluate(rules.OnTool, name))
-	if e.tools.Len() == 0 {
+	if trs.Len() == 0 {
 		return d
 	}
-	return e.tools.apply(d, e.facts(name, tool.SideEffect(), args, recent))
+	return trs.apply(d, e.facts(name, tool.SideEffect(), args, recent))
+}
+
+// AllowWhile adds allow rules (a custom command's or skill's
+// allowed-tools, Claude Code's front matter) until the returned function
+// is called. They weigh as any allow rule of their origin: they spare
+// only normal mode's question, and every deny or ask rule, guard question
+// and plan mode still holds.
+func (e *Engine) AllowWhile(allow []ToolRule) (done func()) {
+	if len(allow) == 0 {
+		return func() {}
+	}
+	e.mu.Lock()
+	before := e.scoped
+	e.scoped = append(append([]ToolRule(nil), before...), allow...)
+	e.mu.Unlock()
+	return func() {
+		e.mu.Lock()
+		e.scoped = before
+		e.mu.Unlock()
+	}
+}
+
+// withAllows is rs with more allow rules.
+func withAllows(rs *ToolRules, allow []ToolRule) *ToolRules {
+	out := &ToolRules{}
+	if rs != nil {
+		*out = ToolRules{Allow: append([]ToolRule(nil), rs.Allow...), Ask: rs.Ask, Deny: rs.Deny}
+	}
+	out.Allow = append(out.Allow, allow...)
+	return out
 }
 
 // facts gathers what permission rules match on one call: the shell

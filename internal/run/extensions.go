@@ -24,6 +24,7 @@ import (
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/instructions"
 	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/permission"
 	"github.com/zero-agent/zero/internal/shellguard"
 	"github.com/zero-agent/zero/internal/skills"
 	"github.com/zero-agent/zero/internal/tools"
@@ -148,14 +149,37 @@ func (s *Session) checkCommand(prompt string) error {
 // skill's instructions or the command's template, expanded. A prompt that
 // calls neither is unchanged; a failed expansion (a refused or failing
 // !`cmd`) is an error and nothing is sent.
-// model is the command's model field ("" when it has none).
-func (s *Session) expandCommand(ctx context.Context, prompt string) (expanded, model string, err error) {
+// For the prompt, until done is called, the command's allowed-tools are
+// allow rules (its !`cmd` lines included) and its model answers.
+func (s *Session) expandCommand(ctx context.Context, prompt string) (expanded string, done func(), err error) {
 	c, args, ok, err := s.lookup(prompt)
 	if err != nil || !ok {
-		return prompt, "", err
+		return prompt, func() {}, err
 	}
+	allowed := s.allowWhile(c)
 	expanded, err = commands.Expand(ctx, c, args, commands.Env{Shell: s.commandShell, ReadFile: s.commandFile})
-	return expanded, c.Model, err
+	if err != nil {
+		allowed()
+		return "", func() {}, err
+	}
+	model := s.commandModel(ctx, c.Model)
+	return expanded, func() { model(); allowed() }, nil
+}
+
+// allowWhile makes c's allowed-tools allow rules of c's origin (a
+// project command's are project rules: they never reach outside the
+// workspace) until the returned function is called; a rule that does not
+// parse is a warning.
+func (s *Session) allowWhile(c commands.Command) (done func()) {
+	origin := permission.OriginUser
+	if c.Scope == skills.Project {
+		origin = permission.OriginProject
+	}
+	var rs permission.ToolRules
+	for _, err := range rs.Add("allow", c.AllowedTools, origin, c.Path+" (allowed-tools)") {
+		s.chain.Emit(event.Event{Type: event.Warning, Text: err.Error()})
+	}
+	return s.rt.Engine.AllowWhile(rs.Allow)
 }
 
 // commandModel switches to the model a command's front matter names for

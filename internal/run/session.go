@@ -225,7 +225,8 @@ func (s *Session) Prompt(ctx context.Context, t Turn) agent.Result {
 	s.gate.Ask = s.notifying(t.Ask)
 	defer func() { s.gate.Ask = nil }()
 	_ = s.PrepareMCP(ctx) // a required server's failure is exec's to act on; here its warning was shown
-	prompt, model, err := s.expandCommand(ctx, t.Prompt)
+	prompt, done, err := s.expandCommand(ctx, t.Prompt)
+	defer done()
 	if err == nil {
 		prompt, err = s.expandMCP(ctx, prompt)
 	}
@@ -236,7 +237,6 @@ func (s *Session) Prompt(ctx context.Context, t Turn) agent.Result {
 		s.chain.Emit(event.Event{Type: event.Error, Text: err.Error()})
 		return agent.Result{StopReason: event.StopError, Err: err}
 	}
-	defer s.commandModel(ctx, model)()
 	res := s.agent.Run(ctx, s.withShellNotes(prompt))
 	s.refreshAssumedWindow()
 	s.mu.Lock()
