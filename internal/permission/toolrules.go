@@ -388,6 +388,21 @@ func hostOf(args map[string]any) string {
 	return u.Hostname()
 }
 
+// DeniesTool reports whether a deny rule refuses every call of tool (a
+// rule without a specifier: Bash, Read, mcp__server): such a tool need
+// not be offered at all.
+func (e *Engine) DeniesTool(tool string) bool {
+	if e == nil || e.tools == nil {
+		return false
+	}
+	for i := range e.tools.Deny {
+		if r := &e.tools.Deny[i]; r.Spec == "" && r.covers(tool) {
+			return true
+		}
+	}
+	return false
+}
+
 // Rules naming what decided.
 const (
 	RuleSettingsDeny  = "permissions.deny"

@@ -181,6 +181,17 @@ func TestSettingsRuleReasonNamesTheRuleAndFile(t *testing.T) {
 	}
 }
 
+func TestDeniesToolOnlyForWholeToolRules(t *testing.T) {
+	e := newEnv(t)
+	rs := mustRules(t, map[Origin]map[string][]string{OriginFlag: {"deny": {"WebFetch", "Bash(curl:*)", "mcp__github"}}})
+	eng := e.rulesEngine(t, ModeNormal, rs)
+	for tool, want := range map[string]bool{"web_fetch": true, "bash": false, "mcp__github__create_issue": true, "mcp__gitlab__x": false, "read_file": false} {
+		if got := eng.DeniesTool(tool); got != want {
+			t.Errorf("DeniesTool(%s) = %v, want %v", tool, got, want)
+		}
+	}
+}
+
 // FuzzParseToolRule: a rule that parses has a tool name and survives
 // matching any call shape; splitting a flag gives trimmed pieces of it.
 func FuzzParseToolRule(f *testing.F) {

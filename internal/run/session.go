@@ -325,7 +325,7 @@ func (s *Session) CostUSD() (float64, bool) { return s.pricing.sessionCost() }
 // the profile's, the model's edit tool, and the MCP tools once
 // PrepareMCP has run (/tools shows them).
 func (s *Session) Offered() []tools.Tool {
-	f := s.edits.filter(visible(s.rt.Engine.Mode(), s.minimal))
+	f := s.offered(visible(s.rt.Engine.Mode(), s.minimal))
 	var out []tools.Tool
 	for _, n := range s.tools.Names() {
 		if t, ok := s.tools.Get(n); ok && f(t) {
@@ -339,7 +339,7 @@ func (s *Session) Offered() []tools.Tool {
 // the minimal profile. Not during a prompt.
 func (s *Session) setProfile(mode permission.Mode, minimal bool) {
 	s.minimal = minimal
-	s.agent.SetVisible(s.edits.filter(visible(mode, minimal)))
+	s.agent.SetVisible(s.offered(visible(mode, minimal)))
 	s.agent.SetSystem(s.systemPrompt(mode))
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/zero-agent/zero/internal/config"
 	"github.com/zero-agent/zero/internal/hooks"
+	"github.com/zero-agent/zero/internal/llm/llmtest"
 )
 
 // setupFolders writes a user and a project settings layout under a fresh
@@ -89,5 +90,18 @@ func TestSetupErrorsNameTheFile(t *testing.T) {
 	}
 	if _, err := LoadSetup(root, home, &config.Config{}, false, ToolFlags{Allowed: []string{"Bash(go test"}}); err == nil || !strings.Contains(err.Error(), "--allowed-tools") {
 		t.Errorf("a bad flag rule's error = %v", err)
+	}
+}
+
+func TestAToolDeniedWholeIsNotOffered(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	rt, _ := openTest(t, srv, Options{Tools: ToolFlags{Disallowed: []string{"WebFetch"}}})
+	sess := openSession(t, rt, Which{})
+	var names []string
+	for _, tl := range sess.Offered() {
+		names = append(names, tl.Name())
+	}
+	if got := strings.Join(names, " "); strings.Contains(got, "web_fetch") || !strings.Contains(got, "read_file") {
+		t.Errorf("offered %s", got)
 	}
 }

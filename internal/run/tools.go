@@ -107,6 +107,15 @@ func chooseEditTools(configured, kind, model string) editTools {
 }
 
 // filter narrows a tool filter (nil: every tool) to the chosen edit tools.
+// offered is the filter of the tools the model is offered: base (the
+// mode's and profile's), the model's edit tool, and none that a deny
+// rule refuses whole (`"deny": ["WebFetch"]`, --disallowed-tools Bash):
+// offering a tool every call of which is refused only burns turns.
+func (s *Session) offered(base func(tools.Tool) bool) func(tools.Tool) bool {
+	f := s.edits.filter(base)
+	return func(t tools.Tool) bool { return f(t) && !s.rt.Engine.DeniesTool(t.Name()) }
+}
+
 func (e editTools) filter(base func(tools.Tool) bool) func(tools.Tool) bool {
 	return func(t tools.Tool) bool {
 		switch t.Name() {
