@@ -47,3 +47,27 @@ func TestSkillsAddListShow(t *testing.T) {
 		t.Errorf("second add: exit %d %s", r.code, r.errOut)
 	}
 }
+
+// TestCommandsListsMarkdownAndTOMLCommands: `zero commands` lists the
+// user's Claude Code command and, once the folder is trusted, the
+// project's namespaced Markdown and Gemini TOML commands.
+func TestCommandsListsMarkdownAndTOMLCommands(t *testing.T) {
+	home, dir := isolate(t)
+	os.MkdirAll(filepath.Join(home, ".claude", "commands"), 0o755)
+	os.WriteFile(filepath.Join(home, ".claude", "commands", "review.md"), []byte("---\ndescription: review the diff\n---\nReview.\n"), 0o644)
+	os.MkdirAll(filepath.Join(dir, ".claude", "commands", "frontend"), 0o755)
+	os.WriteFile(filepath.Join(dir, ".claude", "commands", "frontend", "test.md"), []byte("---\nargument-hint: [file]\n---\nRun the UI tests on $1\n"), 0o644)
+	os.MkdirAll(filepath.Join(dir, ".gemini", "commands"), 0o755)
+	os.WriteFile(filepath.Join(dir, ".gemini", "commands", "plan.toml"), []byte("description = \"plan a change\"\nprompt = \"Plan {{args}}\"\n"), 0o644)
+	r := zero("commands")
+	if !strings.Contains(r.out, "/review  (user)  review the diff") || strings.Contains(r.out, "/plan") || !strings.Contains(r.out, "2 project command(s) not loaded") {
+		t.Errorf("before trust:\n%s", r.out)
+	}
+	zero("trust")
+	r = zero("commands")
+	for _, want := range []string{"/frontend:test [file]  (project)  Run the UI tests on $1", "/plan  (project)  plan a change"} {
+		if !strings.Contains(r.out, want) {
+			t.Errorf("after trust, no %q:\n%s", want, r.out)
+		}
+	}
+}
