@@ -23,7 +23,8 @@ import (
 
 // doctorLong is `zero doctor --help`.
 const doctorLong = `Prints what Zero would use and whether it works: the config files, one
-provider, the shell sandbox, the session store, bash and git.
+provider, the shell sandbox, the session store, the skills and custom commands,
+bash and git.
 
 The provider checked is the active one, or NAME (a profile as
 ` + "`zero providers`" + ` lists it). An OpenAI-compatible server is asked for its
@@ -108,6 +109,7 @@ func runDoctor(s stdio, name string) error {
 		err = os.MkdirAll(dir, 0o700)
 	}
 	c.line(err == nil, "sessions: %s %v", dir, errText(err))
+	doctorExtensions(c)
 	for _, tool := range []string{"bash", "git"} {
 		_, err := exec.LookPath(tool)
 		c.line(err == nil, "%s on PATH %v", tool, errText(err))

@@ -110,3 +110,16 @@ func runSkillsAdd(s stdio, path string) error {
 	fmt.Fprintf(s.out, "added skill %s to %s (a copy: later changes to %s do not reach it)\n", sk.Name, sk.Dir, path)
 	return nil
 }
+
+// doctorExtensions reports the skills and custom commands found here: a
+// file that cannot be read or parsed fails the check (it would otherwise
+// be silently missing), and what trust or precedence left out is noted.
+func doctorExtensions(c *checks) {
+	eo := extensionOptions()
+	sk, cmds := skills.Discover(eo), commands.Discover(eo)
+	c.line(sk.Broken == 0, "skills: %d loaded, %d unreadable or malformed (zero skills list)", sk.Len(), sk.Broken)
+	c.line(cmds.Broken == 0, "custom commands: %d loaded, %d unreadable or malformed (zero commands)", len(cmds.Commands), cmds.Broken)
+	for _, n := range append(sk.Notes, cmds.Notes...) {
+		c.note("  ! %s", n)
+	}
+}

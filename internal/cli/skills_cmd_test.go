@@ -71,3 +71,15 @@ func TestCommandsListsMarkdownAndTOMLCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestDoctorFailsOnAMalformedSkill: a SKILL.md without a description is
+// not silently missing: zero doctor fails its skills check and says why.
+func TestDoctorFailsOnAMalformedSkill(t *testing.T) {
+	home, _ := isolate(t)
+	os.MkdirAll(filepath.Join(home, ".claude", "skills", "nodesc"), 0o755)
+	os.WriteFile(filepath.Join(home, ".claude", "skills", "nodesc", "SKILL.md"), []byte("---\nname: nodesc\n---\nbody\n"), 0o644)
+	r := zero("doctor")
+	if r.code != ExitFailed || !strings.Contains(r.out, "✗ skills: 0 loaded, 1 unreadable or malformed") || !strings.Contains(r.out, "no description in the front matter") {
+		t.Errorf("exit %d:\n%s%s", r.code, r.out, r.errOut)
+	}
+}

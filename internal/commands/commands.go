@@ -71,9 +71,11 @@ type Options = skills.Options
 
 // Set is the commands found, by name, with notes on what was skipped.
 type Set struct {
-	Commands  []Command
-	Notes     []string
-	Untrusted int
+	Commands []Command
+	Notes    []string
+	// Untrusted counts project commands not loaded (the folder is not
+	// trusted); Broken those skipped as unreadable or malformed.
+	Untrusted, Broken int
 }
 
 // Folders are the command folders of a project directory, in precedence
@@ -128,6 +130,7 @@ func Discover(o Options) *Set {
 			c, err := load(dir, p)
 			if err != nil {
 				s.Notes = append(s.Notes, fmt.Sprintf("command %s skipped: %v", p, err))
+				s.Broken++
 				return nil
 			}
 			c.Scope = scopes[i]

@@ -92,8 +92,9 @@ type Set struct {
 	Skills []Skill
 	Notes  []string
 	// Untrusted counts project skills not loaded because the folder is
-	// not trusted.
-	Untrusted int
+	// not trusted; Broken those skipped because they cannot be read or
+	// parsed.
+	Untrusted, Broken int
 }
 
 // Folders are the skills folders of a project directory, in precedence
@@ -167,6 +168,7 @@ func Discover(o Options) *Set {
 			sk, err := load(sub, scopes[i])
 			if err != nil {
 				s.Notes = append(s.Notes, err.Error())
+				s.Broken++
 				continue
 			}
 			if first, dup := seen[sk.Name]; dup {
