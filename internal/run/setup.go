@@ -159,14 +159,18 @@ func LoadSetup(root, home string, cfg *config.Config, trusted bool, flags ToolFl
 // only in a trusted folder; otherwise it is listed as ignored).
 func (s *Setup) readSettings(p settings.Place, root string, trusted bool, addHooks func([]byte, string, bool) error) error {
 	f, ok, err := settings.Read(p)
+	if p.Project && !trusted {
+		// an untrusted file is not the user's to fix: a broken one is
+		// ignored like a sound one
+		if err != nil || ok && !f.Empty() {
+			s.Ignored = append(s.Ignored, relTo(root, p.Path))
+		}
+		return nil
+	}
 	if err != nil {
 		return configErrorf("settings: %v", err)
 	}
 	if !ok || f.Empty() {
-		return nil
-	}
-	if p.Project && !trusted {
-		s.Ignored = append(s.Ignored, relTo(root, p.Path))
 		return nil
 	}
 	s.Loaded = append(s.Loaded, p.Path)

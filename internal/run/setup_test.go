@@ -88,6 +88,10 @@ func TestSetupErrorsNameTheFile(t *testing.T) {
 	if _, err := LoadSetup(root, home, &config.Config{}, true, ToolFlags{}); err == nil || !strings.Contains(err.Error(), bad) {
 		t.Errorf("a bad hook's error = %v, want it to name %s", err, bad)
 	}
+	os.WriteFile(bad, []byte(`{"hooks": `), 0o644)
+	if s, err := LoadSetup(root, home, &config.Config{}, false, ToolFlags{}); err != nil || !strings.Contains(strings.Join(s.Ignored, " "), ".claude/settings.local.json") {
+		t.Errorf("an untrusted folder's broken settings file stops Zero (%v) or is not listed as ignored", err)
+	}
 	if _, err := LoadSetup(root, home, &config.Config{}, false, ToolFlags{Allowed: []string{"Bash(go test"}}); err == nil || !strings.Contains(err.Error(), "--allowed-tools") {
 		t.Errorf("a bad flag rule's error = %v", err)
 	}
