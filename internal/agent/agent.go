@@ -142,6 +142,10 @@ type Options struct {
 	// run goes on. active is set when the run already went on because of
 	// it (so a hook can let the model stop). Max turns still bounds it.
 	OnStop func(ctx context.Context, active bool) string
+	// Halted is asked after each batch of tool calls: a non-empty answer
+	// (a hook's continue: false) ends the run with StopError and that
+	// reason.
+	Halted func() string
 	// BeforeCompact runs before the history is compacted (the PreCompact
 	// hooks); trigger is "manual" (/compact) or "auto".
 	BeforeCompact func(ctx context.Context, trigger string)

@@ -270,6 +270,11 @@ func (r *run) loop(ctx context.Context) Result {
 		if stop := r.runTools(ctx, calls, invalid); stop {
 			return Result{StopReason: event.StopInterrupted}
 		}
+		if halted := r.a.opts.Halted; halted != nil {
+			if why := halted(); why != "" {
+				return Result{StopReason: event.StopError, Err: errors.New(why)}
+			}
+		}
 		if res, stop := r.checkStuck(); stop {
 			return res
 		}

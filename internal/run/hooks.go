@@ -30,6 +30,30 @@ type HookRunner struct {
 	// tool runs them.
 	mu      sync.Mutex
 	pending map[string]pendingCall
+	// halt is a tool hook's continue: false, until the loop asks.
+	halt string
+}
+
+// setHalt records a tool hook's continue: false for Halted.
+func (h *HookRunner) setHalt(ev hooks.Event, reason string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.halt == "" {
+		h.halt = "a " + string(ev) + " hook stopped the run: " + reason
+	}
+}
+
+// Halted implements agent.Options.Halted: the reason a tool hook stopped
+// the run, once.
+func (h *HookRunner) Halted() string {
+	if h == nil {
+		return ""
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	why := h.halt
+	h.halt = ""
+	return why
 }
 
 type pendingCall struct {
@@ -114,6 +138,7 @@ func (h *HookRunner) PreToolUse(ctx context.Context, call llm.ToolCall) permissi
 	case res.Blocked:
 		return permission.HookVerdict{Decision: permission.Deny, Reason: res.Reason}
 	case res.Stop:
+		h.setHalt(hooks.PreToolUse, res.StopReason)
 		return permission.HookVerdict{Decision: permission.Deny, Reason: "a PreToolUse hook stopped the run: " + res.StopReason}
 	}
 	v := permission.HookVerdict{Reason: res.PermissionReason}
@@ -149,6 +174,9 @@ func (h *HookRunner) PostTool(ctx context.Context, tool string, args json.RawMes
 	}
 	r := h.Fire(ctx, ev, hooks.Input{Tool: tool, Args: args, ToolUseID: pre.id,
 		Response: &hooks.ToolResponse{Output: res.Content, IsError: res.IsError, ExitCode: res.ExitCode}})
+	if r.Stop {
+		h.setHalt(ev, r.StopReason)
+	}
 	var notes []string
 	for _, c := range pre.context {
 		notes = append(notes, "[PreToolUse hook context] "+c)

@@ -51,3 +51,21 @@ func TestToolHookContextAndReasonsReachTheModelAndTheLog(t *testing.T) {
 		t.Errorf("audit: hooks %q, warnings %q", decisions, warnings)
 	}
 }
+
+func TestToolHookContinueFalseHaltsTheRunOnce(t *testing.T) {
+	c, _, err := hooks.Parse([]byte(`{"hooks": {"PostToolUse": [{"hooks": [{"command": "echo '{\"continue\": false, \"stopReason\": \"budget spent\"}'"}]}]}}`), "settings.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &HookRunner{runner: &hooks.Runner{Config: c, Dir: t.TempDir()}}
+	if h.Halted() != "" {
+		t.Fatal("halted before any hook ran")
+	}
+	h.PostTool(context.Background(), "bash", json.RawMessage(`{"command":"ls"}`), tools.Result{Content: "a"})
+	if why := h.Halted(); !strings.Contains(why, "PostToolUse hook stopped the run: budget spent") {
+		t.Errorf("Halted = %q", why)
+	}
+	if h.Halted() != "" {
+		t.Error("Halted answers twice")
+	}
+}

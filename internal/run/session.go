@@ -130,6 +130,7 @@ func (rt *Runtime) OpenSession(w Which) (*Session, error) {
 		OnPromptedTools:      rt.rememberPromptedTools,
 		CompletionCheck:      rt.opts.CompletionCheck,
 		OnStop:               s.onStop,
+		Halted:               s.hooks.Halted,
 		BeforeCompact:        s.beforeCompact,
 	})
 	s.fitWindow(window)
