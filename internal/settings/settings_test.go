@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,4 +43,21 @@ func TestReadTakesHooksAndPermissionsOnly(t *testing.T) {
 	if _, _, err := Read(Place{Path: p}); err == nil || !strings.Contains(err.Error(), p) {
 		t.Errorf("a bad file's error = %v, want it to name the file", err)
 	}
+}
+
+// FuzzParse: any content parses or errors, never panics, and what parses
+// keeps only strings in the rule lists and a JSON hooks value.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(`{"permissions": {"allow": ["Bash(go test:*)"]}, "hooks": {"Stop": []}}`))
+	f.Add([]byte(`{"hooks": null, "permissions": null}`))
+	f.Add([]byte(`// c` + "\n" + `{"permissions": {"deny": ["Read(./.env)",],},}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		file, err := Parse(b)
+		if err != nil {
+			return
+		}
+		if file.Hooks != nil && !json.Valid(file.Hooks) {
+			t.Fatalf("hooks %q is not JSON", file.Hooks)
+		}
+	})
 }
