@@ -3,7 +3,8 @@
 // bridge, `zero mcp serve`, sub-agents and loops. Open resolves, once per
 // process, the configuration and folder trust, the provider and its
 // context window, the workspace, the tool set, the permission engine, the
-// rules and the hooks; Runtime.OpenSession opens a session (new, resumed
+// rules, the settings files' hooks and permission rules (setup.go), and
+// fires every hook event where it happens (hooks.go, sessionhooks.go); Runtime.OpenSession opens a session (new, resumed
 // or forked) with its agent loop, its permission gate and its event sink
 // chain (stamp → pricing → session log → surface); Session.Prompt runs one
 // prompt, and Session handles compaction, model and mode switches, the
