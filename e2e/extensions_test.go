@@ -234,3 +234,30 @@ func TestCommandAllowedToolsHoldForItsPromptOnly(t *testing.T) {
 		t.Errorf("the echo call of the next prompt was not refused:\n%s", got)
 	}
 }
+
+// TestUntrustedProjectSkillsAndCommandsAreSaidAndIgnored: before `zero
+// trust`, a repository's skills and commands do not load (no skill tool,
+// no listing, "/greet" unknown) and exec says why on stderr.
+func TestUntrustedProjectSkillsAndCommandsAreSaidAndIgnored(t *testing.T) {
+	e := newEnv(t)
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		".git/HEAD":                  "ref: refs/heads/main\n",
+		".claude/skills/x/SKILL.md":  "---\ndescription: a project skill\n---\nbody\n",
+		".claude/commands/greet.md":  "Say hello.\n",
+		".gemini/commands/plan.toml": "prompt = \"Plan.\"\n",
+	})
+	srv := llmtest.NewServer(t)
+	srv.Script(llmtest.Reply(llmtest.Text("hi")))
+	r := e.run(dir, "", "exec", "--base-url", srv.URL(), "--model", "llmtest-model", "hello")
+	if r.code != 0 || !strings.Contains(r.stderr, "this folder has project skills or commands (1 skills, 2 commands); they are ignored until you run `zero trust` here") {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	req := chatRequests(srv, 0)[0]
+	if has(toolNames(req), "skill") || strings.Contains(messagesOf(req), "a project skill") {
+		t.Errorf("an untrusted skill reached the model: %v", toolNames(req))
+	}
+	if r := e.run(dir, "", "exec", "--base-url", srv.URL(), "--model", "llmtest-model", "/greet"); r.code != 2 || !strings.Contains(r.stderr, "unknown command /greet") {
+		t.Errorf("exit %d: %s", r.code, r.stderr)
+	}
+}

@@ -75,6 +75,11 @@ func (s *Session) loadExtensions(o ToolOptions) {
 	eo := ExtensionOptions(s.rt.Workspace.Root(), s.rt.Trusted)
 	s.skills, s.commands = skills.Discover(eo), commands.Discover(eo)
 	AddSkillTool(s.tools, s.skills, o)
+	if n, m := s.skills.Untrusted, s.commands.Untrusted; n+m > 0 {
+		s.rt.extOnce.Do(func() {
+			fmt.Fprintf(s.rt.warnings(), "zero: this folder has project skills or commands (%d skills, %d commands); they are ignored until you run `zero trust` here\n", n, m)
+		})
+	}
 }
 
 // AddSkillTool adds the skill tool to reg when set has a skill (sessions

@@ -63,6 +63,7 @@ type Runtime struct {
 
 	mu        sync.Mutex // guards Active.Model and Window after Open
 	warnOnce  sync.Once  // the small-window warning
+	extOnce   sync.Once  // the untrusted skills and commands warning
 	opts      Options
 	stderr    io.Writer
 	mode      permission.Mode
