@@ -247,6 +247,8 @@ func TestContradictoryExecFlagsAreUsageErrors(t *testing.T) {
 		{[]string{"exec", "--resume", "--fork", "20261201-000000-aaaaaa", "go"}, "pass one of them"},
 		{[]string{"exec", "--max-turns", "0", "go"}, "--max-turns must be a positive"},
 		{[]string{"exec", "--max-turns", "-3", "go"}, "--max-turns must be a positive"},
+		{[]string{"exec", "--allowed-tools", "Bash(go test", "go"}, `--allowed-tools: rule "Bash(go test"`},
+		{[]string{"exec", "--disallowedTools", "Task(x)", "go"}, "--disallowed-tools: rule \"Task(x)\": Zero matches Task only as a whole tool"},
 	} {
 		r := zero(tc.args...)
 		if r.code != ExitUsage || !strings.Contains(r.errOut, tc.want) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/zero-agent/zero/internal/config"
 	"github.com/zero-agent/zero/internal/headless"
+	"github.com/zero-agent/zero/internal/permission"
 	"github.com/zero-agent/zero/internal/run"
 )
 
@@ -65,6 +66,22 @@ func (t *toolRules) register(c *cobra.Command) {
 	fs := c.Flags()
 	fs.StringArrayVar(&t.allowed, "allowed-tools", nil, "permission `RULES` that run without asking, e.g. \"Bash(go test:*) Edit(src/**)\" (repeatable; the shell guard and deny rules still win)")
 	fs.StringArrayVar(&t.disallowed, "disallowed-tools", nil, "permission `RULES` that are always refused, e.g. \"Bash(git push:*) WebFetch\" (repeatable)")
+}
+
+// check parses every rule now, so a mistake is a usage error before any
+// provider is looked for (run.Open parses them again, in one place with
+// the settings files').
+func (t *toolRules) check() error {
+	for flag, vals := range map[string][]string{"--allowed-tools": t.allowed, "--disallowed-tools": t.disallowed} {
+		for _, v := range vals {
+			for _, r := range permission.SplitRuleList(v) {
+				if _, err := permission.ParseToolRule(r); err != nil {
+					return usagef("%s: %v", flag, err)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 func (t *toolRules) flags() run.ToolFlags {
@@ -234,6 +251,9 @@ func finishExec(s stdio, o *execOptions, pos []string) error {
 	}
 	if o.fork != "" && o.resume.set {
 		return usagef("--resume continues a session and --fork branches one: pass one of them")
+	}
+	if err := o.tools.check(); err != nil {
+		return err
 	}
 	if o.maxTurns < 0 || o.maxTurnsSet && o.maxTurns == 0 {
 		return usagef("--max-turns must be a positive number of model requests, not %d", o.maxTurns)

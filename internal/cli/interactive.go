@@ -25,6 +25,9 @@ func startApp(s stdio, o *appOptions) error {
 	if !s.inIsTTY || !s.outIsTTY {
 		return usagef("the interactive app needs a terminal (stdin and stdout); for a headless run: zero exec \"task\" (or pipe: echo \"task\" | zero exec -)")
 	}
+	if err := o.tools.check(); err != nil {
+		return err
+	}
 	rt, err := run.Open(run.Options{
 		Workdir: o.over.workdir, AddDirs: o.over.addDirs, Overrides: o.over.config(),
 		Mode: o.mode, AutoApprove: o.over.autoApprove, Stderr: s.err, Tools: o.tools.flags(),
