@@ -142,8 +142,12 @@ func TestExecCommandFailureStopsTheRun(t *testing.T) {
 	dir := extensionsRepo(t, e)
 	srv := llmtest.NewServer(t)
 	r := e.run(dir, "", "exec", "--auto-approve", "--base-url", srv.URL(), "--model", "llmtest-model", "/broken")
-	if r.code == 0 || !strings.Contains(r.stderr, "/broken: !`echo one; exit 3`: exited 3") {
+	if r.code != 4 || !strings.Contains(r.stderr, "/broken: !`echo one; exit 3`: exited 3") || !strings.Contains(r.stderr, "the command stopped before anything was sent to the model") || strings.Contains(r.stderr, "resume") {
 		t.Errorf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	r = e.run(dir, "", "exec", "-o", "json", "--auto-approve", "--base-url", srv.URL(), "--model", "llmtest-model", "/broken")
+	if r.code != 4 || !strings.Contains(r.stdout, "exited 3") || !strings.Contains(r.stderr, "nothing was sent to the model") {
+		t.Errorf("json: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 	r = e.run(dir, "", "exec", "--base-url", srv.URL(), "--model", "llmtest-model", "/nosuch x")
 	if r.code != 2 || !strings.Contains(r.stderr, "unknown command /nosuch") || !strings.Contains(r.stderr, "/greet") {

@@ -2,12 +2,14 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
 
 	"github.com/zero-agent/zero/internal/agent"
+	"github.com/zero-agent/zero/internal/commands"
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/headless"
 	"github.com/zero-agent/zero/internal/run"
@@ -70,6 +72,15 @@ func execute(s stdio, o *execOptions) error {
 // stopError maps a run's stop reason to the exit code. shown: the error
 // is already on the screen (text mode's progress), so it is not repeated.
 func stopError(res agent.Result, sessionID string, shown bool) error {
+	var cmdErr *commands.Error
+	if errors.As(res.Err, &cmdErr) {
+		// a custom command that failed to expand: nothing was sent, and
+		// the session (empty) is not kept, so there is nothing to resume
+		if shown {
+			return &exitError{ExitIncomplete, errors.New("the command stopped before anything was sent to the model")}
+		}
+		return &exitError{ExitIncomplete, fmt.Errorf("%v; nothing was sent to the model", cmdErr)}
+	}
 	switch res.StopReason {
 	case event.StopCompleted:
 		return nil
