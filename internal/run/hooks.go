@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 
@@ -32,6 +33,37 @@ type HookRunner struct {
 	pending map[string]pendingCall
 	// halt is a tool hook's continue: false, until the loop asks.
 	halt string
+	// warned are the hooks whose failure was already said (once each).
+	warned map[string]bool
+}
+
+// failedOpen says, once per hook, that a hook failed and the action went
+// on: a hook that never works must not look like one that approves.
+func (h *HookRunner) failedOpen(r hooks.Run) string {
+	if r.Decision == "block" || r.Error == "" && (r.ExitCode == 0 || r.ExitCode == hooks.BlockExit) {
+		return ""
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	key := r.Source + "\x00" + r.Command
+	if h.warned[key] {
+		return ""
+	}
+	if h.warned == nil {
+		h.warned = map[string]bool{}
+	}
+	h.warned[key] = true
+	why := r.Error
+	if why == "" {
+		why = fmt.Sprintf("exit %d", r.ExitCode)
+		if r.ExitCode == 127 {
+			why += ", command not found"
+		}
+		if line := strings.TrimSpace(r.Stderr); line != "" {
+			why += ": " + strings.SplitN(line, "\n", 2)[0]
+		}
+	}
+	return fmt.Sprintf("the %s hook %q (%s) failed (%s) and did nothing; add \"onError\": \"block\" to make it fail closed", r.Event, r.Command, r.Source, why)
 }
 
 // setHalt records a tool hook's continue: false for Halted.
@@ -101,6 +133,9 @@ func (h *HookRunner) Fire(ctx context.Context, ev hooks.Event, in hooks.Input) h
 				e.Text = res.Reason
 			}
 			h.audit.Emit(e)
+			if w := h.failedOpen(r); w != "" {
+				h.audit.Emit(event.Event{Type: event.Warning, Text: w})
+			}
 		}
 		for _, m := range res.Messages {
 			h.audit.Emit(event.Event{Type: event.Warning, Text: "a " + string(ev) + " hook says: " + m})

@@ -69,3 +69,24 @@ func TestToolHookContinueFalseHaltsTheRunOnce(t *testing.T) {
 		t.Error("Halted answers twice")
 	}
 }
+
+func TestAFailingHookIsSaidOnceNotSilently(t *testing.T) {
+	c, _, err := hooks.Parse([]byte(`{"hooks": {"PreToolUse": [{"hooks": [{"command": "./missing-check.sh"}]}]}}`), "settings.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warnings []string
+	h := &HookRunner{runner: &hooks.Runner{Config: c, Dir: t.TempDir()}, audit: event.SinkFunc(func(e event.Event) {
+		if e.Type == event.Warning {
+			warnings = append(warnings, e.Text)
+		}
+	})}
+	for i := 0; i < 2; i++ {
+		if v := h.PreToolUse(context.Background(), llm.ToolCall{Name: "bash", Arguments: `{"command":"ls"}`}); v.Decision != "" {
+			t.Fatalf("a failing hook without onError decided %+v", v)
+		}
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "command not found") || !strings.Contains(warnings[0], "onError") {
+		t.Errorf("warnings = %q, want one naming the failure", warnings)
+	}
+}
