@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/zero-agent/zero/internal/tui/sanitize"
 )
 
 // Tab completes what is being typed: a slash command's name, then the
@@ -87,6 +89,9 @@ func (m *Model) completeWith(word, head string, candidates []string) {
 		}
 	case 1:
 		m.ed.SetValue(head + matches[0] + " ")
+		if head == "" {
+			m.hint = m.customHint(matches[0])
+		}
 	default:
 		m.ed.SetValue(head + commonPrefix(matches))
 		shown := matches
@@ -118,6 +123,17 @@ func (m *Model) completeOnEnter() bool {
 	}
 	m.ed.SetValue(matches[0])
 	return true
+}
+
+// customHint is what a custom command takes and does, shown when Tab
+// completes its name ("" for a built-in).
+func (m *Model) customHint(name string) string {
+	for _, c := range m.custom() {
+		if "/"+c.Name == name {
+			return strings.TrimSpace(c.Hint + "  " + sanitize.Line(c.Help))
+		}
+	}
+	return ""
 }
 
 func commonPrefix(s []string) string {

@@ -12,8 +12,8 @@ import (
 
 // TestEndToEndSkillsAndCustomCommand: the real binary in tmux with a
 // user's Claude Code skill and command. /skills lists the skill, /help the
-// command, Tab completes "/gr" to "/greet ", and "/greet Ann" sends the
-// command's template with its argument to the model.
+// command, Tab completes "/gr" to "/greet " and shows its hint, and
+// "/greet Ann" sends the command's template with its argument to the model.
 func TestEndToEndSkillsAndCustomCommand(t *testing.T) {
 	bin := buildZero(t)
 	home := t.TempDir()
@@ -44,8 +44,9 @@ func TestEndToEndSkillsAndCustomCommand(t *testing.T) {
 	})
 	x.run("send-keys", "-t", "zero", "-l", "/gr")
 	x.run("send-keys", "-t", "zero", "Tab")
-	// keys are read in order: had Tab not completed the name, the line
-	// would be "/grAnn", an unknown command, and no reply would come
+	x.waitFor("the command's hint", func(l []string) bool { return contains(l, "NAME  greet someone by name") })
+	// had Tab not completed the name, the line would be "/grAnn", an
+	// unknown command, and no reply would come
 	x.typeLine("Ann")
 	x.waitFor("the reply", func(l []string) bool { return contains(l, "greeting sent") })
 
