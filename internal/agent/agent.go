@@ -152,6 +152,12 @@ type Options struct {
 
 	// History seeds the conversation (resume, fork).
 	History []llm.Message
+	// Plan is the latest plan of the session being resumed (its log's
+	// last plan event); nil: none yet.
+	Plan *event.TaskPlan
+	// Planning marks plan mode: the plan is the answer there, so the
+	// completion check does not ask for its steps to be done.
+	Planning bool
 	// Sink receives every event; nil discards.
 	Sink event.Sink
 }
@@ -188,6 +194,8 @@ type Agent struct {
 	nudges    map[string]bool
 	// prompted: requests use the prompted tool protocol.
 	prompted bool
+	// plan is the latest plan update_plan set (plan.go).
+	plan *event.TaskPlan
 }
 
 // New returns an agent over opts.
@@ -208,7 +216,7 @@ func New(opts Options) *Agent {
 		opts.Tools = tools.NewRegistry()
 	}
 	h := append([]llm.Message(nil), opts.History...)
-	a := &Agent{opts: opts, history: h, ids: textcalls.NewIDGen(), prompted: opts.ToolProtocol == ToolProtocolPrompted}
+	a := &Agent{opts: opts, history: h, ids: textcalls.NewIDGen(), prompted: opts.ToolProtocol == ToolProtocolPrompted, plan: opts.Plan}
 	for _, m := range h {
 		for _, c := range m.ToolCalls() {
 			a.ids.Observe(c.ID)
@@ -249,6 +257,9 @@ func (a *Agent) SetSystem(system string) { a.opts.System = system }
 
 // SetVisible changes which tools are offered (mode changes).
 func (a *Agent) SetVisible(f func(tools.Tool) bool) { a.opts.Visible = f }
+
+// SetPlanning marks plan mode on or off for later runs (Options.Planning).
+func (a *Agent) SetPlanning(on bool) { a.opts.Planning = on }
 
 // SetGate changes the permission gate.
 func (a *Agent) SetGate(g Gate) { a.opts.Gate = g }

@@ -147,6 +147,7 @@ func (a *Agent) compact(ctx context.Context, emit func(event.Event), budget int,
 			return ctx.Err()
 		}
 		note = fmt.Sprintf("%s and summarised %d earlier message(s)", note, plan.End-plan.Start)
+		summary += a.planNote()
 	}
 	out, log := contextmgr.ApplyCompaction(a.history, plan, summary)
 	for _, l := range log {

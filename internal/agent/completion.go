@@ -7,8 +7,9 @@ import (
 	"github.com/zero-agent/zero/internal/lazyregexp"
 )
 
-// Completion check (issue 6 item 7): a final answer that announces more
-// work, or claims tests pass when no test or build command (verify.go)
+// Completion check (issue 6 item 7): a final answer given while the plan
+// (update_plan) has unfinished steps, that announces more work, or claims
+// tests pass when no test or build command (verify.go)
 // exited 0 in this run.
 var (
 	workRemainsRe = lazyregexp.New(`(?i)\b(i will now|i'll now|i am going to now|next,? i('ll| will)|now i('ll| will)|let me now|remaining steps|still need(s)? to|todo\b)`)
@@ -37,7 +38,9 @@ func (r *run) checkCompletion(text string) string {
 		return ""
 	}
 	nudge, warn := "", ""
-	switch {
+	switch planNudge := r.a.unfinishedPlanNudge(); {
+	case planNudge != "":
+		nudge, warn = planNudge, "the final answer came while the plan has unfinished steps"
 	case workRemainsRe.MatchString(lastLines(text, 6)):
 		nudge, warn = remainsNudge, "the final answer says work remains"
 	case !r.completion.verified && testsPassRe.MatchString(text):

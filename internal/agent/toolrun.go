@@ -100,6 +100,9 @@ func (r *run) runTools(ctx context.Context, calls []llm.ToolCall, invalid map[st
 			Diff: p.res.Diff, ElapsedMs: p.elapsed.Milliseconds(),
 		}})
 		r.appendMessage(llm.ToolResultMessage(llm.ToolResult{CallID: p.call.ID, Name: p.call.Name, Content: kept[i], IsError: p.res.IsError}))
+		if p.res.Plan != nil && !p.res.IsError {
+			r.setPlan(p.res.Plan)
+		}
 	}
 	return interrupted
 }
@@ -169,7 +172,7 @@ func (r *run) decide(ctx context.Context, c llm.ToolCall, t tools.Tool) Decision
 	if r.a.opts.Gate != nil {
 		return r.a.opts.Gate.Decide(ctx, c, t)
 	}
-	if t.SideEffect() == tools.SideRead {
+	if e := t.SideEffect(); e == tools.SideRead || e == tools.SideNone {
 		return Decision{Allow: true}
 	}
 	return Decision{Reason: fmt.Sprintf("%s needs approval and no one can approve it here (run with --auto-approve or set \"autoApprove\": true)", t.Name())}

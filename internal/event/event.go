@@ -48,6 +48,9 @@ const (
 	// UserShell records a `!cmd` the user ran in the interactive app:
 	// Text is the command, Result its outcome.
 	UserShell Type = "user_shell"
+	// Plan carries the model's plan after an update_plan call: Plan.
+	// The latest one survives compaction and is restored on resume.
+	Plan Type = "plan"
 )
 
 // StopReason says why a run ended.
@@ -109,6 +112,9 @@ type Event struct {
 
 	// HookRun is set for Hook events.
 	HookRun *HookRun `json:"hookRun,omitempty"`
+
+	// Plan is set for Plan events.
+	Plan *TaskPlan `json:"plan,omitempty"`
 }
 
 // HookRun records one hook command for the audit trail in the session log.

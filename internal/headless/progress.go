@@ -120,6 +120,13 @@ func (p *progress) Emit(e event.Event) {
 			status = fmt.Sprintf("exit %d", *r.ExitCode)
 		}
 		fmt.Fprintf(p.w, "↳ %s · %s · %d ms · %s\n", status, sizeText(r.RawBytes), r.ElapsedMs, oneLine(r.Content, 120))
+	case event.Plan:
+		p.flushText()
+		p.release()
+		fmt.Fprintln(p.w, "☰ plan:")
+		for _, st := range e.Plan.Steps {
+			fmt.Fprintf(p.w, "  %s %s\n", st.Status.Mark(), sanitize.Line(st.Step))
+		}
 	case event.Warning:
 		line := "! " + sanitize.Text(e.Text)
 		if strings.TrimSpace(p.pending.String()) == "" {

@@ -56,6 +56,7 @@ const (
 	RuleControlWrite  = "path.control-write"
 	RuleBadArguments  = "arguments.invalid"
 	RuleUnknownEffect = "side-effect.unknown"
+	RuleSessionState  = "side-effect.none"
 )
 
 // NonInteractive turns ask into deny for surfaces that cannot ask a
@@ -302,6 +303,8 @@ func ruleDecision(a Action, r *rules.Rule) Verdict {
 
 func (e *Engine) decideEffect(name string, effect tools.SideEffect, args map[string]any, mode Mode, recent []string, rs *rules.Set) Verdict {
 	switch effect {
+	case tools.SideNone:
+		return Verdict{Action: Allow, Reason: name + " changes only the session's own state", Rule: RuleSessionState}
 	case tools.SideRead:
 		return e.decideRead(name, args)
 	case tools.SideWrite:

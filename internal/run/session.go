@@ -88,11 +88,11 @@ type Usage struct {
 // SessionStart hooks (a block is a ConfigError). A resumed session of
 // another workspace opens with a warning.
 func (rt *Runtime) OpenSession(w Which) (*Session, error) {
-	log, history, notes, err := rt.openLog(w)
+	log, got, err := rt.openLog(w)
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{rt: rt, log: log, started: time.Now(), notes: notes, instructions: LoadInstructions(rt.Workspace.Root(), rt.Trusted)}
+	s := &Session{rt: rt, log: log, started: time.Now(), notes: got.notes, instructions: LoadInstructions(rt.Workspace.Root(), rt.Trusted)}
 	model, window := rt.ModelWindow()
 	s.chain, s.pricing, s.surface = newChain(log, string(rt.Active.Kind), model, rt.window)
 	s.hooks = &HookRunner{runner: rt.hooks, audit: s.chain, sessID: log.ID(), transcript: log.EventsPath(), engine: rt.Engine}
@@ -118,7 +118,9 @@ func (rt *Runtime) OpenSession(w Which) (*Session, error) {
 		Gate:                 agent.GateFunc(s.decide),
 		Visible:              Visible(mode),
 		MaxTurns:             rt.maxTurns,
-		History:              history,
+		History:              got.history,
+		Plan:                 got.plan,
+		Planning:             mode == permission.ModePlan,
 		Sink:                 event.Multi{s.chain, event.SinkFunc(s.track)},
 		SessionDir:           log.Dir(),
 		ContextWindow:        window,
@@ -143,10 +145,18 @@ func (rt *Runtime) OpenSession(w Which) (*Session, error) {
 	return s, nil
 }
 
+// opened is what a session log gave on opening: its history, its latest
+// plan and its warnings.
+type opened struct {
+	history []llm.Message
+	plan    *event.TaskPlan
+	notes   []string
+}
+
 // openLog opens (and locks) the session log w names, with its history.
 // Its warnings (another workspace's session, a damaged log) are written
 // to the runtime's warnings writer and returned.
-func (rt *Runtime) openLog(w Which) (*sessions.Session, []llm.Message, []string, error) {
+func (rt *Runtime) openLog(w Which) (*sessions.Session, opened, error) {
 	var log *sessions.Session
 	var err error
 	switch {
@@ -157,7 +167,7 @@ func (rt *Runtime) openLog(w Which) (*sessions.Session, []llm.Message, []string,
 	case w.Latest:
 		log, err = rt.Store.Latest(rt.Workspace.Root())
 		if errors.Is(err, sessions.ErrNotFound) {
-			return nil, nil, nil, configErrorf("no session to resume in %s (zero sessions --all lists them)", rt.Workspace.Root())
+			return nil, opened{}, configErrorf("no session to resume in %s (zero sessions --all lists them)", rt.Workspace.Root())
 		}
 	default:
 		model, _ := rt.ModelWindow()
@@ -165,25 +175,25 @@ func (rt *Runtime) openLog(w Which) (*sessions.Session, []llm.Message, []string,
 	}
 	if err != nil {
 		if errors.Is(err, sessions.ErrNotFound) || errors.Is(err, sessions.ErrAmbiguous) {
-			return nil, nil, nil, &ConfigError{err.Error()}
+			return nil, opened{}, &ConfigError{err.Error()}
 		}
-		return nil, nil, nil, err
+		return nil, opened{}, err
 	}
 	if err := log.Lock(); err != nil {
 		log.Close()
 		if errors.Is(err, sessions.ErrInUse) {
-			return nil, nil, nil, &InUseError{ID: log.ID(), Err: err}
+			return nil, opened{}, &InUseError{ID: log.ID(), Err: err}
 		}
-		return nil, nil, nil, err
+		return nil, opened{}, err
 	}
 	var notes []string
 	if m := log.Meta(); !m.InWorkspace(rt.Workspace.Root()) {
 		notes = append(notes, fmt.Sprintf("session %s belongs to %s, not this workspace (%s); its tools now work here", log.ID(), m.Workspace, rt.Workspace.Root()))
 	}
-	history, warns, err := log.History()
+	history, plan, warns, err := log.Restore()
 	if err != nil {
 		log.Close()
-		return nil, nil, nil, err
+		return nil, opened{}, err
 	}
 	for _, w := range sessions.Summarize(warns) {
 		notes = append(notes, "session log: "+w)
@@ -191,7 +201,7 @@ func (rt *Runtime) openLog(w Which) (*sessions.Session, []llm.Message, []string,
 	for _, n := range notes {
 		fmt.Fprintln(rt.warnings(), "zero: warning:", n)
 	}
-	return log, history, notes, nil
+	return log, opened{history: history, plan: plan, notes: notes}, nil
 }
 
 // InUseError: another zero holds the session's lock.
@@ -342,6 +352,7 @@ func (s *Session) setProfile(mode permission.Mode, minimal bool) {
 	s.minimal = minimal
 	s.agent.SetVisible(s.offered(visible(mode, minimal)))
 	s.agent.SetSystem(s.systemPrompt(mode))
+	s.agent.SetPlanning(mode == permission.ModePlan)
 }
 
 // SetMode switches the permission mode for later calls and prompts: the
@@ -405,6 +416,10 @@ func (s *Session) ContextReport() agent.Report {
 
 // History is a copy of the conversation so far.
 func (s *Session) History() []llm.Message { return s.agent.History() }
+
+// Plan is the session's latest plan (update_plan), or nil: a resumed
+// session's is its log's.
+func (s *Session) Plan() *event.TaskPlan { return s.agent.Plan() }
 
 // ID is the session's id; Dir and EventsPath where its log is.
 func (s *Session) ID() string         { return s.log.ID() }

@@ -44,7 +44,7 @@ func ToolSet(ws *workspace.Workspace, o ToolOptions) *tools.Registry {
 		annotate = o.Policy.Annotate
 	}
 	reg := tools.NewRegistry()
-	for _, t := range append(tools.Core(ws, core), webfetch.New(webfetch.Options{}), tools.NewApplyPatch(ws)) {
+	for _, t := range append(tools.Core(ws, core), webfetch.New(webfetch.Options{}), tools.NewApplyPatch(ws), tools.UpdatePlan{}) {
 		t = tools.Filtered(t, redactSecrets)
 		if t.SideEffect() == tools.SideShell {
 			// the sandbox's note goes on the result, never into the
@@ -141,8 +141,10 @@ func fromMCP(t tools.Tool) bool {
 }
 
 // readOnly: plan mode offers the tool (an MCP tool its server marks
-// read-only included).
-func readOnly(e tools.SideEffect) bool { return e == tools.SideRead || e == tools.SideExternalRead }
+// read-only included, and update_plan, which changes only the session).
+func readOnly(e tools.SideEffect) bool {
+	return e == tools.SideRead || e == tools.SideExternalRead || e == tools.SideNone
+}
 
 // userShell is the tool that runs the user's own `!cmd` lines: outside the
 // sandbox and with the user's environment (the guard's hard deny still

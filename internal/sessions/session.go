@@ -309,16 +309,35 @@ func (s *Session) Events() ([]event.Event, []Warning, error) {
 // the reader's warnings followed by the repair's. Only message and
 // compaction events are decoded; other healthy lines are skipped unparsed.
 func (s *Session) History() ([]llm.Message, []Warning, error) {
+	msgs, _, ws, err := s.Restore()
+	return msgs, ws, err
+}
+
+// Restore is History with the session's latest plan (its last plan
+// event, update_plan's), for resume.
+func (s *Session) Restore() ([]llm.Message, *event.TaskPlan, []Warning, error) {
 	data, err := os.ReadFile(s.EventsPath())
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("sessions: read %s: %w", s.ID(), err)
+		return nil, nil, nil, fmt.Errorf("sessions: read %s: %w", s.ID(), err)
 	}
-	evs, ws := decodeEvents(data, func(t event.Type) bool { return t == event.Message || t == event.Compaction })
+	evs, ws := decodeEvents(data, func(t event.Type) bool {
+		return t == event.Message || t == event.Compaction || t == event.Plan
+	})
 	msgs, rw := RebuildHistory(evs)
-	return msgs, append(ws, rw...), nil
+	return msgs, LatestPlan(evs), append(ws, rw...), nil
+}
+
+// LatestPlan is the plan of the last plan event in events, or nil.
+func LatestPlan(events []event.Event) *event.TaskPlan {
+	for i := len(events) - 1; i >= 0; i-- {
+		if events[i].Type == event.Plan && events[i].Plan != nil {
+			return events[i].Plan
+		}
+	}
+	return nil
 }
 
 // RepairTail makes the log at path end in '\n' before anything is

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"sort"
 
+	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/llm"
 )
 
@@ -33,6 +34,9 @@ const (
 	// mode, and plan mode offers and runs it.
 	SideExternal     SideEffect = "external"
 	SideExternalRead SideEffect = "external-read"
+	// SideNone changes only the session's own state (update_plan): it
+	// runs in every mode without asking.
+	SideNone SideEffect = "none"
 )
 
 // Result is what a tool run produced.
@@ -59,6 +63,9 @@ type Result struct {
 	// when the tool's file limit stopped it.
 	FullOutput      string
 	FullOutputBytes int
+	// Plan is the plan an update_plan call set; the agent keeps the
+	// latest and emits it as an event.TaskPlan.
+	Plan *event.TaskPlan
 }
 
 // Tool is one callable tool.
