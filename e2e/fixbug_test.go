@@ -130,6 +130,7 @@ func TestFixBugStreamJSONThenResume(t *testing.T) {
 	if n := len(reqs[0].Body); n >= 8192 {
 		t.Fatalf("first request is %d bytes, budget is 8192", n)
 	}
+	t.Logf("first request: %d bytes", len(reqs[0].Body)) // README's Benchmarks quote it
 
 	// The session log holds every step.
 	logEvents := readLog(t, filepath.Join(e.sessionDir, sessionID, "events.jsonl"))

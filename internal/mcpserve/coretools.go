@@ -24,7 +24,7 @@ func (s *Server) addCoreTools(rt *run.Runtime) {
 	var calls atomic.Int64
 	for _, name := range reg.Names() {
 		t, _ := reg.Get(name)
-		if keep != nil && !keep(t) {
+		if (keep != nil && !keep(t)) || sessionOnly[name] {
 			continue
 		}
 		s.mcp.AddTool(&mcp.Tool{
@@ -40,6 +40,11 @@ func (s *Server) addCoreTools(rt *run.Runtime) {
 		})
 	}
 }
+
+// sessionOnly are the tools that keep state in an agent session (the
+// plan, processes that outlive the call); a served tool call has no
+// session to keep it in or to end it with.
+var sessionOnly = map[string]bool{tools.UpdatePlanName: true, tools.ExecCommandName: true, tools.WriteStdinName: true}
 
 // callCore gates and runs one call of t.
 func callCore(ctx context.Context, req *mcp.CallToolRequest, rt *run.Runtime, t tools.Tool, id string) *mcp.CallToolResult {

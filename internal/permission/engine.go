@@ -57,6 +57,7 @@ const (
 	RuleBadArguments  = "arguments.invalid"
 	RuleUnknownEffect = "side-effect.unknown"
 	RuleSessionState  = "side-effect.none"
+	RuleStdin         = "exec.stdin"
 )
 
 // NonInteractive turns ask into deny for surfaces that cannot ask a
@@ -316,11 +317,18 @@ func (e *Engine) decideEffect(name string, effect tools.SideEffect, args map[str
 		}
 		return e.decideWrite(name, args, mode, rs)
 	case tools.SideShell:
-		cmd, _ := args["command"].(string)
-		if cmd == "" {
-			return Verdict{Action: Deny, Reason: name + " needs a non-empty \"command\" string", Rule: RuleBadArguments}
+		if name == tools.WriteStdinName {
+			return e.decideStdin(name, args, mode)
 		}
-		return e.decideShell(name, cmd, mode, recent, rs)
+		key, cmd := shellCommand(args)
+		if cmd == "" {
+			return Verdict{Action: Deny, Reason: name + " needs a non-empty \"" + key + "\" string", Rule: RuleBadArguments}
+		}
+		cwd, v, ok := e.workdir(name, args)
+		if !ok {
+			return v
+		}
+		return e.decideShell(name, cmd, cwd, mode, recent, rs)
 	case tools.SideNetwork:
 		if mode == ModePlan {
 			return planDeny(name)
@@ -508,8 +516,8 @@ func (e *Engine) controlDir(abs string) (name, full string, ok bool) {
 // decideShell: the guard's deny is final; plan mode runs no shell; a
 // guard ask needs an exact approval; a guard allow runs in auto-accept
 // mode or when prefix grants cover every part of the command.
-func (e *Engine) decideShell(name, cmd string, mode Mode, recent []string, rs *rules.Set) Verdict {
-	opts := shellguard.Options{Workspace: e.ws.Root(), Home: e.home, Roots: e.ws.Roots()[1:], RecentWrites: recent}
+func (e *Engine) decideShell(name, cmd, cwd string, mode Mode, recent []string, rs *rules.Set) Verdict {
+	opts := shellguard.Options{Workspace: e.ws.Root(), Cwd: cwd, Home: e.home, Roots: e.ws.Roots()[1:], RecentWrites: recent}
 	v := shellguard.Check(cmd, opts)
 	if v.Verdict == shellguard.Deny {
 		return Verdict{Action: Deny, Reason: "refused in every mode: " + v.Reason, Rule: v.Rule}

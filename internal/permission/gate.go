@@ -236,11 +236,10 @@ func pathOf(call llm.ToolCall) string {
 
 // commandOf returns the command argument of a shell call.
 func commandOf(call llm.ToolCall) string {
-	var a struct {
-		Command string `json:"command"`
-	}
+	var a map[string]any
 	_ = json.Unmarshal([]byte(call.Arguments), &a)
-	return strings.TrimSpace(a.Command)
+	_, cmd := shellCommand(a)
+	return strings.TrimSpace(cmd)
 }
 
 // withCommand returns call's arguments with the command replaced (a
@@ -250,7 +249,8 @@ func withCommand(call llm.ToolCall, command string) string {
 	if json.Unmarshal([]byte(call.Arguments), &a) != nil || a == nil {
 		a = map[string]any{}
 	}
-	a["command"] = command
+	key, _ := shellCommand(a)
+	a[key] = command
 	b, _ := json.Marshal(a)
 	return string(b)
 }

@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"cmp"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -32,6 +33,7 @@ type CallPreview struct {
 func Preview(ws *workspace.Workspace, call llm.ToolCall) CallPreview {
 	var args struct {
 		Command    string          `json:"command"`
+		Cmd        string          `json:"cmd"` // exec_command's
 		Path       string          `json:"path"`
 		Content    string          `json:"content"`
 		OldString  string          `json:"old_string"`
@@ -39,7 +41,7 @@ func Preview(ws *workspace.Workspace, call llm.ToolCall) CallPreview {
 		ReplaceAll json.RawMessage `json:"replace_all"`
 	}
 	_ = json.Unmarshal([]byte(call.Arguments), &args)
-	p := CallPreview{Command: args.Command, Path: args.Path}
+	p := CallPreview{Command: cmp.Or(args.Command, args.Cmd), Path: args.Path}
 	if ws == nil {
 		return p
 	}

@@ -412,7 +412,7 @@ func TestSmallWindowUsesTheMinimalProfile(t *testing.T) {
 		window    int
 		wantTools int
 		warned    bool
-	}{{2048, 5, true}, {16384, 9, false}} {
+	}{{2048, 5, true}, {16384, 11, false}} {
 		srv := llmtest.NewServer(t)
 		isolate(t)
 		t.Setenv("ZERO_CONTEXT_WINDOW", fmt.Sprint(tc.window))

@@ -74,6 +74,8 @@ type Session struct {
 	// (extensions.go).
 	skills   *skills.Set
 	commands *commands.Set
+	// procs are the processes exec_command started; Close ends them.
+	procs *tools.Procs
 }
 
 // Usage is how much of the window the session uses now.
@@ -105,7 +107,8 @@ func (rt *Runtime) OpenSession(w Which) (*Session, error) {
 	if protoNote != "" {
 		fmt.Fprintln(rt.warnings(), "zero:", protoNote)
 	}
-	topts := ToolOptions{Policy: &rt.policy, Engine: rt.Engine, Hooks: s.hooks}
+	s.procs = tools.NewProcs()
+	topts := ToolOptions{Policy: &rt.policy, Engine: rt.Engine, Hooks: s.hooks, Procs: s.procs}
 	s.tools = ToolSet(rt.Workspace, topts)
 	s.loadExtensions(topts)
 	withNested(s.tools, s.instructions)
@@ -456,6 +459,14 @@ func (s *Session) Close() {
 	if closed {
 		return
 	}
+	s.procs.Close()
 	s.hooks.Fire(context.Background(), hooks.SessionEnd, hooks.Input{Reason: "exit"})
 	s.log.Close()
 }
+
+// Procs lists the processes exec_command started that have not ended or
+// whose end the model has not read yet (/ps).
+func (s *Session) Procs() []tools.ProcInfo { return s.procs.List() }
+
+// StopProc ends process id and its process group (/stop ID).
+func (s *Session) StopProc(id int) error { return s.procs.Stop(id) }

@@ -30,10 +30,14 @@ type ToolOptions struct {
 	// Hooks fire PostToolUse (PostToolUseFailure) for each result; nil:
 	// none.
 	Hooks *HookRunner
+	// Procs holds the session's interactive processes (exec_command);
+	// nil: a set of its own that nothing closes (reports run nothing).
+	Procs *tools.Procs
 }
 
 // ToolSet is the one tool set of a run: the core tools bound to ws plus
-// web_fetch, each with secrets masked in its output (and in the file a
+// web_fetch, apply_patch, update_plan and the interactive-process tools
+// (exec_command, write_stdin, on o.Procs), each with secrets masked in its output (and in the file a
 // huge output streams to); shell results also carry the sandbox's notes. Runs, `zero context` and the app's /tools
 // all take it from here, so they cannot disagree.
 func ToolSet(ws *workspace.Workspace, o ToolOptions) *tools.Registry {
@@ -43,8 +47,13 @@ func ToolSet(ws *workspace.Workspace, o ToolOptions) *tools.Registry {
 		core.CommandWrapper = o.Policy.Wrap
 		annotate = o.Policy.Annotate
 	}
+	procs := o.Procs
+	if procs == nil {
+		procs = tools.NewProcs()
+	}
+	all := append(tools.Core(ws, core), webfetch.New(webfetch.Options{}), tools.NewApplyPatch(ws), tools.UpdatePlan{})
 	reg := tools.NewRegistry()
-	for _, t := range append(tools.Core(ws, core), webfetch.New(webfetch.Options{}), tools.NewApplyPatch(ws), tools.UpdatePlan{}) {
+	for _, t := range append(all, tools.ExecTools(ws, core, procs)...) {
 		t = tools.Filtered(t, redactSecrets)
 		if t.SideEffect() == tools.SideShell {
 			// the sandbox's note goes on the result, never into the

@@ -32,7 +32,7 @@ func (UpdatePlan) Name() string { return UpdatePlanName }
 
 // Description implements Tool.
 func (UpdatePlan) Description() string {
-	return "Set your plan for a multi-step task: the full list of steps, each pending, in_progress or completed (at most one in_progress). Update it as you work."
+	return "Keep a plan for multi-step work: send every step with its status, at most one in_progress."
 }
 
 // Schema implements Tool.
