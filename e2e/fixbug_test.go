@@ -222,7 +222,7 @@ func checkStream(t *testing.T, evs []map[string]any) {
 			delete(calls, id)
 		case "final":
 			finals++
-		case "run_start", "text", "reasoning", "usage", "warning", "error", "run_end":
+		case "run_start", "text", "reasoning", "usage", "warning", "error", "run_end", "plan":
 		default:
 			t.Fatalf("undocumented event type %v", ev["type"])
 		}
