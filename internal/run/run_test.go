@@ -404,15 +404,16 @@ func TestShellOutputSurvivesAnExit(t *testing.T) {
 }
 
 // TestSmallWindowUsesTheMinimalProfile: a window too small for Zero's
-// default prompt and tools (a third of it or more) switches to the
-// minimal profile (5 tools, short instructions) and says so once; a
-// roomy window keeps the default (issue 11 item 6).
+// default prompt and tools (a third of it or more) first leaves out
+// exec_command and write_stdin (9 tools), then switches to the minimal
+// profile (5 tools, short instructions) and says so once; a roomy window
+// keeps the default, 11 tools (issue 11 item 6).
 func TestSmallWindowUsesTheMinimalProfile(t *testing.T) {
 	for _, tc := range []struct {
 		window    int
 		wantTools int
 		warned    bool
-	}{{2048, 5, true}, {16384, 11, false}} {
+	}{{2048, 5, true}, {2600, 9, false}, {16384, 11, false}} {
 		srv := llmtest.NewServer(t)
 		isolate(t)
 		t.Setenv("ZERO_CONTEXT_WINDOW", fmt.Sprint(tc.window))

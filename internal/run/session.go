@@ -51,9 +51,10 @@ type Session struct {
 	// shellNotes are `!cmd` outputs the next prompt carries as context.
 	shellNotes []string
 	closed     bool
-	// minimal: the window is too small for the default profile
+	// minimal: the window is too small for the default profile;
+	// noExec: too small for it with exec_command and write_stdin
 	// (fitWindow).
-	minimal bool
+	minimal, noExec bool
 	// notes are the warnings of opening the session (Notes).
 	notes []string
 	// started is the date line of the system prompt (kept across mode
@@ -277,35 +278,44 @@ func (s *Session) systemPrompt(mode permission.Mode) string {
 	return agent.SystemPrompt(s.rt.Workspace.Root(), s.started, extra)
 }
 
-// fitWindow switches the session to the minimal profile (fewer tools,
-// short instructions) when Zero's own prompt and tool schemas would take
-// more than a third of the window: compaction starts at two thirds, so
-// the default profile would leave the conversation less room than its
-// own overhead. It says so once per runtime.
+// fitWindow fits Zero's own prompt and tool schemas into a third of the
+// window (compaction starts at two thirds, so more would leave the
+// conversation less room than Zero's own overhead): the default
+// profile; else the default without the interactive-process tools
+// (exec_command, write_stdin; bash remains); else the minimal profile
+// (fewer tools, short instructions), which it says once per runtime.
 func (s *Session) fitWindow(window int) {
 	mode := s.rt.Engine.Mode()
+	s.noExec = false
 	s.setProfile(mode, false)
-	counted := s.countFixed()
-	full := s.agent.ContextReport()
-	overhead := full.SystemTokens + full.ToolsTokens
-	if counted {
-		overhead = full.FixedCounted
-	}
+	overhead, counted := s.fixedTokens()
 	if window <= 0 || overhead*3 <= window {
 		return
 	}
-	s.setProfile(mode, true)
-	smallCounted := s.countFixed()
-	small := s.agent.ContextReport()
-	smallTokens := small.SystemTokens + small.ToolsTokens
-	if smallCounted {
-		smallTokens = small.FixedCounted
+	s.noExec = true
+	s.setProfile(mode, false)
+	if lean, _ := s.fixedTokens(); lean*3 <= window {
+		return
 	}
+	s.setProfile(mode, true)
+	smallTokens, smallCounted := s.fixedTokens()
 	approx := map[bool]string{true: "", false: "~"}
 	s.rt.warnOnce.Do(func() {
 		fmt.Fprintf(s.rt.warnings(), "zero: warning: the model's window (%d tokens) is small for Zero's prompt and tools (%s%d tokens): using the minimal profile (%d tools, short instructions, %s%d tokens)\n",
-			window, approx[counted], overhead, small.Tools, approx[smallCounted], smallTokens)
+			window, approx[counted], overhead, s.agent.ContextReport().Tools, approx[smallCounted], smallTokens)
 	})
+}
+
+// fixedTokens is the size of the system prompt and the offered tool
+// schemas now: the server's count when it gives one (counted), else the
+// estimate.
+func (s *Session) fixedTokens() (tokens int, counted bool) {
+	counted = s.countFixed()
+	r := s.agent.ContextReport()
+	if counted {
+		return r.FixedCounted, true
+	}
+	return r.SystemTokens + r.ToolsTokens, false
 }
 
 // decide is the agent's gate: the permission gate, with the surface's
@@ -339,7 +349,7 @@ func (s *Session) CostUSD() (float64, bool) { return s.pricing.sessionCost() }
 // the profile's, the model's edit tool, and the MCP tools once
 // PrepareMCP has run (/tools shows them).
 func (s *Session) Offered() []tools.Tool {
-	f := s.offered(visible(s.rt.Engine.Mode(), s.minimal))
+	f := s.toolFilter(s.rt.Engine.Mode())
 	var out []tools.Tool
 	for _, n := range s.tools.Names() {
 		if t, ok := s.tools.Get(n); ok && f(t) {
@@ -353,9 +363,22 @@ func (s *Session) Offered() []tools.Tool {
 // the minimal profile. Not during a prompt.
 func (s *Session) setProfile(mode permission.Mode, minimal bool) {
 	s.minimal = minimal
-	s.agent.SetVisible(s.offered(visible(mode, minimal)))
+	s.agent.SetVisible(s.toolFilter(mode))
 	s.agent.SetSystem(s.systemPrompt(mode))
 	s.agent.SetPlanning(mode == permission.ModePlan)
+}
+
+// toolFilter is the tools offered in mode: the profile's, the model's
+// edit tool, and exec_command/write_stdin unless the window left them
+// out (fitWindow).
+func (s *Session) toolFilter(mode permission.Mode) func(tools.Tool) bool {
+	f := s.offered(visible(mode, s.minimal))
+	if !s.noExec {
+		return f
+	}
+	return func(t tools.Tool) bool {
+		return t.Name() != tools.ExecCommandName && t.Name() != tools.WriteStdinName && f(t)
+	}
 }
 
 // SetMode switches the permission mode for later calls and prompts: the

@@ -99,6 +99,9 @@ type Model struct {
 	// openingPrinted: the greeting and resumed history were written to the
 	// terminal before Bubble Tea started (newProgram), not by Init.
 	openingPrinted bool
+	// plan is the model's latest unfinished plan, shown above the input
+	// (plan.go).
+	plan *event.TaskPlan
 }
 
 // Options configures New and Run. The zero value works.
@@ -152,6 +155,9 @@ func New(backend Backend, opts Options) *Model {
 	}
 	m.info = backend.Info()
 	m.send = func(tea.Msg) {}
+	if r := opts.Resumed; r != nil {
+		m.plan = r.Plan
+	}
 	return m
 }
 
@@ -220,6 +226,10 @@ type (
 		// reset: the session changed; take Backend.Info as is (no usage
 		// carried over).
 		reset bool
+		// planSet: the session changed to one whose plan is plan (nil:
+		// none; /new, /resume).
+		planSet bool
+		plan    *event.TaskPlan
 	}
 )
 
@@ -270,6 +280,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.info = m.backend.Info()
 		case msg.info:
 			m.info = mergeInfo(m.backend.Info(), m.info)
+		}
+		if msg.planSet {
+			m.plan = msg.plan
 		}
 		if msg.id == m.turn.id && m.turn.busy != "" {
 			return m.runDone("")

@@ -194,4 +194,7 @@ type Resumed struct {
 	ID       string
 	History  []llm.Message
 	Warnings []string
+	// Plan is the session's latest plan (update_plan), shown in the plan
+	// panel; nil: none.
+	Plan *event.TaskPlan
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/zero-agent/zero/internal/rules"
 	"github.com/zero-agent/zero/internal/run"
 	"github.com/zero-agent/zero/internal/sessions"
+	"github.com/zero-agent/zero/internal/tools"
 )
 
 // RunBackend is the app's Backend over the run layer: the runtime opened
@@ -38,6 +39,12 @@ func (b *RunBackend) Session() *run.Session {
 	defer b.mu.Unlock()
 	return b.sess
 }
+
+// Procs lists the processes the open session's model started (/ps).
+func (b *RunBackend) Procs() []tools.ProcInfo { return b.Session().Procs() }
+
+// StopProc ends one of them and its process group (/stop ID).
+func (b *RunBackend) StopProc(id int) error { return b.Session().StopProc(id) }
 
 // Close closes the open session (one in which no prompt was sent is not
 // kept).
@@ -189,7 +196,7 @@ func (b *RunBackend) Resume(ctx context.Context, id string) (Resumed, error) {
 	found.Close()
 	cur := b.Session()
 	if found.ID() == cur.ID() {
-		return Resumed{ID: cur.ID(), History: cur.History()}, nil
+		return Resumed{ID: cur.ID(), History: cur.History(), Plan: cur.Plan()}, nil
 	}
 	sess, err := b.rt.OpenSession(run.Which{ID: found.ID()})
 	var inUse *run.InUseError
@@ -201,7 +208,7 @@ func (b *RunBackend) Resume(ctx context.Context, id string) (Resumed, error) {
 		return Resumed{}, err
 	}
 	b.switchTo(sess)
-	return Resumed{ID: sess.ID(), History: sess.History(), Warnings: sess.Notes()}, nil
+	return Resumed{ID: sess.ID(), History: sess.History(), Warnings: sess.Notes(), Plan: sess.Plan()}, nil
 }
 
 // NewSession implements Backend.
@@ -298,7 +305,7 @@ func RunApp(ctx context.Context, rt *run.Runtime, sess *run.Session, o AppOption
 	}()
 	var resumed *Resumed
 	if o.Resumed {
-		resumed = &Resumed{ID: sess.ID(), History: sess.History()}
+		resumed = &Resumed{ID: sess.ID(), History: sess.History(), Plan: sess.Plan()}
 	}
 	return "", Run(ctx, b, RunOptions{Options: Options{
 		Mode:     rt.Mode(),

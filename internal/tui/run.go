@@ -122,6 +122,8 @@ func (m *Model) event(e event.Event) {
 		if e.Model != "" {
 			m.info.Model = e.Model
 		}
+	case event.Plan:
+		m.setPlan(e.Plan)
 	case event.Compaction:
 		m.endStep()
 		m.commit(render.Notice(event.Warning, "context compacted", w)...)

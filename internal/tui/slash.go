@@ -39,6 +39,8 @@ var commands = []command{
 	{"rules", "[why <id>]", "show the rules in force, or why one exists"},
 	{"mcp", "[tools|prompts|reconnect NAME|remove NAME]", "MCP servers: state, tools, prompts (/mcp__server__prompt runs one), reconnect, remove"},
 	{"clip", "[n]", "copy code block n (or the last reply) to the clipboard"},
+	{"ps", "", "list the processes the model started (exec_command)"},
+	{"stop", "<id>", "end a process the model started, and its children"},
 	{"exit", "", "quit"},
 }
 
@@ -172,10 +174,10 @@ func (m *Model) slash(line string) tea.Cmd {
 		if name == "clear" {
 			m.clearScreen()
 		}
-		return m.sessionChange("", func(ctx context.Context, b Backend) (string, error) {
+		return withPlan(m.sessionChange("", func(ctx context.Context, b Backend) (string, error) {
 			id, err := b.NewSession(ctx)
 			return "new session " + id, err
-		})
+		}), nil)
 	case "sessions":
 		return m.background("", func(ctx context.Context, b Backend) (string, error) {
 			list, err := b.Sessions(ctx)
@@ -189,16 +191,20 @@ func (m *Model) slash(line string) tea.Cmd {
 				return formatSessions(list), err
 			})
 		}
-		return m.sessionChange("resuming", func(ctx context.Context, b Backend) (string, error) {
+		var plan *event.TaskPlan
+		return withPlan(m.sessionChange("resuming", func(ctx context.Context, b Backend) (string, error) {
 			r, err := b.Resume(ctx, arg)
+			plan = r.Plan
 			return formatResumed(r), err
-		})
+		}), &plan)
 	case "compact":
 		return m.sessionChange("compacting", func(ctx context.Context, b Backend) (string, error) {
 			return b.Compact(ctx)
 		})
 	case "clip":
 		return m.clip(arg)
+	case "ps", "stop":
+		return m.procs(name == "stop", arg)
 	default:
 		msg := "unknown command /" + name
 		if s := suggest("/"+name, m.allNames()); s != "" {
@@ -239,6 +245,19 @@ func (m *Model) sessionChange(busy string, f func(context.Context, Backend) (str
 	return func() tea.Msg {
 		msg := run().(outputMsg)
 		msg.reset = true
+		return msg
+	}
+}
+
+// withPlan marks a session change's output as setting the plan panel:
+// to *plan once cmd has run (cmd sets it), or none when plan is nil.
+func withPlan(cmd tea.Cmd, plan **event.TaskPlan) tea.Cmd {
+	return func() tea.Msg {
+		msg := cmd().(outputMsg)
+		msg.planSet = true
+		if plan != nil {
+			msg.plan = *plan
+		}
 		return msg
 	}
 }

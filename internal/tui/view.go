@@ -31,6 +31,7 @@ func (m *Model) View() tea.View {
 	if m.hint != "" && m.perm == nil { // permView shows it within the prompt
 		top = append(top, cells.Truncate(style.Warn.Render(m.hint), m.width-1, "…"))
 	}
+	top = append(top, m.planView()...)
 
 	var bottom []string
 	var cursor *tea.Cursor
