@@ -88,6 +88,7 @@ func TestMatcherUsesClaudeNamesForZeroTools(t *testing.T) {
 		{"Bash", "bash", false, true},
 		{"bash", "bash", false, true}, // Zero's own name works too
 		{"Bash", "read_file", false, false},
+		{"Bash", "exec_command", false, true},
 		{"Read", "read_file", false, true},
 		{"Edit|Write", "edit_file", false, true},
 		{"Edit|Write", "write_file", false, true},
@@ -130,6 +131,7 @@ func TestToolInputInClaudeFieldNames(t *testing.T) {
 		{"write_file", `{"path":"a.go","content":"x"}`, `{"content":"x","file_path":"a.go"}`},
 		{"edit_file", `{"path":"a.go","old_string":"a","new_string":"b"}`, `{"file_path":"a.go","new_string":"b","old_string":"a"}`},
 		{"bash", `{"command":"ls","timeout_ms":5}`, `{"command":"ls","timeout":5}`},
+		{"exec_command", `{"cmd":"npm run dev","yield_time_ms":500}`, `{"command":"npm run dev","yield_time_ms":500}`},
 		{"grep", `{"pattern":"x","ignore_case":true}`, `{"-i":true,"pattern":"x"}`},
 		{"mcp__s__t", `{"path":"keep"}`, `{"path":"keep"}`},
 	}
@@ -146,7 +148,7 @@ func TestToolInputInClaudeFieldNames(t *testing.T) {
 			t.Errorf("ZeroInput(%s) = %s %v, want %s", got, back, err, tt.zero)
 		}
 	}
-	for zero, claude := range map[string]string{"bash": "Bash", "read_file": "Read", "apply_patch": "Edit", "mcp__a__b": "mcp__a__b", "update_plan": "update_plan"} {
+	for zero, claude := range map[string]string{"bash": "Bash", "read_file": "Read", "apply_patch": "Edit", "mcp__a__b": "mcp__a__b", "update_plan": "update_plan", "exec_command": "exec_command"} {
 		if got := ClaudeName(zero); got != claude {
 			t.Errorf("ClaudeName(%s) = %s, want %s", zero, got, claude)
 		}

@@ -27,6 +27,9 @@ var toolNames = map[string]toolName{
 	"grep":        {claude: "Grep", fields: map[string]string{"ignore_case": "-i"}},
 	"list_dir":    {claude: "LS"},
 	"web_fetch":   {claude: "WebFetch"},
+	// exec_command has no Claude name; Bash matchers cover it and see
+	// its command where a Bash hook reads it.
+	"exec_command": {claude: "exec_command", aliases: []string{"Bash"}, fields: map[string]string{"cmd": "command"}},
 }
 
 // ClaudeName is the name a Claude-shape hook sees for Zero's tool (the

@@ -250,7 +250,7 @@ func (e *Engine) facts(name string, effect tools.SideEffect, args map[string]any
 	c := callFacts{tool: name, root: e.ws.Root(), home: e.home}
 	switch effect {
 	case tools.SideShell:
-		cmd, _ := args["command"].(string)
+		_, cmd := shellCommand(args)
 		opts := shellguard.Options{Workspace: e.ws.Root(), Home: e.home, Roots: e.ws.Roots()[1:], RecentWrites: recent}
 		c.parts, c.partsOK = shellguard.Parts(cmd, opts)
 	case tools.SideRead, tools.SideWrite:

@@ -71,7 +71,7 @@ var ruleTools = map[string]struct {
 	zero []string
 	kind ruleKind
 }{
-	"Bash":      {[]string{"bash"}, kindCommand},
+	"Bash":      {[]string{"bash", "exec_command"}, kindCommand},
 	"Read":      {[]string{"read_file", "glob", "grep", "list_dir"}, kindPath},
 	"Edit":      {[]string{"edit_file", "write_file", "apply_patch"}, kindPath},
 	"Write":     {[]string{"write_file", "apply_patch"}, kindPath},
@@ -83,7 +83,7 @@ var ruleTools = map[string]struct {
 }
 
 // zeroRuleKinds: a rule may name Zero's own tools too (bash(go test:*)).
-var zeroRuleKinds = map[string]ruleKind{"bash": kindCommand, "read_file": kindPath, "write_file": kindPath,
+var zeroRuleKinds = map[string]ruleKind{"bash": kindCommand, "exec_command": kindCommand, "read_file": kindPath, "write_file": kindPath,
 	"edit_file": kindPath, "apply_patch": kindPath, "glob": kindPath, "grep": kindPath, "list_dir": kindPath,
 	"web_fetch": kindDomain}
 
