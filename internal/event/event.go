@@ -51,6 +51,12 @@ const (
 	// Plan carries the model's plan after an update_plan call: Plan.
 	// The latest one survives compaction and is restored on resume.
 	Plan Type = "plan"
+	// QuestionAsked is a question put to the user (the ask_user tool, an
+	// MCP server's elicitation): Question. QuestionAnswered is the reply:
+	// Question with Answer set ("answer" is also the type of the
+	// stream-json input line that gives it).
+	QuestionAsked    Type = "question"
+	QuestionAnswered Type = "answer"
 )
 
 // StopReason says why a run ended.
@@ -115,6 +121,52 @@ type Event struct {
 
 	// Plan is set for Plan events.
 	Plan *TaskPlan `json:"plan,omitempty"`
+	// Question is set for Question and Answer events.
+	Question *Question `json:"question,omitempty"`
+}
+
+// Question is a question put to the user, with the same fields on every
+// surface (internal/ask checks answers against it).
+type Question struct {
+	// ID names the question; an answer gives it back.
+	ID string `json:"id"`
+	// From is who asks: "model", or "mcp:<server>" for an elicitation.
+	From    string `json:"from"`
+	Message string `json:"message"`
+	// Fields are what to fill in; the ask_user tool asks one, "answer".
+	Fields []QuestionField `json:"fields"`
+	// Answer is set on Answer events.
+	Answer *QuestionAnswer `json:"answer,omitempty"`
+}
+
+// QuestionField is one value a question asks for.
+type QuestionField struct {
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	// Kind is text, number, integer, boolean, choice (one of Choices) or
+	// choices (several of them).
+	Kind string `json:"kind"`
+	// Choices are a choice field's values; with Other set any text is
+	// taken too (the choices are suggestions). Labels, when set, are what
+	// to show for each choice (the values are what is sent).
+	Choices  []string `json:"choices,omitempty"`
+	Labels   []string `json:"labels,omitempty"`
+	Other    bool     `json:"other,omitempty"`
+	Required bool     `json:"required,omitempty"`
+	Default  any      `json:"default,omitempty"`
+	// Min and Max bound a number (its value) or a choices field (how
+	// many); Format is a text field's hint (email, uri, date, date-time).
+	Min    *float64 `json:"min,omitempty"`
+	Max    *float64 `json:"max,omitempty"`
+	Format string   `json:"format,omitempty"`
+}
+
+// QuestionAnswer is the user's reply: Action accept (with Values, by
+// field name), decline or cancel.
+type QuestionAnswer struct {
+	Action string         `json:"action"`
+	Values map[string]any `json:"values,omitempty"`
 }
 
 // HookRun records one hook command for the audit trail in the session log.

@@ -11,6 +11,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/zero-agent/zero/internal/ask"
+	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/mcp/mcpconfig"
 	"github.com/zero-agent/zero/internal/mcp/mcptest"
 )
@@ -128,4 +130,53 @@ func TestCloseEndsACallInFlight(t *testing.T) {
 			t.Errorf("status after Close: %+v", st)
 		}
 	})
+}
+
+func TestElicitationBecomesAQuestionAndTheAnswerReturns(t *testing.T) {
+	var got event.Question
+	m := inMemory(t, mcptest.NewServer(mcptest.Options{}), mcpconfig.Server{}, Options{
+		Elicit: func(_ context.Context, q event.Question) event.QuestionAnswer {
+			got = q
+			return event.QuestionAnswer{Action: ask.Accept, Values: map[string]any{"name": "Ada", "count": int64(3), "agree": true, "color": "green"}}
+		},
+	})
+	defer m.Close()
+	res := call(t, toolNamed(t, m, "mcp__mem__elicit"), `{}`)
+	if res.IsError || res.Content != "accept agree=true color=green count=3 name=Ada" {
+		t.Fatalf("result %+v", res)
+	}
+	if got.From != "mcp:mem" || got.Message != "Who is there?" || len(got.Fields) != 4 {
+		t.Fatalf("question %+v", got)
+	}
+	kinds := map[string]string{}
+	for _, f := range got.Fields {
+		kinds[f.Name] = f.Kind
+	}
+	want := map[string]string{"agree": "boolean", "color": "choice", "count": "integer", "name": "text"}
+	for k, v := range want {
+		if kinds[k] != v {
+			t.Errorf("field %s is %q, want %q", k, kinds[k], v)
+		}
+	}
+}
+
+func TestElicitationWithoutAnAskerIsNotAdvertised(t *testing.T) {
+	m := inMemory(t, mcptest.NewServer(mcptest.Options{}), mcpconfig.Server{}, Options{})
+	defer m.Close()
+	res := call(t, toolNamed(t, m, "mcp__mem__elicit"), `{}`)
+	// The SDK's server refuses to elicit from a client without the
+	// capability; the call fails instead of hanging.
+	if !res.IsError {
+		t.Fatalf("result %+v", res)
+	}
+}
+
+func TestDeclinedElicitationReachesTheServer(t *testing.T) {
+	m := inMemory(t, mcptest.NewServer(mcptest.Options{}), mcpconfig.Server{}, Options{
+		Elicit: func(context.Context, event.Question) event.QuestionAnswer { return ask.Declined() },
+	})
+	defer m.Close()
+	if res := call(t, toolNamed(t, m, "mcp__mem__elicit"), `{}`); res.Content != "decline" {
+		t.Fatalf("result %+v", res)
+	}
 }

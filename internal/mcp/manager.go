@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/zero-agent/zero/internal/ask"
 	"github.com/zero-agent/zero/internal/mcp/mcpauth"
 	"github.com/zero-agent/zero/internal/mcp/mcpconfig"
 	"github.com/zero-agent/zero/internal/tools"
@@ -64,6 +65,10 @@ type Options struct {
 	// workspace and added directories), as file:// roots; none: the
 	// client declares no roots capability.
 	Roots []string
+	// Elicit puts a server's elicitation (a form) to the user and returns
+	// the answer; nil: Zero declares no elicitation capability, so
+	// servers do not ask.
+	Elicit ask.Asker
 	// Auth holds the OAuth tokens `zero mcp login` stored; a streamable
 	// HTTP server with one (and no Authorization header of its own) is
 	// sent it. The zero value (no Dir) sends none.

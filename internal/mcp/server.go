@@ -54,6 +54,7 @@ type server struct {
 	warned   bool // the non-protocol stdout warning was given
 	progress map[string]func()
 	closed   bool
+	asked    int // elicitations, for their question ids
 }
 
 var progressTokens atomic.Int64
@@ -138,11 +139,15 @@ func (s *server) dial(a *attempt) (*mcp.ClientSession, *process, []*Tool, error)
 	if len(s.m.opts.Roots) > 0 {
 		caps.RootsV2 = &mcp.RootCapabilities{}
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "zero", Version: s.m.opts.ClientVersion}, &mcp.ClientOptions{
+	copts := &mcp.ClientOptions{
 		Capabilities:                caps,
 		ToolListChangedHandler:      func(context.Context, *mcp.ToolListChangedRequest) { go s.refresh() },
 		ProgressNotificationHandler: s.progressed,
-	})
+	}
+	if s.m.opts.Elicit != nil {
+		copts.ElicitationHandler = s.elicit // advertises elicitation (form mode)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "zero", Version: s.m.opts.ClientVersion}, copts)
 	client.AddRoots(roots(s.m.opts.Roots)...)
 	sess, err := client.Connect(ctx, &detached{Transport: t, life: a.life, cancel: a.cancelLife}, opts)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sort"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -48,6 +49,9 @@ const HugeErrorLine = "Error: disk quota exceeded while writing /tmp/out.bin"
 //   - change {fail}: adds the tool "added" (the server then sends
 //     notifications/tools/list_changed); with fail true the next
 //     tools/list answers an error;
+//   - elicit {}: asks the client for a form (name, required; count, an
+//     integer; agree, yes/no; color, red or green) and answers with the
+//     action and the values it got, sorted by name;
 //   - crash {}, exit_later {}: see Options.Exit.
 func NewServer(opts Options) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "mcptest", Version: "1"}, nil)
@@ -89,6 +93,7 @@ func NewServer(opts Options) *mcp.Server {
 	})
 	addSlow(s)
 	addHuge(s)
+	addElicit(s)
 	type changeArgs struct {
 		Fail bool `json:"fail,omitempty"`
 	}
@@ -162,6 +167,42 @@ func addHuge(s *mcp.Server) {
 			a.Bytes = 8 << 20
 		}
 		return text(strings.Repeat("x", a.Bytes) + "\n" + HugeErrorLine), nil, nil
+	})
+}
+
+func addElicit(s *mcp.Server) {
+	schema := map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"name":  map[string]any{"type": "string", "title": "Your name"},
+			"count": map[string]any{"type": "integer", "default": 1},
+			"agree": map[string]any{"type": "boolean"},
+			"color": map[string]any{"type": "string", "enum": []string{"red", "green"}},
+		},
+		"required": []string{"name"},
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "elicit", Description: "Ask the user for a form"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		// The multi round-trip form (SEP-2322): the SDK turns it into an
+		// elicitation/create request for clients on older revisions.
+		if len(req.Params.InputResponses) == 0 {
+			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{
+				"who": &mcp.ElicitParams{Message: "Who is there?", RequestedSchema: schema},
+			}}, nil, nil
+		}
+		res, ok := req.Params.InputResponses["who"].(*mcp.ElicitResult)
+		if !ok {
+			return nil, nil, errors.New("no answer to the elicitation")
+		}
+		keys := make([]string, 0, len(res.Content))
+		for k := range res.Content {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		out := res.Action
+		for _, k := range keys {
+			out += fmt.Sprintf(" %s=%v", k, res.Content[k])
+		}
+		return text(out), nil, nil
 	})
 }
 
