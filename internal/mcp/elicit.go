@@ -23,7 +23,7 @@ func (s *server) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 	}
 	fields, err := ask.FromElicitation(p.RequestedSchema)
 	if err != nil {
-		s.m.warn(s.cfg.Name, "declined an elicitation: " + err.Error())
+		s.m.warn(s.cfg.Name, "declined an elicitation: "+err.Error())
 		return &mcp.ElicitResult{Action: ask.Decline}, nil
 	}
 	s.mu.Lock()
