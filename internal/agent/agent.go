@@ -62,7 +62,11 @@ type Options struct {
 	// Visible filters the tools offered to the model (plan mode offers
 	// read-only tools only). Nil offers all.
 	Visible func(tools.Tool) bool
-	Gate    Gate
+	// Callable, when set, lets a call to a tool Visible hides run anyway
+	// (a tool that answers well when not offered: ask_user says no one can
+	// reply); nil: only visible tools run.
+	Callable func(tools.Tool) bool
+	Gate     Gate
 	// MaxTurns caps model requests per run; 0 means DefaultMaxTurns.
 	MaxTurns int
 	// Retries is how many times a retryable provider failure (overloaded,

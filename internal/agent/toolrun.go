@@ -115,7 +115,8 @@ func (r *run) runTools(ctx context.Context, calls []llm.ToolCall, invalid map[st
 func (r *run) prepare(ctx context.Context, c llm.ToolCall, cut bool) *pending {
 	p := &pending{call: c}
 	t, ok := r.a.opts.Tools.Get(c.Name)
-	hidden := ok && r.a.opts.Visible != nil && !r.a.opts.Visible(t)
+	hidden := ok && r.a.opts.Visible != nil && !r.a.opts.Visible(t) &&
+		(r.a.opts.Callable == nil || !r.a.opts.Callable(t))
 	if !ok || hidden {
 		names := []string{}
 		for _, s := range r.visibleSpecs() {
@@ -123,9 +124,9 @@ func (r *run) prepare(ctx context.Context, c llm.ToolCall, cut bool) *pending {
 		}
 		msg := fmt.Sprintf("error: unknown tool %q. Available tools: %s", c.Name, strings.Join(names, ", "))
 		if hidden {
-			// Plan mode offers read-only tools; say so rather than
-			// pretend the tool does not exist.
-			msg = fmt.Sprintf("error: %s is not available now (plan mode: read-only tools only). Available tools: %s", c.Name, strings.Join(names, ", "))
+			// Plan mode offers read-only tools, a small window fewer
+			// tools; say so rather than pretend the tool does not exist.
+			msg = fmt.Sprintf("error: %s is not available now (not offered in this mode or profile). Available tools: %s", c.Name, strings.Join(names, ", "))
 		}
 		p.res = tools.Result{IsError: true, Content: msg}
 		p.done = true

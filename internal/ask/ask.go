@@ -101,7 +101,7 @@ func Value(f event.QuestionField, v any) (any, error) {
 		}
 		return nil, bad("yes or no")
 	case KindNumber, KindInteger:
-		n, ok := v.(float64)
+		n, ok := number(v)
 		if isText {
 			var err error
 			if n, err = strconv.ParseFloat(s, 64); err != nil {
@@ -144,6 +144,20 @@ func Value(f event.QuestionField, v any) (any, error) {
 		}
 		return s, nil
 	}
+}
+
+// number is a JSON number or an already typed one (a checked answer
+// checked again).
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case int64:
+		return float64(x), true
+	case int:
+		return float64(x), true
+	}
+	return 0, false
 }
 
 // several is a choices field's answer: a JSON list, or text with the

@@ -76,6 +76,7 @@ func TestValueTypesTextAnswers(t *testing.T) {
 		{"check", "maybe", nil, "not yes or no"},
 		{"integer", "7", int64(7), ""},
 		{"integer", float64(9), int64(9), ""},
+		{"integer", int64(9), int64(9), ""},
 		{"integer", "7.5", nil, "whole number"},
 		{"integer", "101", nil, "within 1 to 100"},
 		{"integer", "seven", nil, "not a number"},

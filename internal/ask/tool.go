@@ -30,7 +30,7 @@ type askTool struct {
 func (*askTool) Name() string { return ToolName }
 
 func (*askTool) Description() string {
-	return "Ask the user a question when you cannot go on without their decision (not for what you can find out yourself). Give choices when there are a few options."
+	return "Ask the user when you cannot go on without their decision; offer choices if there are a few."
 }
 
 func (*askTool) Schema() json.RawMessage {

@@ -73,11 +73,13 @@ type decisionLine struct {
 	Reason   string `json:"reason"`
 }
 
-// inputLine is one non-blank input line: its number, and either a
-// decision or the problem that makes it none.
+// inputLine is one non-blank input line: its number, and a decision,
+// an answer (to a question event, answers.go) or the problem that makes
+// it neither.
 type inputLine struct {
 	n       int
 	d       decisionLine
+	answer  *answerLine
 	problem string
 }
 
@@ -106,8 +108,15 @@ func parseInputLine(n int, b []byte) inputLine {
 	if err := json.Unmarshal(b, &d); err != nil {
 		return inputLine{n: n, problem: fmt.Sprintf("stdin line %d is not JSON (%v): %s", n, err, clipLine(b))}
 	}
+	if d.Type == string(event.QuestionAnswered) {
+		var l answerLine
+		if err := json.Unmarshal(b, &l); err != nil {
+			return inputLine{n: n, problem: fmt.Sprintf("stdin line %d is not an answer (%v): %s", n, err, clipLine(b))}
+		}
+		return inputLine{n: n, answer: &l}
+	}
 	if d.Type != string(event.PermissionDecision) {
-		return inputLine{n: n, problem: fmt.Sprintf("stdin line %d has type %q; only %q lines are read", n, d.Type, event.PermissionDecision)}
+		return inputLine{n: n, problem: fmt.Sprintf("stdin line %d has type %q; only %q and %q lines are read", n, d.Type, event.PermissionDecision, event.QuestionAnswered)}
 	}
 	return inputLine{n: n, d: d}
 }
@@ -162,6 +171,10 @@ func (a *stdinApprover) ask(ctx context.Context, req permission.Request) permiss
 func (a *stdinApprover) answer(req permission.Request, l inputLine) (permission.Decision, bool) {
 	if l.problem != "" {
 		a.warn(l.problem + "; it is ignored")
+		return permission.Decision{}, false
+	}
+	if l.answer != nil {
+		a.warn(fmt.Sprintf("stdin line %d answers question %q, but call %q waits for a permission_decision; it is ignored", l.n, l.answer.ID, req.ID))
 		return permission.Decision{}, false
 	}
 	d := l.d

@@ -95,7 +95,7 @@ func TestStdinApproverWarnsOnInputMistakes(t *testing.T) {
 	}
 	want := []string{
 		"stdin line 2 is not JSON",
-		`stdin line 4 has type "user"; only "permission_decision" lines are read`,
+		`stdin line 4 has type "user"; only "permission_decision" and "answer" lines are read`,
 		`stdin line 5 answers call id "call_typo", which no permission_request asked for; it is ignored (waiting for "c2")`,
 		`stdin line 6 answers call "c1", which was already decided`,
 		`stdin line 7: unknown decision "allow_forever"`,

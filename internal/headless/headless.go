@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/zero-agent/zero/internal/agent"
+	"github.com/zero-agent/zero/internal/ask"
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/headless/streamjson"
 	"github.com/zero-agent/zero/internal/permission"
@@ -73,14 +74,16 @@ func Run(ctx context.Context, sess *run.Session, prompt string, o Options) (agen
 	default:
 		return agent.Result{}, fmt.Errorf("unknown output %q", o.Output)
 	}
-	var ask permission.Asker
+	var approve permission.Asker
+	var question ask.Asker
 	if o.Input == StreamJSON {
 		if o.Output != StreamJSON {
 			return agent.Result{}, errors.New("-i stream-json needs -o stream-json (permission requests are written as events)")
 		}
-		ask = newStdinApprover(o.Stdin, sess.Warn, o.PermissionTimeout).ask
+		in := newStdinApprover(o.Stdin, sess.Warn, o.PermissionTimeout)
+		approve, question = in.ask, in.question
 	}
-	res := sess.Prompt(ctx, run.Turn{Prompt: prompt, Sink: out, Ask: ask})
+	res := sess.Prompt(ctx, run.Turn{Prompt: prompt, Sink: out, Ask: approve, Question: question})
 	if err := sess.Err(); err != nil {
 		fmt.Fprintln(o.Stderr, "zero: warning: the session log is incomplete:", err)
 	}

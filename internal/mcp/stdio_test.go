@@ -21,8 +21,8 @@ func TestStdioServerOffersAndRunsItsTools(t *testing.T) {
 	waitNoFailures(t, m)
 
 	st := statusOf(m, "test")
-	if st.State != StateConnected || st.Tools != 10 || st.Summary() != "connected, 10 tools" {
-		t.Fatalf("status %+v, want connected with 10 tools", st)
+	if st.State != StateConnected || st.Tools != 11 || st.Summary() != "connected, 11 tools" {
+		t.Fatalf("status %+v, want connected with 11 tools", st)
 	}
 	if got := call(t, toolNamed(t, m, "mcp__test__echo"), `{"text":"hello"}`); got.Content != "hello" || got.IsError {
 		t.Errorf("echo: %+v", got)
@@ -72,7 +72,7 @@ func TestEnabledToolsDisabledToolsAndDisabledServers(t *testing.T) {
 	if strings.Join(names, ",") != "mcp__only__add,mcp__only__echo" {
 		t.Errorf("enabledTools: %v", names)
 	}
-	if st := statusOf(m, "without"); st.Tools != 9 {
+	if st := statusOf(m, "without"); st.Tools != 10 {
 		t.Errorf("disabledTools: %d tools", st.Tools)
 	}
 	if st := statusOf(m, "off"); st.State != StateDisabled {
@@ -225,8 +225,8 @@ func TestTwoHundredToolsAreOffered(t *testing.T) {
 	var r recorder
 	m := startManager(t, r.options(t), testServer(t, "many", "-tools", "200"))
 	waitNoFailures(t, m)
-	if n := len(m.Tools()); n != 210 {
-		t.Errorf("%d tools, want 210", n)
+	if n := len(m.Tools()); n != 211 {
+		t.Errorf("%d tools, want 211", n)
 	}
 	if got := call(t, toolNamed(t, m, "mcp__many__tool_199"), `{}`); got.Content != "tool_199" {
 		t.Errorf("tool_199: %+v", got)

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"github.com/zero-agent/zero/internal/ask"
 	"github.com/zero-agent/zero/internal/config"
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/mcp"
@@ -50,7 +51,7 @@ func (e *MCPRequiredError) Unwrap() error { return e.Err }
 // servers; nil when none is configured. It says on stderr which servers
 // it skipped and why (a project not trusted, a malformed entry) and what
 // its sources warned of.
-func startMCP(warnings func() io.Writer, workspace string, roots []string, trusted bool, logDir string) *mcpServers {
+func startMCP(warnings func() io.Writer, elicit ask.Asker, workspace string, roots []string, trusted bool, logDir string) *mcpServers {
 	stderr := warnings()
 	home, _ := os.UserHomeDir()
 	loaded := mcpconfig.Load(mcpconfig.Options{
@@ -72,6 +73,7 @@ func startMCP(warnings func() io.Writer, workspace string, roots []string, trust
 		LogDir:        logDir,
 		ClientVersion: "zero",
 		Auth:          MCPAuthStore(),
+		Elicit:        elicit,
 		Roots:         roots,
 		Warn: func(server, msg string) {
 			fmt.Fprintf(warnings(), "zero: warning: MCP server %q: %s\n", server, msg)

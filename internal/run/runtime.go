@@ -39,6 +39,11 @@ type Options struct {
 	CompletionCheck bool
 	// Tools are the --allowed-tools and --disallowed-tools rules.
 	Tools ToolFlags
+	// Questions says the surface can answer questions (the app,
+	// stream-json input, an editor): only then is ask_user offered. A
+	// call to it without (a model trained on it may try) still gets an
+	// answer: that no one can reply.
+	Questions bool
 	// Stderr receives set-up warnings (nil: discarded).
 	Stderr io.Writer
 }
@@ -73,6 +78,8 @@ type Runtime struct {
 	userShell tools.Tool
 	// mcp are the MCP servers (nil: none configured), started at Open.
 	mcp *mcpServers
+	// asking are the sessions prompting now, for elicitations.
+	asking asking
 
 	// windowAssumed: Window is the server's default for a model it had
 	// not loaded yet (windowrefresh.go); guarded by mu.
@@ -146,7 +153,7 @@ func Open(o Options) (*Runtime, error) {
 	rt.Engine, rt.Trusted = sf.engine, sf.trusted
 	rt.hooks = sf.hooks
 	rt.userShell = userShell(ws)
-	rt.mcp = startMCP(rt.warnings, ws.Root(), ws.Roots(), rt.Trusted, MCPLogDir(st.Dir()))
+	rt.mcp = startMCP(rt.warnings, rt.elicit, ws.Root(), ws.Roots(), rt.Trusted, MCPLogDir(st.Dir()))
 	return rt, nil
 }
 

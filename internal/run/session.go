@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/zero-agent/zero/internal/agent"
+	"github.com/zero-agent/zero/internal/ask"
 	"github.com/zero-agent/zero/internal/commands"
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/hooks"
@@ -77,6 +78,8 @@ type Session struct {
 	commands *commands.Set
 	// procs are the processes exec_command started; Close ends them.
 	procs *tools.Procs
+	// questions is the asker of the prompt under way (questions.go).
+	questions questions
 }
 
 // Usage is how much of the window the session uses now.
@@ -109,7 +112,7 @@ func (rt *Runtime) OpenSession(w Which) (*Session, error) {
 		fmt.Fprintln(rt.warnings(), "zero:", protoNote)
 	}
 	s.procs = tools.NewProcs()
-	topts := ToolOptions{Policy: &rt.policy, Engine: rt.Engine, Hooks: s.hooks, Procs: s.procs}
+	topts := ToolOptions{Policy: &rt.policy, Engine: rt.Engine, Hooks: s.hooks, Procs: s.procs, Ask: s.asker}
 	s.tools = ToolSet(rt.Workspace, topts)
 	s.loadExtensions(topts)
 	withNested(s.tools, s.instructions)
@@ -134,6 +137,7 @@ func (rt *Runtime) OpenSession(w Which) (*Session, error) {
 		DisableTextToolCalls: !rt.Active.TextToolCalls,
 		ToolProtocol:         proto,
 		OnPromptedTools:      rt.rememberPromptedTools,
+		Callable:             func(t tools.Tool) bool { return t.Name() == ask.ToolName },
 		CompletionCheck:      rt.opts.CompletionCheck,
 		OnStop:               s.onStop,
 		Halted:               s.hooks.Halted,
@@ -228,6 +232,10 @@ type Turn struct {
 	// Ask answers permission requests; nil turns them into denials the
 	// model can read (headless runs never block).
 	Ask permission.Asker
+	// Question answers the model's ask_user calls and MCP servers'
+	// elicitations; nil: no one can answer (ask_user tells the model to
+	// go on, elicitations are declined).
+	Question ask.Asker
 }
 
 // Prompt runs one prompt to its end (cancel ctx to interrupt: the loop
@@ -239,6 +247,10 @@ func (s *Session) Prompt(ctx context.Context, t Turn) agent.Result {
 	defer s.surface.set(nil)
 	s.gate.Ask = s.notifying(t.Ask)
 	defer func() { s.gate.Ask = nil }()
+	s.questions.set(ctx, t.Question)
+	defer s.questions.set(nil, nil)
+	s.rt.asking.push(s)
+	defer s.rt.asking.pop(s)
 	_ = s.PrepareMCP(ctx) // a required server's failure is exec's to act on; here its warning was shown
 	prompt, done, err := s.expandCommand(ctx, t.Prompt)
 	defer done()

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/zero-agent/zero/internal/ask"
 	"github.com/zero-agent/zero/internal/mcp/toolsearch"
 	"github.com/zero-agent/zero/internal/permission"
 	"github.com/zero-agent/zero/internal/providers/catalog"
@@ -33,6 +34,9 @@ type ToolOptions struct {
 	// Procs holds the session's interactive processes (exec_command);
 	// nil: a set of its own that nothing closes (reports run nothing).
 	Procs *tools.Procs
+	// Ask is the session's question asker now (ask_user); nil, or a nil
+	// result: no one can answer.
+	Ask func() ask.Asker
 }
 
 // ToolSet is the one tool set of a run: the core tools bound to ws plus
@@ -53,6 +57,11 @@ func ToolSet(ws *workspace.Workspace, o ToolOptions) *tools.Registry {
 	}
 	all := append(tools.Core(ws, core), webfetch.New(webfetch.Options{}), tools.NewApplyPatch(ws), tools.UpdatePlan{})
 	reg := tools.NewRegistry()
+	asker := o.Ask
+	if asker == nil {
+		asker = func() ask.Asker { return nil }
+	}
+	all = append(all, ask.NewTool(asker))
 	for _, t := range append(all, tools.ExecTools(ws, core, procs)...) {
 		t = tools.Filtered(t, redactSecrets)
 		if t.SideEffect() == tools.SideShell {
@@ -122,7 +131,13 @@ func chooseEditTools(configured, kind, model string) editTools {
 // offering a tool every call of which is refused only burns turns.
 func (s *Session) offered(base func(tools.Tool) bool) func(tools.Tool) bool {
 	f := s.edits.filter(base)
-	return func(t tools.Tool) bool { return f(t) && !s.rt.Engine.DeniesTool(t.Name()) }
+	questions := s.rt.opts.Questions
+	return func(t tools.Tool) bool {
+		if t.Name() == ask.ToolName && !questions {
+			return false // no one could answer it
+		}
+		return f(t) && !s.rt.Engine.DeniesTool(t.Name())
+	}
 }
 
 func (e editTools) filter(base func(tools.Tool) bool) func(tools.Tool) bool {

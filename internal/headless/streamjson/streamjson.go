@@ -20,6 +20,7 @@ var Public = map[event.Type]bool{
 	event.RunStart: true, event.Text: true, event.Reasoning: true, event.ToolCall: true,
 	event.ToolResult: true, event.Usage: true, event.Warning: true, event.Error: true,
 	event.Final: true, event.RunEnd: true, event.PermissionRequest: true, event.Hook: true, event.Plan: true,
+	event.QuestionAsked: true, event.QuestionAnswered: true,
 }
 
 // Writer is an event.Sink writing one JSON line per public event. Writes
