@@ -3,6 +3,7 @@ package render
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -107,9 +108,15 @@ func CommandOneLine(cmd string) string {
 
 // Middle fits s into width cells by keeping its head and its tail around a
 // marker "…(N cells hidden)…": unlike a plain truncation the end of s stays
-// visible. s shorter than width is returned as is.
+// visible. s shorter than width is returned as is. Invalid UTF-8 is
+// shown as U+FFFD first: cut in two, its stray bytes could join the
+// marker's into a wider character (a fuzz finding, testdata/fuzz).
 func Middle(s string, width int) string {
 	w := cells.Width(s)
+	if w > width && !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+		w = cells.Width(s)
+	}
 	if w <= width {
 		return s
 	}
