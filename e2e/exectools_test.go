@@ -24,8 +24,8 @@ func resultsByCall(evs []map[string]any) map[string]map[string]any {
 // TestExecPlanAndInteractiveProcesses: through the built `zero exec`, in
 // its sandbox, the model keeps a plan (plan events in stream-json and
 // the session log), answers a Python input() prompt with write_stdin,
-// and starts an HTTP server in a terminal session that it then queries
-// from that session.
+// starts an HTTP server in a terminal session that it then queries
+// from that session, and stops a command with Ctrl-C.
 func TestExecPlanAndInteractiveProcesses(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
@@ -65,6 +65,8 @@ func TestExecPlanAndInteractiveProcesses(t *testing.T) {
 		llmtest.Reply(tc("e2", "exec_command", string(serve))),
 		llmtest.Reply(tc("p3", "update_plan", plan("completed", "done"))),
 		llmtest.Reply(tc("w2", "write_stdin", stdin(2, ""))),
+		llmtest.Reply(tc("e3", "exec_command", `{"cmd":"sleep 1000","yield_time_ms":100}`)),
+		llmtest.Reply(tc("w3", "write_stdin", stdin(3, "\u0003"))),
 		llmtest.Reply(llmtest.Text("Greeted and served.")),
 	)
 	e := newEnv(t)
@@ -86,6 +88,11 @@ func TestExecPlanAndInteractiveProcesses(t *testing.T) {
 	}
 	if c := res["w2"]["content"].(string); !strings.Contains(c, "served by zero") || !strings.Contains(c, `"GET /hello.txt HTTP/1.1" 200`) {
 		t.Fatalf("serving and querying: %v", res["w2"])
+	}
+	// Ctrl-C ends a command in the sandbox (bubblewrap gets the signal
+	// and takes its child with it).
+	if res["w3"]["exitCode"] != float64(130) {
+		t.Fatalf("Ctrl-C: %v", res["w3"])
 	}
 	var plans []string
 	for _, ev := range eventsOf(evs, "plan") {

@@ -225,3 +225,13 @@ func TestExecOutputKeepsHeadAndTail(t *testing.T) {
 		t.Fatalf("capped output (%d bytes): %q", len(res.Content), res.Content)
 	}
 }
+
+func TestCtrlCReachesTheCommand(t *testing.T) {
+	reg, _, _ := execSet(t, Options{})
+	res := call(t, reg, ExecCommandName, map[string]any{"cmd": "echo ready; sleep 1000", "yield_time_ms": 100})
+	id := sessionOf(t, res)
+	res = call(t, reg, WriteStdinName, map[string]any{"session_id": id, "chars": "\u0003", "yield_time_ms": 20000})
+	if res.ExitCode == nil || *res.ExitCode != 128+2 {
+		t.Fatalf("after Ctrl-C: %+v", res)
+	}
+}
