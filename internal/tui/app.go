@@ -74,6 +74,10 @@ type Model struct {
 	perm   *permState
 	// permWaiting holds requests that arrived while a prompt was open.
 	permWaiting []permAskMsg
+	// quest is an open question form (question.go); questWaiting the
+	// questions that arrived while a form or prompt was open.
+	quest        *questState
+	questWaiting []questAskMsg
 
 	turn turnState
 
@@ -273,6 +277,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 	case permAskMsg:
 		return m.askPermission(msg)
+	case questAskMsg:
+		return m.askQuestion(msg)
 	case outputMsg:
 		m.commit(msg.lines...)
 		switch {
@@ -326,6 +332,8 @@ func (m *Model) paste(s string) {
 		if m.perm.typing {
 			m.perm.reason.Insert(sanitize.Line(clean))
 		}
+	case m.quest != nil:
+		m.quest.ed.Insert(sanitize.Line(clean))
 	case m.search != nil:
 		m.search.query += sanitize.Line(clean)
 		m.searchUpdate(false)

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"github.com/zero-agent/zero/internal/ask"
 
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/llm"
@@ -102,6 +103,9 @@ type Turn struct {
 	// the user decides or ctx is cancelled (then it returns a deny with
 	// reason "interrupted").
 	Approve Approver
+	// Ask answers the model's and MCP servers' questions for this turn
+	// (the question form); nil: no one can answer.
+	Ask ask.Asker
 }
 
 // Approver asks the user to approve one tool call.

@@ -87,7 +87,7 @@ func (b *RunBackend) Run(ctx context.Context, turn Turn, sink event.Sink) event.
 	if turn.Approve != nil {
 		ask = turn.Approve
 	}
-	res := sess.Prompt(ctx, run.Turn{Prompt: turn.Prompt, Sink: sink, Ask: ask})
+	res := sess.Prompt(ctx, run.Turn{Prompt: turn.Prompt, Sink: sink, Ask: ask, Question: turn.Ask})
 	return res.StopReason
 }
 

@@ -23,6 +23,8 @@ func (m *Model) key(k tea.Key) tea.Cmd {
 	switch {
 	case m.perm != nil:
 		return m.permKey(k)
+	case m.quest != nil:
+		return m.questKey(k)
 	case m.search != nil:
 		return m.searchKey(k)
 	case m.queue.editing:

@@ -108,7 +108,7 @@ func (m *Model) askPermission(msg permAskMsg) tea.Cmd {
 		msg.reply <- Decision{Choice: Deny, Reason: "turn ended"}
 		return nil
 	}
-	if m.perm != nil { // one prompt at a time; later requests wait
+	if m.perm != nil || m.quest != nil { // one prompt at a time; later requests wait
 		m.permWaiting = append(m.permWaiting, msg)
 		return nil
 	}
@@ -254,10 +254,21 @@ func (m *Model) decide(d Decision) {
 	p := m.perm
 	m.perm = nil
 	p.reply <- d
-	if len(m.permWaiting) > 0 {
+	m.openWaiting()
+}
+
+// openWaiting opens the next prompt or question form that waited for the
+// one just answered: permission requests first.
+func (m *Model) openWaiting() {
+	switch {
+	case len(m.permWaiting) > 0:
 		next := m.permWaiting[0]
 		m.permWaiting = m.permWaiting[1:]
 		m.askPermission(next)
+	case len(m.questWaiting) > 0:
+		next := m.questWaiting[0]
+		m.questWaiting = m.questWaiting[1:]
+		m.askQuestion(next)
 	}
 }
 

@@ -68,7 +68,7 @@ func (m *Model) startRun(prompt string) tea.Cmd {
 	m.commit(render.Prompt(prompt, m.contentWidth())...)
 	ctx := m.begin("")
 	id, send, b := m.turn.id, m.send, m.backend
-	turn := Turn{Prompt: prompt, Mode: m.mode, Approve: m.approver(id)}
+	turn := Turn{Prompt: prompt, Mode: m.mode, Approve: m.approver(id), Ask: m.asker(id)}
 	return func() tea.Msg {
 		sink := event.SinkFunc(func(e event.Event) { send(eventMsg{id: id, ev: e}) })
 		return runDoneMsg{id: id, stop: b.Run(ctx, turn, sink)}
@@ -210,6 +210,7 @@ func (m *Model) runDone(stop event.StopReason) tea.Cmd {
 	}
 	m.turn.running, m.turn.busy = false, ""
 	m.denyWaiting("turn ended")
+	m.cancelQuestions()
 	m.info = mergeInfo(m.backend.Info(), m.info)
 	return m.nextQueued()
 }

@@ -28,7 +28,7 @@ func (m *Model) View() tea.View {
 		top = append(top, m.statusLine())
 	}
 	top = append(top, m.queueView()...)
-	if m.hint != "" && m.perm == nil { // permView shows it within the prompt
+	if m.hint != "" && m.perm == nil && m.quest == nil { // the prompt and the form show it
 		top = append(top, cells.Truncate(style.Warn.Render(m.hint), m.width-1, "…"))
 	}
 	top = append(top, m.planView()...)
@@ -42,6 +42,10 @@ func (m *Model) View() tea.View {
 		if row >= 0 {
 			cursor = tea.NewCursor(col, row)
 		}
+	case m.quest != nil:
+		var row, col int
+		bottom, row, col = m.questView()
+		cursor = tea.NewCursor(col, row)
 	default:
 		var row, col int
 		bottom, row, col = m.inputView()
@@ -87,7 +91,7 @@ func (m *Model) statusLine() string {
 	switch {
 	case m.turn.interrupted:
 		return style.Warn.Render("●") + " " + style.Dim.Render("interrupting…")
-	case m.perm != nil:
+	case m.perm != nil || m.quest != nil:
 		return style.Warn.Render("●") + " " + style.Dim.Render("waiting for your answer")
 	case m.turn.busy != "":
 		what = m.turn.busy
