@@ -61,8 +61,8 @@ func CallLabel(c llm.ToolCall) string {
 // Args summarises raw tool-call arguments for a card: a command or a lone
 // string argument is shown bare; a file tool shows its path first and
 // leaves out the payload (old/new strings, content), which the result's
-// diff shows; other arguments follow as key=value in key order. Invalid
-// JSON is shown as is.
+// diff shows; a plan (update_plan) is its step count; other arguments
+// follow as key=value in key order. Invalid JSON is shown as is.
 func Args(raw string) string {
 	var m map[string]any
 	if json.Unmarshal([]byte(raw), &m) != nil {
@@ -83,6 +83,11 @@ func Args(raw string) string {
 			}
 			break
 		}
+	}
+	if steps, ok := m["plan"].([]any); ok { // update_plan: the panel shows the steps
+		parts = append(parts, fmt.Sprintf("%d steps", len(steps)))
+		delete(m, "plan")
+		delete(m, "explanation")
 	}
 	keys := make([]string, 0, len(m))
 	for k := range m {

@@ -27,6 +27,9 @@ func TestArgs(t *testing.T) {
 		{`{"pattern":"TODO"}`, "TODO"},
 		{`{"pattern":"x","glob":"*.go"}`, "glob=*.go, pattern=x"},
 		{`{"q":"` + strings.Repeat("a", 70) + `","n":1}`, "n=1, q=…70 bytes"},
+		{`{"explanation":"why","plan":[{"step":"a","status":"done"},{"step":"b","status":"pending"}]}`, "2 steps"},
+		{`{"cmd":"npm run dev","yield_time_ms":500}`, "npm run dev"},
+		{`{"session_id":2,"chars":"y\n"}`, "chars=…2 bytes, session_id=2"},
 		{`not json`, "not json"},
 		{``, ""},
 	}
