@@ -60,8 +60,9 @@ func (s *Session) SlashCommands() []Slash {
 		seen[sk.Name] = true
 		out = append(out, Slash{Name: sk.Name, Description: sk.Description, Skill: true})
 	}
-	for _, c := range s.commands.Commands {
+	for _, c := range append(s.commands.Commands, initCommand) {
 		if !seen[c.Name] {
+			seen[c.Name] = true
 			out = append(out, Slash{Name: c.Name, Hint: c.ArgumentHint, Description: c.Description})
 		}
 	}
@@ -123,6 +124,9 @@ func (s *Session) lookup(prompt string) (c commands.Command, args string, ok boo
 		return c, args, true, err
 	}
 	c, found := s.commands.Get(name)
+	if !found {
+		c, found = builtinCommand(name)
+	}
 	return c, args, found, nil
 }
 
