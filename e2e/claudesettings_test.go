@@ -7,38 +7,16 @@ import (
 	"testing"
 
 	"github.com/zero-agent/zero/internal/llm/llmtest"
+	"github.com/zero-agent/zero/internal/testbin"
 )
 
-// claudeProject is a folder laid out as a Claude Code project: a Go
-// module with a passing test, a build folder, and .claude/settings.json
-// with a PreToolUse hook that blocks `rm -rf` and permission rules.
+// claudeProject is a copy of testdata/claude-project, a folder laid out
+// as a Claude Code project: a Go module with a passing test, a build
+// folder, and .claude/settings.json with a PreToolUse hook that blocks
+// `rm -rf` and permission rules (plus CLAUDE.md, skills and commands).
 func claudeProject(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	files := map[string]string{
-		"go.mod":          "module example.com/p\n\ngo 1.22\n",
-		"p.go":            "package p\n\nfunc One() int { return 1 }\n",
-		"p_test.go":       "package p\n\nimport \"testing\"\n\nfunc TestOne(t *testing.T) {\n\tif One() != 1 {\n\t\tt.Fatal(\"not one\")\n\t}\n}\n",
-		"build/out.txt":   "generated\n",
-		".claude/hook.sh": "#!/bin/sh\nin=$(cat)\ncase \"$in\" in *'\"tool_name\":\"Bash\"'*) ;; *) exit 0;; esac\ncase \"$in\" in *'rm -rf'*) echo \"no rm -rf here: run make clean\" >&2; exit 2;; esac\nexit 0\n",
-		".claude/settings.json": `{
-  "permissions": {
-    "allow": ["Bash(go test:*)", "Bash(echo:*)"],
-    "deny": ["Bash(echo secret:*)"]
-  },
-  "hooks": {
-    "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "sh \"$CLAUDE_PROJECT_DIR/.claude/hook.sh\""}]}]
-  }
-}`,
-	}
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return testbin.Fixture(t, "testdata/claude-project")
 }
 
 func TestClaudeSettingsHookBlocksAndPermissionRulesDecide(t *testing.T) {

@@ -114,7 +114,12 @@ func startAppInTmux(t *testing.T, bin string, args ...string) (tmux, string) {
 // startAppWithHome is startAppInTmux with a HOME the test prepared (a
 // config file, an MCP server).
 func startAppWithHome(t *testing.T, bin, home string, args ...string) (tmux, string) {
-	work := t.TempDir()
+	return startAppIn(t, bin, home, t.TempDir(), args...)
+}
+
+// startAppIn is startAppWithHome in the work folder given (a fixture
+// project).
+func startAppIn(t *testing.T, bin, home, work string, args ...string) (tmux, string) {
 	x := tmux{t: t, socket: fmt.Sprintf("zero-e2e-%d-%s", os.Getpid(), t.Name())}
 	t.Cleanup(func() { exec.Command("tmux", "-L", x.socket, "kill-server").Run() })
 	quoted := make([]string, len(args))
