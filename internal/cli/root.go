@@ -50,7 +50,7 @@ func newRoot(s stdio) *cobra.Command {
 		&cobra.Group{ID: groupSafety, Title: "Safety:"},
 	)
 	root.AddCommand(
-		execCmd(s),
+		execCmd(s), acpCmd(s),
 		sessionsCmd(s), logsCmd(s), contextCmd(s),
 		configCmd(s), providersCmd(s), modelsCmd(s), mcpCmd(s), skillsCmd(s), commandsCmd(s), initCmd(s), doctorCmd(s),
 		trustCmd(s), rulesCmd(s), guardCmd(s), hooksCmd(s),

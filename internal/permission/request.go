@@ -53,7 +53,8 @@ const (
 
 // ParseChoice is the one parser of decision names (stream-json input,
 // editor clients). "allow" and "yes" are allow_once, "always" is
-// allow_always, "no" is deny.
+// allow_always, "no" is deny, and the ACP option kinds reject_once and
+// reject_always are deny too (https://agentclientprotocol.com/protocol/tool-calls#permission-options).
 func ParseChoice(s string) (Choice, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "allow_once", "allow", "once", "yes", "y":
@@ -62,7 +63,7 @@ func ParseChoice(s string) (Choice, error) {
 		return AllowSession, nil
 	case "allow_always", "always":
 		return AllowAlways, nil
-	case "deny", "reject", "no", "n":
+	case "deny", "reject", "no", "n", "reject_once", "reject_always":
 		return Reject, nil
 	}
 	return "", fmt.Errorf("unknown decision %q (want allow_once, allow_session, allow_always or deny)", s)

@@ -505,3 +505,11 @@ func (s *Session) Procs() []tools.ProcInfo { return s.procs.List() }
 
 // StopProc ends process id and its process group (/stop ID).
 func (s *Session) StopProc(id int) error { return s.procs.Stop(id) }
+
+// Logged is every event the session's log holds (a damaged line is
+// skipped), for a surface that replays the conversation (the editor
+// bridge's session/load).
+func (s *Session) Logged() ([]event.Event, error) {
+	evs, _, err := s.log.Events()
+	return evs, err
+}

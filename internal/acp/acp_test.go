@@ -1,0 +1,363 @@
+package acp
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	acpsdk "github.com/coder/acp-go-sdk"
+
+	"github.com/zero-agent/zero/internal/config"
+	"github.com/zero-agent/zero/internal/llm/llmtest"
+	"github.com/zero-agent/zero/internal/run"
+	"github.com/zero-agent/zero/internal/testbin"
+)
+
+// client is an editor for tests: it records every session/update and
+// answers permission requests with answer.
+type client struct {
+	mu      sync.Mutex
+	updates []acpsdk.SessionUpdate
+	asked   []acpsdk.RequestPermissionRequest
+	answer  acpsdk.PermissionOptionId
+	// onUpdate, when set, sees each update as it arrives.
+	onUpdate func(acpsdk.SessionUpdate)
+}
+
+func (c *client) SessionUpdate(_ context.Context, n acpsdk.SessionNotification) error {
+	c.mu.Lock()
+	c.updates = append(c.updates, n.Update)
+	f := c.onUpdate
+	c.mu.Unlock()
+	if f != nil {
+		f(n.Update)
+	}
+	return nil
+}
+
+func (c *client) RequestPermission(_ context.Context, p acpsdk.RequestPermissionRequest) (acpsdk.RequestPermissionResponse, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.asked = append(c.asked, p)
+	return acpsdk.RequestPermissionResponse{Outcome: acpsdk.NewRequestPermissionOutcomeSelected(c.answer)}, nil
+}
+
+func (c *client) seen() []acpsdk.SessionUpdate {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]acpsdk.SessionUpdate(nil), c.updates...)
+}
+
+func (*client) ReadTextFile(context.Context, acpsdk.ReadTextFileRequest) (acpsdk.ReadTextFileResponse, error) {
+	return acpsdk.ReadTextFileResponse{}, acpsdk.NewMethodNotFound("fs/read_text_file")
+}
+func (*client) WriteTextFile(context.Context, acpsdk.WriteTextFileRequest) (acpsdk.WriteTextFileResponse, error) {
+	return acpsdk.WriteTextFileResponse{}, acpsdk.NewMethodNotFound("fs/write_text_file")
+}
+func (*client) CreateTerminal(context.Context, acpsdk.CreateTerminalRequest) (acpsdk.CreateTerminalResponse, error) {
+	return acpsdk.CreateTerminalResponse{}, acpsdk.NewMethodNotFound("terminal/create")
+}
+func (*client) KillTerminal(context.Context, acpsdk.KillTerminalRequest) (acpsdk.KillTerminalResponse, error) {
+	return acpsdk.KillTerminalResponse{}, acpsdk.NewMethodNotFound("terminal/kill")
+}
+func (*client) TerminalOutput(context.Context, acpsdk.TerminalOutputRequest) (acpsdk.TerminalOutputResponse, error) {
+	return acpsdk.TerminalOutputResponse{}, acpsdk.NewMethodNotFound("terminal/output")
+}
+func (*client) ReleaseTerminal(context.Context, acpsdk.ReleaseTerminalRequest) (acpsdk.ReleaseTerminalResponse, error) {
+	return acpsdk.ReleaseTerminalResponse{}, acpsdk.NewMethodNotFound("terminal/release")
+}
+func (*client) WaitForTerminalExit(context.Context, acpsdk.WaitForTerminalExitRequest) (acpsdk.WaitForTerminalExitResponse, error) {
+	return acpsdk.WaitForTerminalExitResponse{}, acpsdk.NewMethodNotFound("terminal/wait_for_exit")
+}
+
+// bridge is zero acp over pipes with an SDK client on the other end.
+type bridge struct {
+	conn   *acpsdk.ClientSideConnection
+	client *client
+	done   chan struct{}
+	close  func()
+}
+
+// startBridge serves the bridge against the fake model server srv in
+// the home the test isolated.
+func startBridge(t testing.TB, srv *llmtest.Server, c *client) *bridge {
+	t.Helper()
+	toAgent, agentIn := io.Pipe()
+	agentOut, fromAgent := io.Pipe()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = Serve(toAgent, fromAgent, Options{Run: run.Options{Overrides: config.Overrides{BaseURL: srv.URL() + "/v1", Model: "m"}}, Stderr: io.Discard})
+		fromAgent.Close()
+	}()
+	b := &bridge{conn: acpsdk.NewClientSideConnection(c, agentIn, agentOut), client: c, done: done}
+	b.close = sync.OnceFunc(func() {
+		agentIn.Close()
+		<-done
+	})
+	t.Cleanup(b.close)
+	return b
+}
+
+func (b *bridge) newSession(t testing.TB, dir string) acpsdk.SessionId {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := b.conn.Initialize(ctx, acpsdk.InitializeRequest{ProtocolVersion: acpsdk.ProtocolVersionNumber}); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := b.conn.NewSession(ctx, acpsdk.NewSessionRequest{Cwd: dir, McpServers: []acpsdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.SessionId
+}
+
+func (b *bridge) prompt(t *testing.T, id acpsdk.SessionId, text string) acpsdk.StopReason {
+	t.Helper()
+	resp, err := b.conn.Prompt(context.Background(), acpsdk.PromptRequest{SessionId: id, Prompt: []acpsdk.ContentBlock{acpsdk.TextBlock(text)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StopReason
+}
+
+func workspace(t testing.TB) string {
+	testbin.Isolate(t)
+	return run.CanonicalDir(t.TempDir())
+}
+
+func TestInitializeAdvertisesWhatWorks(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	b := startBridge(t, srv, &client{})
+	workspace(t)
+	resp, err := b.conn.Initialize(context.Background(), acpsdk.InitializeRequest{ProtocolVersion: acpsdk.ProtocolVersionNumber})
+	if err != nil {
+		t.Fatal(err)
+	}
+	caps := resp.AgentCapabilities
+	if !caps.LoadSession || caps.SessionCapabilities.List == nil || caps.SessionCapabilities.Resume == nil || caps.SessionCapabilities.Close == nil {
+		t.Errorf("session capabilities = %+v", caps)
+	}
+	if caps.PromptCapabilities.Image || caps.PromptCapabilities.Audio || !caps.PromptCapabilities.EmbeddedContext {
+		t.Errorf("prompt capabilities = %+v (images and audio do not work, embedded context does)", caps.PromptCapabilities)
+	}
+	if caps.McpCapabilities.Http || caps.McpCapabilities.Sse {
+		t.Errorf("MCP servers from the client are not supported, yet advertised: %+v", caps.McpCapabilities)
+	}
+	if len(resp.AuthMethods) != 1 || resp.AuthMethods[0].Agent == nil {
+		t.Fatalf("auth methods = %+v", resp.AuthMethods)
+	}
+	if _, err := b.conn.Authenticate(context.Background(), acpsdk.AuthenticateRequest{MethodId: resp.AuthMethods[0].Agent.Id}); err != nil {
+		t.Errorf("authenticate with the advertised method: %v", err)
+	}
+	if _, err := b.conn.Authenticate(context.Background(), acpsdk.AuthenticateRequest{MethodId: "nope"}); err == nil {
+		t.Error("authenticate with an unknown method succeeded")
+	}
+}
+
+func TestPromptStreamsToolCallsPlanAndAsksPermission(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	dir := workspace(t)
+	srv.Script(
+		llmtest.Reply(llmtest.Reasoning("Planning."), llmtest.Text("Writing it."),
+			llmtest.ToolCall("update_plan", `{"plan":[{"step":"write a.txt","status":"in_progress"}]}`),
+			llmtest.ToolCall("write_file", `{"path":"a.txt","content":"hi\n"}`)),
+		llmtest.Reply(llmtest.Text("Done.")),
+	)
+	c := &client{answer: "allow_once"}
+	b := startBridge(t, srv, c)
+	id := b.newSession(t, dir)
+	if got := b.prompt(t, id, "write a.txt"); got != acpsdk.StopReasonEndTurn {
+		t.Fatalf("stop reason %q", got)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "a.txt")); err != nil || string(b) != "hi\n" {
+		t.Fatalf("a.txt = %q, %v", b, err)
+	}
+	if len(c.asked) != 1 || len(c.asked[0].Options) != 4 || c.asked[0].ToolCall.Kind == nil || *c.asked[0].ToolCall.Kind != acpsdk.ToolKindEdit {
+		t.Fatalf("permission requests = %+v", c.asked)
+	}
+	var thought, text, plan bool
+	var edit *acpsdk.SessionUpdateToolCall
+	var diff *acpsdk.ToolCallContentDiff
+	for _, u := range c.seen() {
+		switch {
+		case u.AgentThoughtChunk != nil && u.AgentThoughtChunk.Content.Text.Text == "Planning.":
+			thought = true
+		case u.AgentMessageChunk != nil && strings.Contains(u.AgentMessageChunk.Content.Text.Text, "Writing"):
+			text = true
+		case u.Plan != nil && len(u.Plan.Entries) == 1 && u.Plan.Entries[0].Status == acpsdk.PlanEntryStatusInProgress:
+			plan = true
+		case u.ToolCall != nil && u.ToolCall.Kind == acpsdk.ToolKindEdit:
+			edit = u.ToolCall
+		case u.ToolCallUpdate != nil && len(u.ToolCallUpdate.Content) > 0 && u.ToolCallUpdate.Content[0].Diff != nil:
+			diff = u.ToolCallUpdate.Content[0].Diff
+		}
+	}
+	if !thought || !text || !plan {
+		t.Errorf("thought %v, text %v, plan %v in %d updates", thought, text, plan, len(c.seen()))
+	}
+	if edit == nil || len(edit.Locations) != 1 || edit.Locations[0].Path != filepath.Join(dir, "a.txt") {
+		t.Fatalf("edit tool call = %+v", edit)
+	}
+	if diff == nil || diff.NewText != "hi\n" || diff.OldText != nil || diff.Path != filepath.Join(dir, "a.txt") {
+		t.Fatalf("diff = %+v", diff)
+	}
+}
+
+func TestRejectAlwaysDeniesLaterIdenticalCallsWithoutAsking(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	dir := workspace(t)
+	call := llmtest.ToolCall("write_file", `{"path":"b.txt","content":"x"}`)
+	srv.Script(llmtest.Reply(call), llmtest.Reply(call), llmtest.Reply(llmtest.Text("Gave up.")))
+	c := &client{answer: "reject_always"}
+	b := startBridge(t, srv, c)
+	id := b.newSession(t, dir)
+	b.prompt(t, id, "write b.txt")
+	if len(c.asked) != 1 {
+		t.Errorf("asked %d times, want once", len(c.asked))
+	}
+	if _, err := os.Stat(filepath.Join(dir, "b.txt")); err == nil {
+		t.Error("b.txt written despite the rejection")
+	}
+}
+
+func TestCancelEndsRunningCommandAndTurn(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	dir := workspace(t)
+	marker := "31.4159"
+	srv.Script(llmtest.Reply(llmtest.ToolCall("bash", `{"command":"sleep `+marker+`"}`)), llmtest.Reply(llmtest.Text("never")))
+	c := &client{answer: "allow_once"}
+	b := startBridge(t, srv, c)
+	id := b.newSession(t, dir)
+	if _, err := b.conn.SetSessionMode(context.Background(), acpsdk.SetSessionModeRequest{SessionId: id, ModeId: "auto-accept"}); err != nil {
+		t.Fatal(err)
+	}
+	started := make(chan struct{}, 1)
+	c.mu.Lock()
+	c.onUpdate = func(u acpsdk.SessionUpdate) {
+		if u.ToolCall != nil && u.ToolCall.Kind == acpsdk.ToolKindExecute {
+			select {
+			case started <- struct{}{}:
+			default:
+			}
+		}
+	}
+	c.mu.Unlock()
+	go func() {
+		<-started
+		for !running(marker) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		_ = b.conn.Cancel(context.Background(), acpsdk.CancelNotification{SessionId: id})
+	}()
+	if got := b.prompt(t, id, "sleep"); got != acpsdk.StopReasonCancelled {
+		t.Fatalf("stop reason %q, want cancelled", got)
+	}
+	// bwrap's inner process dies with its parent (--die-with-parent), a
+	// moment after the tool's own process group.
+	if !gone(marker, 10*time.Second) {
+		t.Error("the command still runs after the turn was cancelled")
+	}
+	var modeUpdate bool
+	for _, u := range c.seen() {
+		if u.CurrentModeUpdate != nil && u.CurrentModeUpdate.CurrentModeId == "auto-accept" {
+			modeUpdate = true
+		}
+	}
+	if !modeUpdate {
+		t.Error("no current_mode_update after session/set_mode")
+	}
+}
+
+// gone waits until no process has arg on its command line, at most for d.
+func gone(arg string, d time.Duration) bool {
+	for end := time.Now().Add(d); running(arg); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(end) {
+			return false
+		}
+	}
+	return true
+}
+
+// running reports whether a process has arg on its command line.
+func running(arg string) bool {
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err == nil && strings.Contains(string(b), arg) && !strings.Contains(string(b), "go test") {
+			return true
+		}
+	}
+	return false
+}
+
+func TestLoadReplaysTheConversationInAFreshBridge(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	dir := workspace(t)
+	srv.Script(
+		llmtest.Reply(llmtest.ToolCall("read_file", `{"path":"f.txt"}`)),
+		llmtest.Reply(llmtest.Text("It says hello.")),
+	)
+	if err := os.WriteFile(filepath.Join(dir, "f.txt"), []byte("hello\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	first := startBridge(t, srv, &client{})
+	id := first.newSession(t, dir)
+	first.prompt(t, id, "what does f.txt say?")
+	first.close()
+
+	c := &client{}
+	second := startBridge(t, srv, c)
+	if _, err := second.conn.Initialize(context.Background(), acpsdk.InitializeRequest{ProtocolVersion: acpsdk.ProtocolVersionNumber}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := second.conn.LoadSession(context.Background(), acpsdk.LoadSessionRequest{SessionId: id, Cwd: dir, McpServers: []acpsdk.McpServer{}}); err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, u := range c.seen() {
+		switch {
+		case u.UserMessageChunk != nil && strings.Contains(u.UserMessageChunk.Content.Text.Text, "what does f.txt say?"):
+			kinds = append(kinds, "user")
+		case u.ToolCall != nil && u.ToolCall.Kind == acpsdk.ToolKindRead:
+			kinds = append(kinds, "read")
+		case u.ToolCallUpdate != nil && u.ToolCallUpdate.Status != nil && *u.ToolCallUpdate.Status == acpsdk.ToolCallStatusCompleted:
+			kinds = append(kinds, "result")
+		case u.AgentMessageChunk != nil && u.AgentMessageChunk.Content.Text.Text == "It says hello.":
+			kinds = append(kinds, "agent")
+		}
+	}
+	if got := strings.Join(kinds, " "); got != "user read result agent" {
+		t.Errorf("replayed %q, want %q", got, "user read result agent")
+	}
+	list, err := second.conn.ListSessions(context.Background(), acpsdk.ListSessionsRequest{Cwd: &dir})
+	if err != nil || len(list.Sessions) != 1 || list.Sessions[0].SessionId != id {
+		t.Errorf("session/list = %+v, %v", list, err)
+	}
+}
+
+// BenchmarkNewSession measures session/new over the protocol: it must
+// answer in well under 300 ms (MCP servers start in the background).
+func BenchmarkNewSession(b *testing.B) {
+	srv := llmtest.NewServer(b)
+	dir := workspace(b)
+	br := startBridge(b, srv, &client{})
+	ctx := context.Background()
+	if _, err := br.conn.Initialize(ctx, acpsdk.InitializeRequest{ProtocolVersion: acpsdk.ProtocolVersionNumber}); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		resp, err := br.conn.NewSession(ctx, acpsdk.NewSessionRequest{Cwd: dir, McpServers: []acpsdk.McpServer{}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := br.conn.CloseSession(ctx, acpsdk.CloseSessionRequest{SessionId: resp.SessionId}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

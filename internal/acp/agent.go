@@ -1,0 +1,251 @@
+package acp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"sync"
+
+	acpsdk "github.com/coder/acp-go-sdk"
+
+	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/permission"
+	"github.com/zero-agent/zero/internal/run"
+)
+
+// Options say how `zero acp` runs: the run-layer options every session
+// starts from (its Workdir is the session's cwd) and where logs go.
+type Options struct {
+	Run     run.Options
+	Version string
+	Stderr  io.Writer
+}
+
+// Serve speaks ACP on in/out until the client closes in, then closes
+// every session (their tools' processes and MCP servers end with them).
+func Serve(in io.Reader, out io.Writer, o Options) error {
+	a := newAgent(o)
+	conn := acpsdk.NewAgentSideConnection(a, out, in)
+	conn.SetLogger(slog.New(slog.NewTextHandler(a.o.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	a.conn = conn
+	<-conn.Done()
+	a.closeAll()
+	return nil
+}
+
+// conn is what the bridge asks of the client side.
+type conn interface {
+	notifier
+	RequestPermission(ctx context.Context, p acpsdk.RequestPermissionRequest) (acpsdk.RequestPermissionResponse, error)
+}
+
+// agent implements acp.Agent and acp.AgentLoader over the run layer.
+type agent struct {
+	o    Options
+	conn conn
+
+	mu       sync.Mutex
+	sessions map[string]*session
+}
+
+func newAgent(o Options) *agent {
+	if o.Stderr == nil {
+		o.Stderr = io.Discard
+	}
+	o.Run.Stderr = o.Stderr
+	return &agent{o: o, sessions: map[string]*session{}}
+}
+
+var (
+	_ acpsdk.Agent       = (*agent)(nil)
+	_ acpsdk.AgentLoader = (*agent)(nil)
+)
+
+// authLocal is the one auth method: Zero's own configuration (a local
+// server needs no key; a hosted provider's key is in the config or the
+// environment, as for the CLI).
+const authLocal = "zero-config"
+
+func (a *agent) Initialize(_ context.Context, p acpsdk.InitializeRequest) (acpsdk.InitializeResponse, error) {
+	desc := "Use the providers of Zero's config and environment (no key for local servers)"
+	return acpsdk.InitializeResponse{
+		ProtocolVersion: acpsdk.ProtocolVersionNumber,
+		AgentInfo:       &acpsdk.Implementation{Name: "zero", Title: acpsdk.Ptr("Zero"), Version: a.o.Version},
+		AgentCapabilities: acpsdk.AgentCapabilities{
+			LoadSession:        true,
+			PromptCapabilities: acpsdk.PromptCapabilities{EmbeddedContext: true},
+			SessionCapabilities: acpsdk.SessionCapabilities{
+				List:   &acpsdk.SessionListCapabilities{},
+				Resume: &acpsdk.SessionResumeCapabilities{},
+				Close:  &acpsdk.SessionCloseCapabilities{},
+			},
+		},
+		AuthMethods: []acpsdk.AuthMethod{{Agent: &acpsdk.AuthMethodAgent{Id: authLocal, Name: "Zero's configuration", Description: &desc}}},
+	}, nil
+}
+
+func (a *agent) Authenticate(_ context.Context, p acpsdk.AuthenticateRequest) (acpsdk.AuthenticateResponse, error) {
+	if p.MethodId != authLocal {
+		return acpsdk.AuthenticateResponse{}, acpsdk.NewInvalidParams(fmt.Sprintf("unknown auth method %q (zero offers %q)", p.MethodId, authLocal))
+	}
+	return acpsdk.AuthenticateResponse{}, nil
+}
+
+func (a *agent) Logout(context.Context, acpsdk.LogoutRequest) (acpsdk.LogoutResponse, error) {
+	return acpsdk.LogoutResponse{}, acpsdk.NewMethodNotFound("logout")
+}
+
+func (a *agent) NewSession(_ context.Context, p acpsdk.NewSessionRequest) (acpsdk.NewSessionResponse, error) {
+	s, err := a.open(p.Cwd, p.AdditionalDirectories, p.McpServers, run.Which{})
+	if err != nil {
+		return acpsdk.NewSessionResponse{}, err
+	}
+	return acpsdk.NewSessionResponse{SessionId: acpsdk.SessionId(s.id), Modes: s.modes()}, nil
+}
+
+func (a *agent) LoadSession(_ context.Context, p acpsdk.LoadSessionRequest) (acpsdk.LoadSessionResponse, error) {
+	s, err := a.open(p.Cwd, p.AdditionalDirectories, p.McpServers, run.Which{ID: string(p.SessionId)})
+	if err != nil {
+		return acpsdk.LoadSessionResponse{}, err
+	}
+	if err := s.replay(); err != nil {
+		fmt.Fprintln(a.o.Stderr, "zero: warning: replaying the session log:", err)
+	}
+	return acpsdk.LoadSessionResponse{Modes: s.modes()}, nil
+}
+
+func (a *agent) ResumeSession(_ context.Context, p acpsdk.ResumeSessionRequest) (acpsdk.ResumeSessionResponse, error) {
+	s, err := a.open(p.Cwd, p.AdditionalDirectories, p.McpServers, run.Which{ID: string(p.SessionId)})
+	if err != nil {
+		return acpsdk.ResumeSessionResponse{}, err
+	}
+	return acpsdk.ResumeSessionResponse{Modes: s.modes()}, nil
+}
+
+func (a *agent) ListSessions(_ context.Context, p acpsdk.ListSessionsRequest) (acpsdk.ListSessionsResponse, error) {
+	return listSessions(p)
+}
+
+func (a *agent) CloseSession(_ context.Context, p acpsdk.CloseSessionRequest) (acpsdk.CloseSessionResponse, error) {
+	a.mu.Lock()
+	s := a.sessions[string(p.SessionId)]
+	delete(a.sessions, string(p.SessionId))
+	a.mu.Unlock()
+	if s == nil {
+		return acpsdk.CloseSessionResponse{}, acpsdk.NewInvalidParams("no open session " + string(p.SessionId))
+	}
+	s.close()
+	return acpsdk.CloseSessionResponse{}, nil
+}
+
+func (a *agent) Cancel(_ context.Context, p acpsdk.CancelNotification) error {
+	if s := a.get(p.SessionId); s != nil {
+		s.cancelPrompt()
+	}
+	return nil
+}
+
+func (a *agent) Prompt(ctx context.Context, p acpsdk.PromptRequest) (acpsdk.PromptResponse, error) {
+	s := a.get(p.SessionId)
+	if s == nil {
+		return acpsdk.PromptResponse{}, acpsdk.NewInvalidParams("no open session " + string(p.SessionId))
+	}
+	text, err := promptText(p.Prompt)
+	if err != nil {
+		return acpsdk.PromptResponse{}, acpsdk.NewInvalidParams(err.Error())
+	}
+	return s.prompt(ctx, text)
+}
+
+func (a *agent) SetSessionMode(_ context.Context, p acpsdk.SetSessionModeRequest) (acpsdk.SetSessionModeResponse, error) {
+	s := a.get(p.SessionId)
+	if s == nil {
+		return acpsdk.SetSessionModeResponse{}, acpsdk.NewInvalidParams("no open session " + string(p.SessionId))
+	}
+	m, err := permission.ParseMode(string(p.ModeId))
+	if err != nil {
+		return acpsdk.SetSessionModeResponse{}, acpsdk.NewInvalidParams(err.Error())
+	}
+	if err := s.setMode(m); err != nil {
+		return acpsdk.SetSessionModeResponse{}, acpsdk.NewInvalidRequest(err.Error())
+	}
+	return acpsdk.SetSessionModeResponse{}, nil
+}
+
+func (a *agent) SetSessionConfigOption(context.Context, acpsdk.SetSessionConfigOptionRequest) (acpsdk.SetSessionConfigOptionResponse, error) {
+	return acpsdk.SetSessionConfigOptionResponse{}, acpsdk.NewMethodNotFound("session/set_config_option")
+}
+
+func (a *agent) get(id acpsdk.SessionId) *session {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.sessions[string(id)]
+}
+
+// open opens a runtime for cwd and a session in it. Each ACP session has
+// its own runtime, so its mode and MCP servers are its own and end with
+// it.
+func (a *agent) open(cwd string, dirs []string, servers []acpsdk.McpServer, w run.Which) (*session, error) {
+	if !filepath.IsAbs(cwd) {
+		return nil, acpsdk.NewInvalidParams(fmt.Sprintf("cwd must be an absolute path, not %q", cwd))
+	}
+	if w.ID != "" && a.get(acpsdk.SessionId(w.ID)) != nil {
+		return nil, acpsdk.NewInvalidRequest("session " + w.ID + " is open already")
+	}
+	if len(servers) > 0 {
+		fmt.Fprintf(a.o.Stderr, "zero: warning: %d MCP servers from the editor ignored: zero acp uses the MCP servers of Zero's config\n", len(servers))
+	}
+	o := a.o.Run
+	o.Workdir, o.AddDirs = cwd, append(append([]string(nil), o.AddDirs...), dirs...)
+	o.Questions = false
+	rt, err := run.Open(o)
+	if err != nil {
+		return nil, openError(err)
+	}
+	rs, err := rt.OpenSession(w)
+	if err != nil {
+		rt.Close()
+		return nil, openError(err)
+	}
+	s := newSession(a.conn, rt, rs)
+	a.mu.Lock()
+	a.sessions[s.id] = s
+	a.mu.Unlock()
+	return s, nil
+}
+
+// openError is a run-layer error as a JSON-RPC one: configuration
+// problems are the client's to show (invalid params), the rest internal.
+func openError(err error) error {
+	var ce *run.ConfigError
+	var iu *run.InUseError
+	if errors.As(err, &ce) || errors.As(err, &iu) {
+		return acpsdk.NewInvalidParams(err.Error())
+	}
+	return acpsdk.NewInternalError(err.Error())
+}
+
+func (a *agent) closeAll() {
+	a.mu.Lock()
+	all := a.sessions
+	a.sessions = map[string]*session{}
+	a.mu.Unlock()
+	for _, s := range all {
+		s.close()
+	}
+}
+
+// stopReason maps the run's stop reason to ACP's
+// (https://agentclientprotocol.com/protocol/prompt-turn#stop-reasons).
+func stopReason(r event.StopReason) acpsdk.StopReason {
+	switch r {
+	case event.StopMaxTurns:
+		return acpsdk.StopReasonMaxTurnRequests
+	case event.StopInterrupted:
+		return acpsdk.StopReasonCancelled
+	}
+	return acpsdk.StopReasonEndTurn
+}

@@ -1,0 +1,131 @@
+package acp
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	acpsdk "github.com/coder/acp-go-sdk"
+
+	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/permission"
+	"github.com/zero-agent/zero/internal/run"
+)
+
+// session is one ACP session: a runtime and a run-layer session, the
+// prompt under way (one at a time) and the editor's answers.
+type session struct {
+	id      string
+	conn    conn
+	rt      *run.Runtime
+	s       *run.Session
+	updates *updates
+	asker   *permissionAsker
+
+	mu      sync.Mutex
+	cancel  context.CancelFunc // the prompt under way; nil between prompts
+	closing bool
+	// running is the prompt under way, for close to wait on.
+	running sync.WaitGroup
+}
+
+func newSession(c conn, rt *run.Runtime, rs *run.Session) *session {
+	ws := rt.Workspace
+	read := func(path string) (string, bool) {
+		abs, err := ws.Resolve(path, true)
+		if err != nil {
+			return "", false
+		}
+		b, err := ws.ReadFile(abs)
+		return string(b), err == nil
+	}
+	id := acpsdk.SessionId(rs.ID())
+	return &session{
+		id: rs.ID(), conn: c, rt: rt, s: rs,
+		updates: newUpdates(c, rs.ID(), ws.Root(), read),
+		asker:   &permissionAsker{conn: c, id: id, root: ws.Root(), rejected: map[string]bool{}},
+	}
+}
+
+// Session modes: Zero's permission modes
+// (https://agentclientprotocol.com/protocol/session-modes).
+var sessionModes = []acpsdk.SessionMode{
+	{Id: acpsdk.SessionModeId(permission.ModeNormal), Name: "Normal", Description: acpsdk.Ptr("Ask before edits and commands")},
+	{Id: acpsdk.SessionModeId(permission.ModeAutoAccept), Name: "Auto-accept", Description: acpsdk.Ptr("Edits and workspace commands run without asking; the shell guard still asks")},
+	{Id: acpsdk.SessionModeId(permission.ModePlan), Name: "Plan", Description: acpsdk.Ptr("Read-only tools; the answer is a plan")},
+}
+
+func (s *session) modes() *acpsdk.SessionModeState {
+	return &acpsdk.SessionModeState{AvailableModes: sessionModes, CurrentModeId: acpsdk.SessionModeId(s.rt.Mode())}
+}
+
+// prompt runs one prompt to its end; session/cancel ends it with
+// cancelled (the run layer stops the loop and the running tools).
+func (s *session) prompt(ctx context.Context, text string) (acpsdk.PromptResponse, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s.mu.Lock()
+	if s.cancel != nil || s.closing {
+		s.mu.Unlock()
+		return acpsdk.PromptResponse{}, acpsdk.NewInvalidRequest("a prompt is already running in this session")
+	}
+	s.cancel = cancel
+	s.running.Add(1)
+	s.mu.Unlock()
+	defer s.running.Done()
+	defer func() {
+		s.mu.Lock()
+		s.cancel = nil
+		s.mu.Unlock()
+	}()
+	res := s.s.Prompt(ctx, run.Turn{Prompt: text, Sink: s.updates, Ask: s.asker.ask})
+	if ctx.Err() != nil || res.StopReason == event.StopInterrupted {
+		return acpsdk.PromptResponse{StopReason: acpsdk.StopReasonCancelled}, nil
+	}
+	if res.StopReason == event.StopError || res.StopReason == event.StopProviderError {
+		err := res.Err
+		if err == nil {
+			err = errors.New(string(res.StopReason))
+		}
+		return acpsdk.PromptResponse{}, acpsdk.NewInternalError(err.Error())
+	}
+	return acpsdk.PromptResponse{StopReason: stopReason(res.StopReason)}, nil
+}
+
+// cancelPrompt cancels the prompt under way, if any.
+func (s *session) cancelPrompt() {
+	s.mu.Lock()
+	cancel := s.cancel
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// setMode switches the permission mode between prompts and tells the
+// editor (current_mode_update).
+func (s *session) setMode(m permission.Mode) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cancel != nil {
+		return errors.New("the mode cannot change while a prompt runs (cancel it first)")
+	}
+	s.s.SetMode(m)
+	s.updates.send(acpsdk.SessionUpdate{CurrentModeUpdate: &acpsdk.SessionCurrentModeUpdate{CurrentModeId: acpsdk.SessionModeId(m)}})
+	return nil
+}
+
+// close cancels the prompt under way and closes the session and its
+// runtime: exec_command processes and MCP servers end.
+func (s *session) close() {
+	s.mu.Lock()
+	s.closing = true
+	cancel := s.cancel
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	s.running.Wait()
+	s.s.Close()
+	s.rt.Close()
+}
