@@ -38,11 +38,13 @@ func sessionOf(t *testing.T, res Result) int {
 }
 
 // pollUntil polls session id with write_stdin until its output so far
-// contains want (each poll waits up to a second for output; a slow
-// machine takes more polls, never a wrong answer) and returns it.
-func pollUntil(t *testing.T, reg *Registry, id int, want string) string {
+// (from already on) contains want (each poll waits up to a second for
+// output; a slow machine takes more polls, never a wrong answer) and
+// returns it.
+func pollUntil(t *testing.T, reg *Registry, id int, already, want string) string {
 	t.Helper()
 	var seen strings.Builder
+	seen.WriteString(already)
 	for i := 0; i < 60 && !strings.Contains(seen.String(), want); i++ {
 		res := call(t, reg, WriteStdinName, map[string]any{"session_id": id, "yield_time_ms": 1000})
 		seen.WriteString(res.Content)
@@ -60,9 +62,7 @@ func TestExecCommandAnswersAnInteractivePrompt(t *testing.T) {
 	reg, procs, _ := execSet(t, Options{})
 	res := call(t, reg, ExecCommandName, map[string]any{"cmd": `python3 -c 'name = input("name? "); print("hello", name.upper())'`, "yield_time_ms": 200})
 	id := sessionOf(t, res)
-	if !strings.Contains(res.Content, "name? ") {
-		pollUntil(t, reg, id, "name? ")
-	}
+	pollUntil(t, reg, id, res.Content, "name? ")
 	if got := procs.List(); len(got) != 1 || !got[0].Running || got[0].ID != id {
 		t.Fatalf("/ps while it waits: %+v", got)
 	}
@@ -101,14 +101,14 @@ func TestExecCommandKeepsADevServerRunning(t *testing.T) {
 	port := freePort(t)
 	res := call(t, reg, ExecCommandName, map[string]any{"cmd": fmt.Sprintf("python3 -m http.server %d --bind 127.0.0.1", port), "yield_time_ms": 300})
 	server := sessionOf(t, res)
-	pollUntil(t, reg, server, "Serving HTTP")
+	pollUntil(t, reg, server, res.Content, "Serving HTTP")
 	// The model queries it while it runs, with a second command.
 	got := call(t, reg, ExecCommandName, map[string]any{"cmd": fmt.Sprintf("curl -s http://127.0.0.1:%d/index.html", port), "yield_time_ms": 20000})
 	if got.ExitCode == nil || *got.ExitCode != 0 || !strings.Contains(got.Content, "served by zero") {
 		t.Fatalf("query: %+v", got)
 	}
 	// The server's log line of that request is polled from its session.
-	pollUntil(t, reg, server, `"GET /index.html HTTP/1.1" 200`)
+	pollUntil(t, reg, server, "", `"GET /index.html HTTP/1.1" 200`)
 	// Ending the session's processes ends the server.
 	procs.Close()
 	if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
@@ -124,10 +124,7 @@ func TestStopEndsTheWholeProcessGroup(t *testing.T) {
 	reg, procs, _ := execSet(t, Options{})
 	res := call(t, reg, ExecCommandName, map[string]any{"cmd": "sleep 1000 & echo child=$!; wait", "yield_time_ms": 300})
 	id := sessionOf(t, res)
-	out := res.Content
-	if !strings.Contains(out, "child=") {
-		out = pollUntil(t, reg, id, "child=")
-	}
+	out := pollUntil(t, reg, id, res.Content, "child=")
 	pid, err := strconv.Atoi(regexp.MustCompile(`child=(\d+)`).FindStringSubmatch(out)[1])
 	if err != nil {
 		t.Fatal(err)

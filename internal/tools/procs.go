@@ -132,7 +132,10 @@ func (p *proc) wait(read <-chan struct{}) {
 	case <-time.After(procDrainWait):
 	}
 	p.pty.Close()
-	<-read
+	select { // a read blocked in the kernel may outlive the close
+	case <-read:
+	case <-time.After(procDrainWait):
+	}
 	p.finish(exitCode(p.cmd.ProcessState))
 }
 
