@@ -61,9 +61,14 @@ func (b *RunBackend) switchTo(sess *run.Session) {
 	}
 }
 
-// PromptHistory returns the prompts of this workspace's sessions, oldest
-// first, for ↑/↓.
+// PromptHistory returns the prompts typed in this workspace, oldest
+// first, for ↑/↓ and ^R: every prompt of every session, as typed (the
+// store's history file); before that file existed, each session's first
+// prompt.
 func (b *RunBackend) PromptHistory() []string {
+	if typed, err := b.rt.Store.Prompts(b.rt.Workspace.Root(), 1000); err == nil && len(typed) > 0 {
+		return typed
+	}
 	list, err := b.rt.Store.List()
 	if err != nil {
 		return nil
@@ -75,6 +80,12 @@ func (b *RunBackend) PromptHistory() []string {
 		}
 	}
 	return out
+}
+
+// AddHistory records a line the user entered for later sessions' recall;
+// a failure loses only recall and is not reported.
+func (b *RunBackend) AddHistory(text string) {
+	_ = b.rt.Store.AddPrompt(b.rt.Workspace.Root(), text)
 }
 
 // Run implements Backend.

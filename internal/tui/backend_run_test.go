@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -351,5 +352,21 @@ func TestResumeOfAnotherWorkspaceWarnsInTheApp(t *testing.T) {
 	}
 	if text := formatResumed(r); !strings.Contains(text, "! session "+s2.ID()+" belongs to") {
 		t.Errorf("the transcript text lacks the warning:\n%s", text)
+	}
+}
+
+// Every line the user enters, in every session, is recalled by later
+// sessions of the workspace as typed (a command as /name args, not its
+// expansion), and a queued message as it was finally sent.
+func TestPromptHistoryKeepsEveryTypedLineAcrossSessions(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	b, dir := testBackend(t, srv)
+	d := newDriver(t, b, Options{})
+	for _, line := range []string{"/greet Ann", "second prompt"} {
+		d.m.remember(line)
+	}
+	next := testBackendIn(t, srv, dir)
+	if got := next.PromptHistory(); !reflect.DeepEqual(got, []string{"/greet Ann", "second prompt"}) {
+		t.Fatalf("history %q", got)
 	}
 }

@@ -107,6 +107,10 @@ func (m *Model) noteInput() {
 // is type-ahead, not an answer to it.
 const typingBurstGap = 500 * time.Millisecond
 
+// historian is a backend that keeps what the user enters for later
+// sessions (RunBackend: the store's prompt history).
+type historian interface{ AddHistory(text string) }
+
 // enter submits the input, completes a partial slash command, or queues
 // the message while a reply runs.
 func (m *Model) enter() tea.Cmd {
@@ -117,13 +121,22 @@ func (m *Model) enter() tea.Cmd {
 	if m.completeOnEnter() {
 		return nil
 	}
-	m.hist.Add(text)
 	m.ed.Reset()
 	if m.turn.running {
+		// recalled as sent: a queued message may still be edited (^Q)
 		m.queue.items = append(m.queue.items, text)
 		return nil
 	}
+	m.remember(text)
 	return m.submit(text)
+}
+
+// remember adds text to ↑/↓ recall and to the backend's history.
+func (m *Model) remember(text string) {
+	m.hist.Add(text)
+	if h, ok := m.backend.(historian); ok {
+		h.AddHistory(text)
+	}
 }
 
 // submit runs text: a slash command, a `!cmd`, or a prompt.

@@ -75,6 +75,7 @@ func (m *Model) nextQueued() tea.Cmd {
 	}
 	next := m.queue.items[0]
 	m.queue.items = m.queue.items[1:]
+	m.remember(next)
 	cmd := m.submit(next)
 	if !m.turn.running { // a quick slash command: go on with the queue
 		return tea.Batch(cmd, m.nextQueued())
