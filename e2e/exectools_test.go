@@ -53,9 +53,10 @@ func TestExecPlanAndInteractiveProcesses(t *testing.T) {
 	}
 	// Under bubblewrap each command has its own network namespace, so
 	// the query runs in the server's session; the server stays up while
-	// the model makes other calls, and its log is polled.
+	// the model makes other calls (until it types a line), and its log is
+	// polled.
 	serve, _ := json.Marshal(map[string]any{"yield_time_ms": 100, "cmd": fmt.Sprintf(
-		"python3 -m http.server %d --bind 127.0.0.1 & curl -s --retry 30 --retry-connrefused --retry-delay 1 http://127.0.0.1:%d/hello.txt; kill $!", port, port)})
+		"python3 -m http.server %d --bind 127.0.0.1 & curl -s --retry 30 --retry-connrefused --retry-delay 1 http://127.0.0.1:%d/hello.txt; read done; kill $!", port, port)})
 	srv := llmtest.NewServer(t)
 	srv.Script(
 		llmtest.Reply(tc("p1", "update_plan", plan("in_progress", "pending"))),
@@ -64,7 +65,7 @@ func TestExecPlanAndInteractiveProcesses(t *testing.T) {
 		llmtest.Reply(tc("p2", "update_plan", plan("completed", "in_progress"))),
 		llmtest.Reply(tc("e2", "exec_command", string(serve))),
 		llmtest.Reply(tc("p3", "update_plan", plan("completed", "done"))),
-		llmtest.Reply(tc("w2", "write_stdin", stdin(2, ""))),
+		llmtest.Reply(tc("w2", "write_stdin", stdin(2, "done\n"))),
 		llmtest.Reply(tc("e3", "exec_command", `{"cmd":"sleep 1000","yield_time_ms":100}`)),
 		llmtest.Reply(tc("w3", "write_stdin", stdin(3, "\u0003"))),
 		llmtest.Reply(llmtest.Text("Greeted and served.")),
@@ -86,8 +87,8 @@ func TestExecPlanAndInteractiveProcesses(t *testing.T) {
 	if c := res["e2"]["content"].(string); !strings.Contains(c, "still running as session_id 2") {
 		t.Fatalf("the server ended before the model's next call: %v", res["e2"])
 	}
-	if c := res["w2"]["content"].(string); !strings.Contains(c, "served by zero") || !strings.Contains(c, `"GET /hello.txt HTTP/1.1" 200`) {
-		t.Fatalf("serving and querying: %v", res["w2"])
+	if c := res["e2"]["content"].(string) + res["w2"]["content"].(string); !strings.Contains(c, "served by zero") || !strings.Contains(c, `"GET /hello.txt HTTP/1.1" 200`) || res["w2"]["exitCode"] == nil {
+		t.Fatalf("serving and querying: %v then %v", res["e2"], res["w2"])
 	}
 	// Ctrl-C ends a command in the sandbox (bubblewrap gets the signal
 	// and takes its child with it).
