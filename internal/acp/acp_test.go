@@ -250,7 +250,9 @@ func TestCancelEndsRunningCommandAndTurn(t *testing.T) {
 	c.mu.Unlock()
 	go func() {
 		<-started
-		for !running(marker) {
+		// Cancel once sleep itself runs: bwrap's start-up has a moment
+		// where a kill of its process group misses its inner process.
+		for !running("sleep\x00" + marker) {
 			time.Sleep(10 * time.Millisecond)
 		}
 		_ = b.conn.Cancel(context.Background(), acpsdk.CancelNotification{SessionId: id})

@@ -28,9 +28,12 @@ type Options struct {
 // every session (their tools' processes and MCP servers end with them).
 func Serve(in io.Reader, out io.Writer, o Options) error {
 	a := newAgent(o)
+	late := &lateConn{ready: make(chan struct{})}
+	a.conn = late
 	conn := acpsdk.NewAgentSideConnection(a, out, in)
 	conn.SetLogger(slog.New(slog.NewTextHandler(a.o.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
-	a.conn = conn
+	late.c = conn
+	close(late.ready)
 	<-conn.Done()
 	a.closeAll()
 	return nil
@@ -40,6 +43,23 @@ func Serve(in io.Reader, out io.Writer, o Options) error {
 type conn interface {
 	notifier
 	RequestPermission(ctx context.Context, p acpsdk.RequestPermissionRequest) (acpsdk.RequestPermissionResponse, error)
+}
+
+// lateConn is the connection, once NewAgentSideConnection returned it
+// (its reader may hand the agent a request before).
+type lateConn struct {
+	ready chan struct{}
+	c     *acpsdk.AgentSideConnection
+}
+
+func (l *lateConn) SessionUpdate(ctx context.Context, n acpsdk.SessionNotification) error {
+	<-l.ready
+	return l.c.SessionUpdate(ctx, n)
+}
+
+func (l *lateConn) RequestPermission(ctx context.Context, p acpsdk.RequestPermissionRequest) (acpsdk.RequestPermissionResponse, error) {
+	<-l.ready
+	return l.c.RequestPermission(ctx, p)
 }
 
 // agent implements acp.Agent and acp.AgentLoader over the run layer.

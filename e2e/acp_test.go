@@ -1,0 +1,164 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zero-agent/zero/internal/llm/llmtest"
+)
+
+// The `zero acp` tests run the real binary as an editor's agent and drive
+// it with the official TypeScript client from npm (e2e/acpclient,
+// installed by .ci/run); the Go SDK's client drives it in internal/acp.
+
+// acpRun is what e2e/acpclient/zero-acp-client.mjs printed.
+type acpRun struct {
+	Init struct {
+		AgentCapabilities map[string]any `json:"agentCapabilities"`
+	} `json:"init"`
+	SessionID   string           `json:"sessionId"`
+	StopReason  string           `json:"stopReason"`
+	Updates     []map[string]any `json:"updates"`
+	Permissions []struct {
+		ToolCall map[string]any   `json:"toolCall"`
+		Options  []map[string]any `json:"options"`
+	} `json:"permissions"`
+	ExitCode int `json:"exitCode"`
+	stderr   string
+}
+
+// acpClient runs the TypeScript client's scenario against `zero acp` over
+// srv in dir; answers are the permission options it picks, in order.
+func acpClient(t *testing.T, e *env, dir string, srv *llmtest.Server, answers []string, scenario, arg string) acpRun {
+	t.Helper()
+	script, err := filepath.Abs(filepath.Join("acpclient", "zero-acp-client.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join("acpclient", "node_modules", "@agentclientprotocol", "sdk")); err != nil {
+		t.Fatal("@agentclientprotocol/sdk is not installed: run `npm ci --prefix e2e/acpclient` (.ci/run does)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "node", script, zeroBin, scenario, arg, "--base-url", srv.URL(), "--model", "m")
+	cmd.Dir, cmd.Env = dir, append(e.vars, "ZERO_ACP_ANSWERS="+strings.Join(answers, ","))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, stderr.String())
+	}
+	var r acpRun
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatalf("client output %q: %v\n%s", out, err, stderr.String())
+	}
+	r.stderr = stderr.String()
+	if r.ExitCode != 0 {
+		t.Fatalf("zero acp exited %d after its client closed stdin\n%s", r.ExitCode, r.stderr)
+	}
+	return r
+}
+
+// kinds lists updates as "sessionUpdate[:kind or status]".
+func (r acpRun) kinds() []string {
+	var out []string
+	for _, u := range r.Updates {
+		k, _ := u["sessionUpdate"].(string)
+		switch {
+		case u["kind"] != nil:
+			k += ":" + u["kind"].(string)
+		case u["status"] != nil:
+			k += ":" + u["status"].(string)
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+func TestACPFixesABugWithPermissionRequestsThenLoadsInAFreshProcess(t *testing.T) {
+	e := newEnv(t)
+	dir, original := buggyModule(t)
+	srv := llmtest.NewServer(t)
+	srv.Script(fixScript()...)
+	r := acpClient(t, e, dir, srv, []string{"allow_once", "allow_always"}, "prompt", "List.Back returns the wrong element; fix it")
+	if r.StopReason != "end_turn" {
+		t.Fatalf("stop reason %q\n%s", r.StopReason, r.stderr)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "list.go")); string(got) != string(original) {
+		t.Errorf("list.go not fixed")
+	}
+	if r.Init.AgentCapabilities["loadSession"] != true {
+		t.Errorf("capabilities %v", r.Init.AgentCapabilities)
+	}
+	// The edit and go test ask (normal mode); grep and read_file do not.
+	if len(r.Permissions) != 2 || len(r.Permissions[0].Options) != 4 {
+		t.Fatalf("permission requests %+v", r.Permissions)
+	}
+	if r.Permissions[0].ToolCall["kind"] != "edit" || r.Permissions[1].ToolCall["kind"] != "execute" {
+		t.Errorf("permission kinds %v, %v", r.Permissions[0].ToolCall["kind"], r.Permissions[1].ToolCall["kind"])
+	}
+	got := strings.Join(r.kinds(), " ")
+	for _, want := range []string{"tool_call:search", "tool_call:read", "tool_call:edit", "tool_call:execute", "tool_call_update:completed", "agent_message_chunk"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %s in %s", want, got)
+		}
+	}
+	var diff, testOutput bool
+	for _, u := range r.Updates {
+		b, _ := json.Marshal(u["content"])
+		diff = diff || strings.Contains(string(b), `"type":"diff"`) && strings.Contains(string(b), "return l.root.prev")
+		testOutput = testOutput || strings.Contains(string(b), "ok") && strings.Contains(string(b), "example.com/list")
+	}
+	if !diff || !testOutput {
+		t.Errorf("diff content %v, go test output %v", diff, testOutput)
+	}
+
+	loaded := acpClient(t, e, dir, srv, nil, "load", r.SessionID)
+	replay := strings.Join(loaded.kinds(), " ")
+	for _, want := range []string{"user_message_chunk", "tool_call:edit", "tool_call_update:completed", "agent_message_chunk"} {
+		if !strings.Contains(replay, want) {
+			t.Errorf("session/load replayed no %s: %s", want, replay)
+		}
+	}
+}
+
+func TestACPCancelEndsTheRunningCommandAfterAModeSwitch(t *testing.T) {
+	e := newEnv(t)
+	dir := t.TempDir()
+	srv := llmtest.NewServer(t)
+	marker := "27.1828"
+	srv.Script(llmtest.Reply(tc("c1", "bash", `{"command":"sleep `+marker+`"}`)), llmtest.Reply(llmtest.Text("never")))
+	r := acpClient(t, e, dir, srv, nil, "cancel", "wait a while")
+	if r.StopReason != "cancelled" {
+		t.Fatalf("stop reason %q\n%s", r.StopReason, r.stderr)
+	}
+	if len(r.Permissions) != 0 {
+		t.Errorf("auto-accept asked %d times", len(r.Permissions))
+	}
+	if got := strings.Join(r.kinds(), " "); !strings.Contains(got, "current_mode_update") || !strings.Contains(got, "tool_call_update:failed") {
+		t.Errorf("updates %s", got)
+	}
+	// zero has exited; the sandbox's inner process dies with its parent.
+	for end := time.Now().Add(10 * time.Second); processWith(marker); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("the cancelled command outlived zero acp")
+		}
+	}
+}
+
+// processWith reports whether a process has arg on its command line.
+func processWith(arg string) bool {
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		if b, err := os.ReadFile(p); err == nil && strings.Contains(string(b), arg) {
+			return true
+		}
+	}
+	return false
+}
