@@ -363,3 +363,55 @@ func BenchmarkNewSession(b *testing.B) {
 		}
 	}
 }
+
+func TestCommandsAreAdvertisedAndCompactRuns(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	dir := workspace(t)
+	cmdDir := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "zero", "commands")
+	if err := os.MkdirAll(cmdDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cmdDir, "greet.md"), []byte("---\ndescription: Say hello\nargument-hint: NAME\n---\nSay hello to $ARGUMENTS.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv.Script(llmtest.Reply(llmtest.Text("Hello, Ada."), llmtest.Usage(812, 12)))
+	c := &client{}
+	got := make(chan *acpsdk.SessionAvailableCommandsUpdate, 1)
+	c.onUpdate = func(u acpsdk.SessionUpdate) {
+		if u.AvailableCommandsUpdate != nil {
+			got <- u.AvailableCommandsUpdate
+		}
+	}
+	b := startBridge(t, srv, c)
+	id := b.newSession(t, dir)
+	var cmds *acpsdk.SessionAvailableCommandsUpdate
+	select {
+	case cmds = <-got:
+	case <-time.After(30 * time.Second):
+		t.Fatal("no available_commands_update after session/new")
+	}
+	names := map[string]acpsdk.AvailableCommand{}
+	for _, ac := range cmds.AvailableCommands {
+		names[ac.Name] = ac
+	}
+	if _, ok := names["compact"]; !ok {
+		t.Errorf("no /compact in %+v", cmds.AvailableCommands)
+	}
+	if g, ok := names["greet"]; !ok || g.Description != "Say hello" || g.Input == nil || g.Input.Unstructured.Hint != "NAME" {
+		t.Errorf("greet = %+v", g)
+	}
+	b.prompt(t, id, "/greet Ada")
+	reqs := srv.Requests()
+	if body := string(reqs[len(reqs)-1].Body); !strings.Contains(body, "Say hello to Ada.") {
+		t.Errorf("the command was not expanded: %s", body)
+	}
+	var usage *acpsdk.SessionUsageUpdate
+	for _, u := range c.seen() {
+		if u.UsageUpdate != nil {
+			usage = u.UsageUpdate
+		}
+	}
+	if usage == nil || usage.Used != 824 || usage.Size <= 0 {
+		t.Errorf("usage_update = %+v", usage)
+	}
+}

@@ -123,6 +123,8 @@ func (a *agent) NewSession(_ context.Context, p acpsdk.NewSessionRequest) (acpsd
 	if err != nil {
 		return acpsdk.NewSessionResponse{}, err
 	}
+	// After the answer, as the client needs the session id first.
+	go s.updates.send(s.availableCommands())
 	return acpsdk.NewSessionResponse{SessionId: acpsdk.SessionId(s.id), Modes: s.modes()}, nil
 }
 
@@ -134,6 +136,7 @@ func (a *agent) LoadSession(_ context.Context, p acpsdk.LoadSessionRequest) (acp
 	if err := s.replay(); err != nil {
 		fmt.Fprintln(a.o.Stderr, "zero: warning: replaying the session log:", err)
 	}
+	s.updates.send(s.availableCommands())
 	return acpsdk.LoadSessionResponse{Modes: s.modes()}, nil
 }
 
@@ -142,6 +145,7 @@ func (a *agent) ResumeSession(_ context.Context, p acpsdk.ResumeSessionRequest) 
 	if err != nil {
 		return acpsdk.ResumeSessionResponse{}, err
 	}
+	go s.updates.send(s.availableCommands())
 	return acpsdk.ResumeSessionResponse{Modes: s.modes()}, nil
 }
 

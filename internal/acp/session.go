@@ -78,7 +78,14 @@ func (s *session) prompt(ctx context.Context, text string) (acpsdk.PromptRespons
 		s.cancel = nil
 		s.mu.Unlock()
 	}()
+	if ok, err := s.builtin(ctx, text); ok {
+		if err != nil {
+			return acpsdk.PromptResponse{}, acpsdk.NewInternalError(err.Error())
+		}
+		return acpsdk.PromptResponse{StopReason: acpsdk.StopReasonEndTurn}, nil
+	}
 	res := s.s.Prompt(ctx, run.Turn{Prompt: text, Sink: s.updates, Ask: s.asker.ask})
+	s.sendUsage()
 	if ctx.Err() != nil || res.StopReason == event.StopInterrupted {
 		return acpsdk.PromptResponse{StopReason: acpsdk.StopReasonCancelled}, nil
 	}
