@@ -156,7 +156,9 @@ func (s *Session) offerMCP(ctx context.Context) error {
 		s.tools.Add(wrapTool(toolsearch.NewSearchTool(catalog), o))
 		call := toolsearch.NewCallTool(catalog, s.callMCP)
 		s.mcpCall, _ = call.(*toolsearch.CallTool)
-		s.tools.Add(wrapTool(call, o))
+		wrapped := wrapTool(call, o).(*observed)
+		wrapped.target = s.mcpInner // PostToolUse sees mcp__server__tool, as PreToolUse does
+		s.tools.Add(wrapped)
 		fmt.Fprintf(s.rt.warnings(), "zero: %d MCP tools would take %d tokens of the %d-token window: offering them through mcp_search and mcp_call\n",
 			len(entries), toolsearch.Tokens(toolsearch.Footprint(entries)), window)
 	}
@@ -210,6 +212,19 @@ func alwaysLoad(servers []mcpconfig.Server) func(toolsearch.Entry) bool {
 // a hook matcher for mcp__server__tool applies however it is reached.
 // ok is false when call is not an mcp_call that names a connected tool;
 // the gate then decides on mcp_call itself.
+// mcpInner is the tool an mcp_call's arguments name and its own
+// arguments, for the hooks after the call.
+func (s *Session) mcpInner(args json.RawMessage) (string, json.RawMessage, bool) {
+	if s.mcpCall == nil {
+		return "", nil, false
+	}
+	inner, _, ok := s.mcpTarget(llm.ToolCall{Name: toolsearch.CallName, Arguments: string(args)}, s.mcpCall)
+	if !ok {
+		return "", nil, false
+	}
+	return inner.Name, json.RawMessage(inner.Arguments), true
+}
+
 func (s *Session) mcpTarget(call llm.ToolCall, t tools.Tool) (llm.ToolCall, tools.Tool, bool) {
 	if s.mcpCall == nil || t.Name() != toolsearch.CallName {
 		return call, t, false

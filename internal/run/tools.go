@@ -247,6 +247,9 @@ type observed struct {
 	tools.Tool
 	engine *permission.Engine
 	hooks  *HookRunner
+	// target, for mcp_call, names the server tool a call runs and its
+	// arguments: hooks see that tool, not the indirection.
+	target func(args json.RawMessage) (name string, inner json.RawMessage, ok bool)
 }
 
 // Run runs the tool, then records writes and fires PostToolUse hooks
@@ -259,7 +262,13 @@ func (o *observed) Run(ctx context.Context, args json.RawMessage) (tools.Result,
 		}
 	}
 	if err == nil {
-		if note := o.hooks.PostTool(ctx, o.Tool.Name(), args, res); note != "" {
+		name, hookArgs := o.Tool.Name(), args
+		if o.target != nil {
+			if n, a, ok := o.target(args); ok {
+				name, hookArgs = n, a
+			}
+		}
+		if note := o.hooks.PostTool(ctx, name, hookArgs, res); note != "" {
 			res.Content += "\n\n" + note
 		}
 	}
