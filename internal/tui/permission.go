@@ -250,10 +250,15 @@ func (m *Model) reasonKey(k tea.Key) {
 }
 
 // decide answers the open prompt with d and opens the next waiting one.
+// An approved edit's whole diff goes to the transcript: the prompt may
+// have shown only its head.
 func (m *Model) decide(d Decision) {
 	p := m.perm
 	m.perm = nil
 	p.reply <- d
+	if d.Allowed() && p.req.Diff != "" {
+		m.commitDiff("approved change", p.req)
+	}
 	m.openWaiting()
 }
 
@@ -313,7 +318,7 @@ func (m *Model) permView() (lines []string, row, col int) {
 		room := min(maxPromptDiffLines, max(m.height-12, 4))
 		if len(d) > room {
 			extra := len(d) - room
-			d = append(d[:room], style.Dim.Render("  … +"+strconv.Itoa(extra)+" more diff lines"))
+			d = append(d[:room], style.Dim.Render("  … +"+strconv.Itoa(extra)+" more diff lines (v shows them)"))
 		}
 		for _, l := range d {
 			body = append(body, "  "+l)
@@ -416,10 +421,27 @@ func (p *permState) choiceRows(w int) []string {
 // visible and tabs kept for CommandBlock to collapse.
 func (m *Model) promptCommand() string { return sanitize.Visible(m.perm.req.Command) }
 
+// commitDiff prints req's whole diff, wrapped, under a dim title.
+func (m *Model) commitDiff(title string, req PermissionRequest) {
+	w := m.contentWidth()
+	head := "  " + title + " (" + sanitize.Line(req.Tool)
+	if req.Path != "" {
+		head += ": " + sanitize.Visible(req.Path)
+	}
+	m.commit(cells.Wrap(style.Dim.Render(head+"):"), w)...)
+	for _, l := range render.Diff(req.Diff, w-2) {
+		m.commit("  " + l)
+	}
+}
+
 // showWholeCommand prints the open prompt's whole command, every line
-// numbered and every blank run counted, to the scrollback (key v).
+// numbered and every blank run counted, or its whole diff, to the
+// scrollback (key v).
 func (m *Model) showWholeCommand() {
 	if m.perm.req.Command == "" {
+		if m.perm.req.Diff != "" {
+			m.commitDiff("change awaiting approval", m.perm.req)
+		}
 		return
 	}
 	rows, _ := render.CommandBlock(m.promptCommand(), m.contentWidth()-2, 1<<30)

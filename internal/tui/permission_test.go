@@ -423,3 +423,33 @@ func TestPromptChoiceRows(t *testing.T) {
 		})
 	}
 }
+
+// TestPromptDiffWrapsAndApprovalShowsTheWholeChange: a long new line of
+// an edit wraps in the prompt (its end is visible), v prints the whole
+// diff of an edit too tall for the prompt, and once approved the whole
+// change is in the transcript.
+func TestPromptDiffWrapsAndApprovalShowsTheWholeChange(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("@@ -1,1 +1,60 @@\n-old\n+x := longFunctionName(alpha, beta, gamma, delta) // the end: DROP TABLE users\n")
+	for i := 2; i <= 60; i++ {
+		b.WriteString("+line " + strconv.Itoa(i) + "\n")
+	}
+	f := newFake()
+	f.script["go"] = func(ctx context.Context, turn Turn, sink event.Sink) event.StopReason {
+		turn.Approve(ctx, PermissionRequest{Tool: "edit_file", Path: "main.go", Diff: b.String()})
+		return event.StopCompleted
+	}
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	d := newDriver(t, f, Options{Width: 60, Height: 24, Now: func() time.Time { return now }})
+	d.typeText("go")
+	d.press("enter")
+	d.until(func() bool { return d.m.perm != nil })
+	mustContain(t, "live", d.live(), "DROP TABLE users", "more diff lines (v shows them)")
+	now = now.Add(2 * time.Second)
+	d.press("v")
+	mustContain(t, "scrollback after v", d.plainScrollback(), "change awaiting approval (edit_file: main.go)", "60 + line 60")
+	now = now.Add(2 * time.Second)
+	d.press("y")
+	d.until(func() bool { return !d.m.turn.running })
+	mustContain(t, "scrollback after approval", d.plainScrollback(), "approved change (edit_file: main.go)", "DROP TABLE users")
+}

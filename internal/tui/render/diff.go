@@ -13,8 +13,10 @@ import (
 // Diff renders a unified diff (as go-udiff and `diff -u` write it) with
 // old/new line numbers in a gutter: removed lines red with the old number,
 // added lines green with the new number, context dim. File headers are
-// dropped; hunk headers become a dim separator. Lines are truncated to
-// width.
+// dropped; hunk headers become a dim separator. A line longer than width
+// wraps, its continuation rows indented under its text, so nothing of a
+// change is hidden (a permission prompt must show all of what it asks to
+// approve).
 func Diff(diff string, width int) []string {
 	var out []string
 	oldN, newN := 0, 0
@@ -56,8 +58,18 @@ func Diff(diff string, width int) []string {
 			text = text[1:]
 		}
 		text = sanitize.ExpandTabs(text)
-		row := fmt.Sprintf("%*s %s %s", gutter, num, mark, text)
-		out = append(out, st.Render(cells.Truncate(row, width, "…")))
+		lead := fmt.Sprintf("%*s %s ", gutter, num, mark)
+		room := width - cells.Width(lead)
+		if room < 8 { // too narrow to wrap under the gutter: cut as before
+			out = append(out, st.Render(cells.Truncate(lead+text, width, "…")))
+			continue
+		}
+		for i, r := range cells.Hardwrap(text, room) {
+			if i > 0 {
+				lead = strings.Repeat(" ", gutter) + " " + mark + " "
+			}
+			out = append(out, st.Render(lead+r))
+		}
 	}
 	return out
 }

@@ -87,6 +87,22 @@ func TestDiff(t *testing.T) {
 	}
 }
 
+// A line longer than the width wraps under its text instead of being
+// cut: the end of a long new line is what a user approves.
+func TestDiffWrapsLongLines(t *testing.T) {
+	diff := "@@ -1,1 +1,1 @@\n-x := 1\n+x := computeTheValueFromTheInputs(a, b, c) // and then rm -rf the cache\n"
+	got := plain(Diff(diff, 40))
+	want := []string{
+		"   1 - x := 1",
+		"   1 + x := computeTheValueFromTheInputs",
+		"     + (a, b, c) // and then rm -rf the ",
+		"     + cache",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 func TestFormats(t *testing.T) {
 	for _, tt := range []struct{ got, want string }{
 		{Duration(850), "850ms"}, {Duration(1234), "1.2s"}, {Duration(125_000), "2m05s"},
