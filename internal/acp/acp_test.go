@@ -2,6 +2,8 @@ package acp
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -27,6 +29,11 @@ type client struct {
 	answer  acpsdk.PermissionOptionId
 	// onUpdate, when set, sees each update as it arrives.
 	onUpdate func(acpsdk.SessionUpdate)
+	// buffers are the editor's open files (fs/read_text_file answers
+	// them, and only them); written records fs/write_text_file.
+	buffers map[string]string
+	written map[string]string
+	reads   []string
 }
 
 func (c *client) SessionUpdate(_ context.Context, n acpsdk.SessionNotification) error {
@@ -53,11 +60,25 @@ func (c *client) seen() []acpsdk.SessionUpdate {
 	return append([]acpsdk.SessionUpdate(nil), c.updates...)
 }
 
-func (*client) ReadTextFile(context.Context, acpsdk.ReadTextFileRequest) (acpsdk.ReadTextFileResponse, error) {
-	return acpsdk.ReadTextFileResponse{}, acpsdk.NewMethodNotFound("fs/read_text_file")
+func (c *client) ReadTextFile(_ context.Context, p acpsdk.ReadTextFileRequest) (acpsdk.ReadTextFileResponse, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.reads = append(c.reads, p.Path)
+	text, ok := c.buffers[p.Path]
+	if !ok {
+		return acpsdk.ReadTextFileResponse{}, acpsdk.NewInvalidParams("not open: " + p.Path)
+	}
+	return acpsdk.ReadTextFileResponse{Content: text}, nil
 }
-func (*client) WriteTextFile(context.Context, acpsdk.WriteTextFileRequest) (acpsdk.WriteTextFileResponse, error) {
-	return acpsdk.WriteTextFileResponse{}, acpsdk.NewMethodNotFound("fs/write_text_file")
+func (c *client) WriteTextFile(_ context.Context, p acpsdk.WriteTextFileRequest) (acpsdk.WriteTextFileResponse, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.written == nil {
+		return acpsdk.WriteTextFileResponse{}, acpsdk.NewMethodNotFound("fs/write_text_file")
+	}
+	c.written[p.Path] = p.Content
+	c.buffers[p.Path] = p.Content
+	return acpsdk.WriteTextFileResponse{}, nil
 }
 func (*client) CreateTerminal(context.Context, acpsdk.CreateTerminalRequest) (acpsdk.CreateTerminalResponse, error) {
 	return acpsdk.CreateTerminalResponse{}, acpsdk.NewMethodNotFound("terminal/create")
@@ -414,4 +435,88 @@ func TestCommandsAreAdvertisedAndCompactRuns(t *testing.T) {
 	if usage == nil || usage.Used != 824 || usage.Size <= 0 {
 		t.Errorf("usage_update = %+v", usage)
 	}
+}
+
+func TestFileToolsReadAndWriteThroughTheEditorsBuffers(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	dir := workspace(t)
+	path := filepath.Join(dir, "f.txt")
+	if err := os.WriteFile(path, []byte("on disk\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv.Script(
+		llmtest.Reply(llmtest.ToolCall("read_file", `{"path":"f.txt"}`)),
+		llmtest.Reply(llmtest.ToolCall("edit_file", `{"path":"f.txt","old_string":"unsaved","new_string":"edited"}`)),
+		llmtest.Reply(llmtest.Text("Done.")),
+	)
+	c := &client{answer: "allow_once", buffers: map[string]string{path: "unsaved buffer\n"}, written: map[string]string{}}
+	b := startBridge(t, srv, c)
+	ctx := context.Background()
+	caps := acpsdk.ClientCapabilities{Fs: acpsdk.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true}}
+	if _, err := b.conn.Initialize(ctx, acpsdk.InitializeRequest{ProtocolVersion: acpsdk.ProtocolVersionNumber, ClientCapabilities: caps}); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := b.conn.NewSession(ctx, acpsdk.NewSessionRequest{Cwd: dir, McpServers: []acpsdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := b.prompt(t, resp.SessionId, "edit f.txt"); got != acpsdk.StopReasonEndTurn {
+		t.Fatalf("stop reason %q", got)
+	}
+	if body := lastCompletion(srv); !strings.Contains(body, "unsaved buffer") {
+		t.Errorf("read_file did not read the editor's buffer: %s", body)
+	}
+	if got := c.written[path]; got != "edited buffer\n" {
+		t.Errorf("the editor got %q", got)
+	}
+	if disk, _ := os.ReadFile(path); string(disk) != "on disk\n" {
+		t.Errorf("the disk changed: %q", disk)
+	}
+	if len(c.asked) != 1 || !strings.Contains(jsonOf(c.asked[0].ToolCall.Content), "+edited buffer") || c.asked[0].ToolCall.Locations[0].Path != path {
+		t.Errorf("the edit's permission request did not show the buffer's diff: %+v", c.asked)
+	}
+}
+
+func TestEditorFilesStayConfinedToTheWorkspace(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	dir := workspace(t)
+	outside := filepath.Join(t.TempDir(), "secret.txt")
+	srv.Script(
+		llmtest.Reply(llmtest.ToolCall("read_file", fmt.Sprintf(`{"path":%q}`, outside))),
+		llmtest.Reply(llmtest.Text("Done.")),
+	)
+	c := &client{answer: "allow_once", buffers: map[string]string{outside: "secret"}, written: map[string]string{}}
+	b := startBridge(t, srv, c)
+	ctx := context.Background()
+	caps := acpsdk.ClientCapabilities{Fs: acpsdk.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true}}
+	if _, err := b.conn.Initialize(ctx, acpsdk.InitializeRequest{ProtocolVersion: acpsdk.ProtocolVersionNumber, ClientCapabilities: caps}); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := b.conn.NewSession(ctx, acpsdk.NewSessionRequest{Cwd: dir, McpServers: []acpsdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.prompt(t, resp.SessionId, "read it")
+	if len(c.reads) != 0 {
+		t.Errorf("the editor was asked for %v, outside the workspace", c.reads)
+	}
+	if body := lastCompletion(srv); !strings.Contains(body, "outside") {
+		t.Errorf("the model was not told the file is outside the workspace: %s", body)
+	}
+}
+
+// lastCompletion is the body of the last chat completion request srv got.
+func lastCompletion(srv *llmtest.Server) string {
+	body := ""
+	for _, r := range srv.Requests() {
+		if strings.HasSuffix(r.Path, "/chat/completions") {
+			body = string(r.Body)
+		}
+	}
+	return body
+}
+
+func jsonOf(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
 }

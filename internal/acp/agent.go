@@ -42,6 +42,7 @@ func Serve(in io.Reader, out io.Writer, o Options) error {
 // conn is what the bridge asks of the client side.
 type conn interface {
 	notifier
+	fsConn
 	RequestPermission(ctx context.Context, p acpsdk.RequestPermissionRequest) (acpsdk.RequestPermissionResponse, error)
 }
 
@@ -57,6 +58,16 @@ func (l *lateConn) SessionUpdate(ctx context.Context, n acpsdk.SessionNotificati
 	return l.c.SessionUpdate(ctx, n)
 }
 
+func (l *lateConn) ReadTextFile(ctx context.Context, p acpsdk.ReadTextFileRequest) (acpsdk.ReadTextFileResponse, error) {
+	<-l.ready
+	return l.c.ReadTextFile(ctx, p)
+}
+
+func (l *lateConn) WriteTextFile(ctx context.Context, p acpsdk.WriteTextFileRequest) (acpsdk.WriteTextFileResponse, error) {
+	<-l.ready
+	return l.c.WriteTextFile(ctx, p)
+}
+
 func (l *lateConn) RequestPermission(ctx context.Context, p acpsdk.RequestPermissionRequest) (acpsdk.RequestPermissionResponse, error) {
 	<-l.ready
 	return l.c.RequestPermission(ctx, p)
@@ -69,6 +80,8 @@ type agent struct {
 
 	mu       sync.Mutex
 	sessions map[string]*session
+	// fs is what the client's initialize offered of its file system.
+	fs acpsdk.FileSystemCapabilities
 }
 
 func newAgent(o Options) *agent {
@@ -90,6 +103,9 @@ var (
 const authLocal = "zero-config"
 
 func (a *agent) Initialize(_ context.Context, p acpsdk.InitializeRequest) (acpsdk.InitializeResponse, error) {
+	a.mu.Lock()
+	a.fs = p.ClientCapabilities.Fs
+	a.mu.Unlock()
 	desc := "Use the providers of Zero's config and environment (no key for local servers)"
 	return acpsdk.InitializeResponse{
 		ProtocolVersion: acpsdk.ProtocolVersionNumber,
@@ -236,6 +252,9 @@ func (a *agent) open(cwd string, dirs []string, servers []acpsdk.McpServer, w ru
 	}
 	s := newSession(a.conn, rt, rs)
 	a.mu.Lock()
+	if a.fs.ReadTextFile || a.fs.WriteTextFile {
+		rt.Workspace.SetEditor(&editorFS{conn: a.conn, id: acpsdk.SessionId(s.id), read: a.fs.ReadTextFile, write: a.fs.WriteTextFile})
+	}
 	a.sessions[s.id] = s
 	a.mu.Unlock()
 	return s, nil

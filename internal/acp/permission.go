@@ -2,6 +2,7 @@ package acp
 
 import (
 	"context"
+	"path/filepath"
 	"sync"
 
 	acpsdk "github.com/coder/acp-go-sdk"
@@ -69,7 +70,11 @@ func (a *permissionAsker) ask(ctx context.Context, req permission.Request) permi
 	}
 	tc := acpsdk.ToolCallUpdate{ToolCallId: acpsdk.ToolCallId(req.ID), Title: &title, Kind: &info.kind, Content: content}
 	if req.Path != "" {
-		tc.Locations = []acpsdk.ToolCallLocation{{Path: req.Path}}
+		path := req.Path
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(a.root, path)
+		}
+		tc.Locations = []acpsdk.ToolCallLocation{{Path: path}}
 	}
 	resp, err := a.conn.RequestPermission(ctx, acpsdk.RequestPermissionRequest{SessionId: a.id, ToolCall: tc, Options: permissionOptions})
 	if err != nil {

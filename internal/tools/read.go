@@ -70,7 +70,7 @@ func (t *ReadFile) Run(ctx context.Context, args json.RawMessage) (Result, error
 	if fi.IsDir() {
 		return errorResult("%s is a directory; use list_dir or glob", a.Path), nil
 	}
-	f, err := t.ws.Open(abs)
+	f, err := t.ws.ReadSource(abs)
 	if err != nil {
 		return statError(a.Path, err), nil
 	}

@@ -51,6 +51,11 @@ func (w *Workspace) ReadFile(abs string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if e := w.editorFor(abs); e != nil {
+		if text, ok := e.ReadText(abs); ok {
+			return []byte(text), nil
+		}
+	}
 	return r.ReadFile(rel)
 }
 
@@ -67,6 +72,14 @@ func (w *Workspace) WriteFile(abs string, data []byte) error {
 	r, rel, err := w.handle(abs)
 	if err != nil {
 		return err
+	}
+	if e := w.editorFor(abs); e != nil {
+		if fi, err := r.Lstat(rel); err == nil && fi.IsDir() {
+			return fmt.Errorf("%s is a directory", abs)
+		}
+		if ok, err := e.WriteText(abs, data); ok || err != nil {
+			return err
+		}
 	}
 	if dir := filepath.Dir(rel); dir != "." {
 		if err := r.MkdirAll(dir, 0o755); err != nil {

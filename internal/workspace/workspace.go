@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -28,6 +29,8 @@ import (
 // concurrent use. The zero value is not usable: call New.
 type Workspace struct {
 	roots []root
+	// editor, when set, holds the writable roots' files (editor.go).
+	editor atomic.Pointer[editorBox]
 }
 
 type root struct {
