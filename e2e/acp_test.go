@@ -29,13 +29,15 @@ type acpRun struct {
 		ToolCall map[string]any   `json:"toolCall"`
 		Options  []map[string]any `json:"options"`
 	} `json:"permissions"`
-	ExitCode int `json:"exitCode"`
-	stderr   string
+	FSRequests []struct{ Method, Path string } `json:"fsRequests"`
+	Buffers    map[string]string               `json:"buffers"`
+	ExitCode   int                             `json:"exitCode"`
+	stderr     string
 }
 
 // acpClient runs the TypeScript client's scenario against `zero acp` over
 // srv in dir; answers are the permission options it picks, in order.
-func acpClient(t *testing.T, e *env, dir string, srv *llmtest.Server, answers []string, scenario, arg string) acpRun {
+func acpClient(t *testing.T, e *env, dir string, srv *llmtest.Server, answers []string, scenario, arg string, env ...string) acpRun {
 	t.Helper()
 	script, err := filepath.Abs(filepath.Join("acpclient", "zero-acp-client.mjs"))
 	if err != nil {
@@ -47,7 +49,7 @@ func acpClient(t *testing.T, e *env, dir string, srv *llmtest.Server, answers []
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "node", script, zeroBin, scenario, arg, "--base-url", srv.URL(), "--model", "m")
-	cmd.Dir, cmd.Env = dir, append(e.vars, "ZERO_ACP_ANSWERS="+strings.Join(answers, ","))
+	cmd.Dir, cmd.Env = dir, append(append(e.vars, "ZERO_ACP_ANSWERS="+strings.Join(answers, ",")), env...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -125,6 +127,36 @@ func TestACPFixesABugWithPermissionRequestsThenLoadsInAFreshProcess(t *testing.T
 		if !strings.Contains(replay, want) {
 			t.Errorf("session/load replayed no %s: %s", want, replay)
 		}
+	}
+}
+
+func TestACPEditsTheEditorsUnsavedBuffer(t *testing.T) {
+	e := newEnv(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(path, []byte("saved text\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.NewServer(t)
+	srv.Script(
+		llmtest.Reply(tc("c1", "read_file", `{"path":"notes.txt"}`)),
+		llmtest.Reply(tc("c2", "edit_file", `{"path":"notes.txt","old_string":"typed, not saved","new_string":"fixed"}`)),
+		llmtest.Reply(llmtest.Text("Done.")),
+	)
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buffers, _ := json.Marshal(map[string]string{real: "typed, not saved\n"})
+	r := acpClient(t, e, dir, srv, []string{"allow_once"}, "prompt", "fix notes.txt", "ZERO_ACP_BUFFERS="+string(buffers))
+	if r.StopReason != "end_turn" {
+		t.Fatalf("stop reason %q\n%s", r.StopReason, r.stderr)
+	}
+	if got := r.Buffers[real]; got != "fixed\n" {
+		t.Errorf("the editor's buffer is %q (fs requests %+v)\n%s", got, r.FSRequests, r.stderr)
+	}
+	if disk, _ := os.ReadFile(path); string(disk) != "saved text\n" {
+		t.Errorf("the file on disk changed: %q", disk)
 	}
 }
 

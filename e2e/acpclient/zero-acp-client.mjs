@@ -12,9 +12,12 @@
 //   load ID       session/load of session ID in a fresh process
 //   cancel TEXT   a new session switched to auto-accept (session/set_mode),
 //                 TEXT sent, session/cancel once an execute tool call runs
+// With $ZERO_ACP_BUFFERS (a JSON object of absolute path → text) the client
+// offers fs/read_text_file and fs/write_text_file over those editor buffers.
 // It prints one JSON object: the initialize response, the session id, the
-// stop reason, every session/update, the permission requests, and zero's
-// exit code after the client closed its stdin.
+// stop reason, every session/update, the permission requests, the fs
+// requests and buffers after them, and zero's exit code after the client
+// closed its stdin.
 import { spawn } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
@@ -25,6 +28,8 @@ const child = spawn(bin, ['acp', ...acpArgs], { stdio: ['pipe', 'pipe', 'inherit
 const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
 const stream = acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout));
 
+const buffers = process.env.ZERO_ACP_BUFFERS ? JSON.parse(process.env.ZERO_ACP_BUFFERS) : null;
+const fsRequests = [];
 const updates = [];
 const permissions = [];
 let onUpdate = () => {};
@@ -38,12 +43,22 @@ const app = acp
     permissions.push(params);
     const optionId = answers.shift() ?? 'allow_once';
     return { outcome: { outcome: 'selected', optionId } };
+  })
+  .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => {
+    fsRequests.push({ method: 'read', path: params.path });
+    if (!(params.path in buffers)) throw acp.RequestError.resourceNotFound(params.path);
+    return { content: buffers[params.path] };
+  })
+  .onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => {
+    fsRequests.push({ method: 'write', path: params.path });
+    buffers[params.path] = params.content;
+    return {};
   });
 
 const out = await app.connectWith(stream, async (ctx) => {
   const init = await ctx.request(acp.methods.agent.initialize, {
     protocolVersion: acp.PROTOCOL_VERSION,
-    clientCapabilities: {},
+    clientCapabilities: buffers ? { fs: { readTextFile: true, writeTextFile: true } } : {},
     clientInfo: { name: 'zero-e2e-acp', version: '1.0.0' },
   });
   const cwd = process.cwd();
@@ -68,4 +83,4 @@ const out = await app.connectWith(stream, async (ctx) => {
 });
 child.stdin.end();
 const code = await exited;
-process.stdout.write(JSON.stringify({ ...out, updates, permissions, exitCode: code }) + '\n');
+process.stdout.write(JSON.stringify({ ...out, updates, permissions, fsRequests, buffers, exitCode: code }) + '\n');
