@@ -241,6 +241,9 @@ func (a *Agent) History() []llm.Message {
 // SetModel switches the model for later requests.
 func (a *Agent) SetModel(model string) { a.opts.Model = model }
 
+// Model is the model later requests go to.
+func (a *Agent) Model() string { return a.opts.Model }
+
 // SetContextWindow sets the model's window for later requests, in tokens
 // (a model switch: compaction, result caps and reports follow the new
 // model's window). Not safe during a Run.

@@ -69,6 +69,26 @@ func (a *Agent) CapOutput(id, content string) (string, error) {
 	return kept[0], err
 }
 
+// CapAttached fits a read_file or list_dir result attached to a prompt
+// (an @path mention, id naming it uniquely) as the loop fits the tool's
+// own results: the same per-result cap, and for a file (path set) the
+// read cache, which remembers it so that the model's own read of the
+// unchanged file is answered by a reference to this one. Not safe
+// during a Run.
+func (a *Agent) CapAttached(id, path, content string) (string, error) {
+	a.mgr.WindowTokens = a.opts.ContextWindow
+	if a.opts.DisableLevers {
+		return content, nil
+	}
+	r := contextmgr.Result{CallID: id, Content: content, SideEffect: string(tools.SideRead)}
+	if path != "" {
+		r.Paths = []string{path}
+		r.Read = &contextmgr.FileRead{Path: path, State: contextmgr.StateOf(time.Time{}, []byte(content))}
+	}
+	kept, err := a.mgr.ShapeTurn(a.turnSeq, []contextmgr.Result{r})
+	return kept[0], err
+}
+
 // toolContext is the context one tool call runs under. With the levers on
 // and a session directory, a tool that keeps only part of its output in
 // memory (bash) streams the whole of it to the call's spill file

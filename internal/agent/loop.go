@@ -86,10 +86,20 @@ type run struct {
 // final answer or the run stops. It always emits run_start first and
 // run_end last.
 func (a *Agent) Run(ctx context.Context, prompt string) Result {
+	return a.RunWithImages(ctx, prompt, nil)
+}
+
+// RunWithImages is Run with images attached to the prompt: the user
+// message is the prompt's text part, then one image part per image.
+func (a *Agent) RunWithImages(ctx context.Context, prompt string, images []llm.Image) Result {
 	r := &run{a: a, id: NewRunID(), start: time.Now()}
 	r.emit(event.Event{Type: event.RunStart, Provider: a.opts.Provider.Name(), Model: a.opts.Model, Prompt: prompt})
 	a.runPrompt = prompt
-	r.appendMessage(llm.TextMessage(llm.RoleUser, prompt))
+	msg := llm.TextMessage(llm.RoleUser, prompt)
+	for i := range images {
+		msg.Parts = append(msg.Parts, llm.Part{Type: llm.PartImage, Image: &images[i]})
+	}
+	r.appendMessage(msg)
 	res := r.loop(ctx)
 	res.Totals = r.totals
 	res.Totals.ElapsedMs = time.Since(r.start).Milliseconds()

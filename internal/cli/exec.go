@@ -12,6 +12,7 @@ import (
 	"github.com/zero-agent/zero/internal/commands"
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/headless"
+	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/run"
 )
 
@@ -46,6 +47,14 @@ func execute(s stdio, o *execOptions) error {
 	if err != nil {
 		return err
 	}
+	var imgs []llm.Image
+	for _, p := range o.images {
+		img, err := sess.LoadImage(p)
+		if err != nil {
+			return usagef("--image: %v", err)
+		}
+		imgs = append(imgs, img)
+	}
 	if err := sess.PrepareMCP(ctx); err != nil {
 		return &exitError{ExitMCP, err}
 	}
@@ -55,7 +64,7 @@ func execute(s stdio, o *execOptions) error {
 	res, err := headless.Run(ctx, sess, prompt, headless.Options{
 		Output: o.output, Input: o.input, Quiet: o.quiet,
 		Stdin: s.in, Stdout: s.out, Stderr: s.err, StdoutIsTTY: s.outIsTTY,
-		PermissionTimeout: o.permissionTimeout,
+		PermissionTimeout: o.permissionTimeout, Images: imgs,
 	})
 	if err != nil {
 		return err

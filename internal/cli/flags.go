@@ -154,6 +154,8 @@ type execOptions struct {
 	// -i stream-json.
 	permissionTimeout time.Duration
 	tools             toolRules
+	// images are --image paths, attached to the prompt.
+	images []string
 }
 
 // execLong is `zero exec --help`'s description.
@@ -211,6 +213,7 @@ func execCmd(s stdio) *cobra.Command {
 		"with -i stream-json: deny a permission request no decision answers within `DURATION` (0 waits)")
 	registerResume(c, &o.resume)
 	fs.StringVar(&o.fork, "fork", "", "branch a new session from session `ID` and continue it")
+	fs.StringArrayVar(&o.images, "image", nil, "attach the image at `PATH` (PNG, JPEG, GIF, WebP) to the prompt; repeatable")
 	fs.IntVar(&o.maxTurns, "max-turns", 0, "stop after `N` model requests (default from config, 200)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "text mode: no progress on stderr (so no replies the loop answered with a nudge either)")
 	registerMode(c, &o.permission)

@@ -355,11 +355,18 @@ func MessageBytes(m llm.Message) int {
 			n += len(p.ToolResult.Content)
 		}
 		if p.Image != nil {
-			n += len(p.Image.Data)
+			n += ImageBytes
 		}
 	}
 	return n
 }
+
+// ImageBytes is what one image counts as, in text bytes: providers bill
+// an image by its pixels, not its file size (Anthropic: about
+// width×height/750 tokens, at most about 1600 for an image they do not
+// scale down, https://docs.anthropic.com/en/docs/build-with-claude/vision),
+// so a 1 MB screenshot must not look like 250K tokens of text.
+const ImageBytes = 1600 * 4
 
 // HistoryBytes sums MessageBytes over msgs.
 func HistoryBytes(msgs []llm.Message) int {

@@ -113,7 +113,7 @@ func Biggest(msgs []llm.Message, n int) []Item {
 				it.Bytes = len(p.ToolCall.Name) + len(p.ToolCall.Arguments)
 			case p.Image != nil:
 				it.Label = fmt.Sprintf("%s image", m.Role)
-				it.Bytes = len(p.Image.Data)
+				it.Bytes = ImageBytes
 			default:
 				it.Label = fmt.Sprintf("%s %s", m.Role, p.Type)
 				it.Bytes = len(p.Text)

@@ -21,6 +21,7 @@ import (
 	"github.com/zero-agent/zero/internal/ask"
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/headless/streamjson"
+	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/permission"
 	"github.com/zero-agent/zero/internal/run"
 	"github.com/zero-agent/zero/internal/tui/sanitize"
@@ -51,6 +52,8 @@ type Options struct {
 	// its answer on Stdin (then the call is denied, with a warning); 0
 	// waits until the run is interrupted.
 	PermissionTimeout time.Duration
+	// Images are attached to the prompt.
+	Images []llm.Image
 }
 
 // Run runs prompt in sess and writes its output. The result's stop reason
@@ -83,7 +86,7 @@ func Run(ctx context.Context, sess *run.Session, prompt string, o Options) (agen
 		in := newStdinApprover(o.Stdin, sess.Warn, o.PermissionTimeout)
 		approve, question = in.ask, in.question
 	}
-	res := sess.Prompt(ctx, run.Turn{Prompt: prompt, Sink: out, Ask: approve, Question: question})
+	res := sess.Prompt(ctx, run.Turn{Prompt: prompt, Images: o.Images, Sink: out, Ask: approve, Question: question})
 	if err := sess.Err(); err != nil {
 		fmt.Fprintln(o.Stderr, "zero: warning: the session log is incomplete:", err)
 	}

@@ -56,6 +56,9 @@ type Session struct {
 	// noExec: too small for it with exec_command and write_stdin
 	// (fitWindow).
 	minimal, noExec bool
+	// warnedImages: takesImages said once that the model may not take
+	// images.
+	warnedImages bool
 	// notes are the warnings of opening the session (Notes).
 	notes []string
 	// started is the date line of the system prompt (kept across mode
@@ -226,6 +229,8 @@ func (e *InUseError) Unwrap() error { return e.Err }
 // Turn is one prompt for Session.Prompt.
 type Turn struct {
 	Prompt string
+	// Images are attached to the prompt (LoadImage read them).
+	Images []llm.Image
 	// Sink is the surface's consumer of the run's events (nil: the
 	// session log only).
 	Sink event.Sink
@@ -255,16 +260,19 @@ func (s *Session) Prompt(ctx context.Context, t Turn) agent.Result {
 	prompt, done, err := s.expandCommand(ctx, t.Prompt)
 	defer done()
 	if err == nil {
-		prompt, err = s.expandMCP(ctx, prompt)
+		prompt, err = s.expandMentions(ctx, prompt)
 	}
 	if err == nil {
 		prompt, err = s.userPromptSubmit(ctx, prompt)
+	}
+	if err == nil && len(t.Images) > 0 {
+		err = s.takesImages() // the model may have changed since they were attached
 	}
 	if err != nil {
 		s.chain.Emit(event.Event{Type: event.Error, Text: err.Error()})
 		return agent.Result{StopReason: event.StopError, Err: err}
 	}
-	res := s.agent.Run(ctx, s.withShellNotes(prompt))
+	res := s.agent.RunWithImages(ctx, s.withShellNotes(prompt), t.Images)
 	s.refreshAssumedWindow()
 	s.mu.Lock()
 	if !s.reported {

@@ -1,0 +1,118 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/base64"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zero-agent/zero/internal/llm/llmtest"
+)
+
+// pngFile writes a small real PNG into dir under name and returns its
+// bytes.
+func pngFile(t *testing.T, dir, name string) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewGray(image.Rect(0, 0, 4, 3))); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// wireDialects are the three wire formats the fake server speaks, with a
+// model of each that takes images.
+var wireDialects = []struct {
+	name  string
+	args  func(url string) []string
+	env   func(url string) []string
+	model string
+	// part is the image part as the dialect's request carries it, with
+	// B64 for the image's base64.
+	part string
+}{
+	{"openai", func(u string) []string { return []string{"--base-url", u} }, nil, "gpt-4.1",
+		`{"type":"image_url","image_url":{"url":"data:image/png;base64,B64"}}`},
+	{"anthropic", func(string) []string { return []string{"--provider", "anthropic"} },
+		func(u string) []string { return []string{"ANTHROPIC_API_KEY=sk-ant-test", "ANTHROPIC_BASE_URL=" + u} }, "claude-sonnet-4-5",
+		`{"source":{"data":"B64","media_type":"image/png","type":"base64"},"type":"image"}`},
+	{"gemini", func(string) []string { return []string{"--provider", "gemini"} },
+		func(u string) []string { return []string{"GEMINI_API_KEY=test-key", "GEMINI_BASE_URL=" + u} }, "gemini-2.5-flash",
+		`{"inlineData":{"mimeType":"image/png","data":"B64"}}`},
+}
+
+// TestImageFlagSendsAnImagePartInEveryWireFormat: --image attaches the
+// file's exact bytes as the dialect's image part of the user message.
+func TestImageFlagSendsAnImagePartInEveryWireFormat(t *testing.T) {
+	for _, d := range wireDialects {
+		t.Run(d.name, func(t *testing.T) {
+			dir := t.TempDir()
+			data := pngFile(t, dir, "shot.webp") // the bytes decide, not the name
+			e := newEnv(t)
+			srv := llmtest.NewServer(t)
+			srv.Script(llmtest.Reply(llmtest.Text("A grey square.")), llmtest.Reply(llmtest.Text("Grey.")))
+			if d.env != nil {
+				e.vars = append(e.vars, d.env(srv.URL())...)
+			}
+			args := append([]string{"exec", "--model", d.model, "--image", "shot.webp"}, d.args(srv.URL())...)
+			r := e.run(dir, "", append(args, "what is in the picture?")...)
+			if r.code != 0 || strings.TrimSpace(r.stdout) != "A grey square." {
+				t.Fatalf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+			}
+			reqs := completions(srv)
+			if len(reqs) != 1 {
+				t.Fatalf("%d model requests", len(reqs))
+			}
+			want := strings.ReplaceAll(d.part, "B64", base64.StdEncoding.EncodeToString(data))
+			if body := uncached(reqs[0].Body); !strings.Contains(body, want) {
+				t.Fatalf("request lacks %s\n%s", want, body)
+			}
+			// the session log keeps the image: a resumed run sends it again
+			args = append([]string{"exec", "--resume", "--model", d.model}, d.args(srv.URL())...)
+			if r := e.run(dir, "", append(args, "and its colour?")...); r.code != 0 {
+				t.Fatalf("resume: exit %d: %s", r.code, r.stderr)
+			}
+			if reqs = completions(srv); len(reqs) != 2 || !strings.Contains(uncached(reqs[1].Body), want) {
+				t.Fatalf("the resumed request lacks the image (%d requests)", len(reqs))
+			}
+		})
+	}
+}
+
+// uncached is a request body without Anthropic's cache breakpoints,
+// which move to the newest block from request to request.
+func uncached(body []byte) string {
+	return strings.ReplaceAll(string(body), `"cache_control":{"type":"ephemeral"},`, "")
+}
+
+// TestImageFlagRefusals: a text-only model, a file that is not an image
+// and a missing file are refused before anything is sent.
+func TestImageFlagRefusals(t *testing.T) {
+	dir := t.TempDir()
+	pngFile(t, dir, "shot.png")
+	if err := os.WriteFile(filepath.Join(dir, "notes.png"), []byte("just text"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ model, image, want string }{
+		{"o3-mini", "shot.png", "o3-mini takes text only: it cannot see images"},
+		{"gpt-4.1", "notes.png", "notes.png is not a PNG, JPEG, GIF or WebP image"},
+		{"gpt-4.1", "gone.png", "gone.png: no such file"},
+	} {
+		e := newEnv(t)
+		srv := llmtest.NewServer(t)
+		r := e.run(dir, "", "exec", "--base-url", srv.URL(), "--model", tc.model, "--image", tc.image, "describe it")
+		if r.code != 2 || !strings.Contains(r.stderr, tc.want) {
+			t.Fatalf("%s: exit %d, stderr %s; want %q", tc.image, r.code, r.stderr, tc.want)
+		}
+		if n := len(completions(srv)); n != 0 {
+			t.Fatalf("%s: %d model requests", tc.image, n)
+		}
+	}
+}

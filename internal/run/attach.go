@@ -1,0 +1,40 @@
+package run
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/zero-agent/zero/internal/images"
+	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/providers/catalog"
+)
+
+// LoadImage reads an image the user attaches to the next prompt (zero
+// exec --image, the app's /image or a pasted path): PNG, JPEG, GIF or
+// WebP by its bytes, within the active provider's limits, for a model
+// that takes images. A relative path is the workspace's.
+func (s *Session) LoadImage(path string) (llm.Image, error) {
+	if err := s.takesImages(); err != nil {
+		return llm.Image{}, err
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(s.rt.Workspace.Root(), path)
+	}
+	return images.Load(path, images.LimitFor(string(s.rt.Active.Kind)))
+}
+
+// takesImages refuses images for a model the catalog lists as text-only;
+// a model it does not know (a local or OpenAI-compatible server's) gets
+// them, with a warning, since only the server can say.
+func (s *Session) takesImages() error {
+	model := s.agent.Model()
+	m, _ := catalog.Resolve(string(s.rt.Active.Kind), model)
+	switch {
+	case m.Known && !m.ImageInput:
+		return fmt.Errorf("%s takes text only: it cannot see images (pick a model that does with /model or --model)", model)
+	case !m.Known && !s.warnedImages:
+		s.warnedImages = true
+		fmt.Fprintf(s.rt.warnings(), "zero: warning: the catalog does not know whether %s takes images; sending them (a text-only server will refuse the request)\n", model)
+	}
+	return nil
+}
