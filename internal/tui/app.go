@@ -36,6 +36,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -78,6 +79,10 @@ type Model struct {
 	// questions that arrived while a form or prompt was open.
 	quest        *questState
 	questWaiting []questAskMsg
+	// pastes are the multi-line pastes into the input box since the last
+	// submit: the transcript shows each as [pasted N lines] (the model
+	// gets the text whole).
+	pastes []string
 
 	turn turnState
 
@@ -339,7 +344,28 @@ func (m *Model) paste(s string) {
 		m.searchUpdate(false)
 	default:
 		m.ed.Insert(clean)
+		if strings.Count(clean, "\n") >= pasteFoldLines {
+			m.pastes = append(m.pastes, clean)
+		}
 	}
+}
+
+// pasteFoldLines is how many line breaks make a paste fold to one line
+// in the transcript.
+const pasteFoldLines = 4
+
+// shownPrompt is prompt as the transcript shows it: each multi-line paste
+// it still holds folded to [pasted N lines]; the pastes are then
+// forgotten.
+func (m *Model) shownPrompt(prompt string) string {
+	for _, p := range m.pastes {
+		if strings.Contains(prompt, p) {
+			n := strings.Count(strings.TrimRight(p, "\n"), "\n") + 1
+			prompt = strings.Replace(prompt, p, fmt.Sprintf("[pasted %d lines]", n), 1)
+		}
+	}
+	m.pastes = nil
+	return prompt
 }
 
 // quit ends the program, interrupting a running turn.

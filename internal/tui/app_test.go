@@ -697,3 +697,26 @@ func TestParallelResultsNameTheirCall(t *testing.T) {
 	d.finish(g, event.StopCompleted)
 	mustContain(t, "scrollback", d.plainScrollback(), "↳ read_file(a.go): package a", "↳ read_file(b.go): package b", "↳ package c")
 }
+
+// A paste of many lines shows in the transcript as [pasted N lines]
+// beside what was typed; the model gets it whole.
+func TestManyLinePasteFoldsInTheTranscript(t *testing.T) {
+	f := newFake()
+	d := newDriver(t, f, Options{Width: 60, Height: 20})
+	d.typeText("explain this log: ")
+	var b strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&b, "log line %d\n", i)
+	}
+	d.send(tea.PasteMsg{Content: b.String()})
+	d.press("enter")
+	d.until(func() bool { return f.nturns() == 1 })
+	if got := f.lastTurn().Prompt; !strings.Contains(got, "log line 29") || !strings.HasPrefix(got, "explain this log: log line 0") {
+		t.Fatalf("the model got %q", got)
+	}
+	sb := d.plainScrollback()
+	mustContain(t, "scrollback", sb, "› explain this log: [pasted 30 lines]")
+	if contains(sb, "log line 12") {
+		t.Errorf("the paste is printed whole in the transcript")
+	}
+}

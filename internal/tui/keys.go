@@ -2,6 +2,8 @@ package tui
 
 import (
 	"github.com/zero-agent/zero/internal/tui/render"
+	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -147,12 +149,34 @@ func (m *Model) submit(text string) tea.Cmd {
 		return m.startRun(text) // an MCP server's prompt: the run layer renders it
 	case strings.HasPrefix(trimmed, "/") && m.isCustom(trimmed):
 		return m.startRun(text) // a skill or a command file: the run layer expands it
+	case startsWithPath(trimmed, commandNames()):
+		return m.startRun(text) // "/usr/bin/ls is a path, explain"
 	case strings.HasPrefix(trimmed, "/"):
 		return m.slash(trimmed)
 	case strings.HasPrefix(trimmed, "!"):
 		return m.shell(strings.TrimSpace(trimmed[1:]))
 	}
 	return m.startRun(text)
+}
+
+// startsWithPath: the prompt's first word is a path, not a command: it
+// has a slash after the first (/usr/bin/ls, /tmp/x.log), or it is no
+// command of names and names a file or folder that exists (/etc).
+// Commands never hold a slash (namespaces use ':').
+func startsWithPath(prompt string, names []string) bool {
+	word, _, _ := strings.Cut(prompt, " ")
+	word, _, _ = strings.Cut(word, "\n")
+	if len(word) < 2 || word[0] != '/' {
+		return false
+	}
+	if strings.Contains(word[1:], "/") {
+		return true
+	}
+	if slices.Contains(names, word) {
+		return false
+	}
+	_, err := os.Stat(word)
+	return err == nil
 }
 
 // ctrlC interrupts a turn, else clears the line, else (on an empty line,

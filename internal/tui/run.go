@@ -65,7 +65,7 @@ func (m *Model) begin(busy string) context.Context {
 
 // startRun submits prompt to the backend as a model turn.
 func (m *Model) startRun(prompt string) tea.Cmd {
-	m.commit(render.Prompt(prompt, m.contentWidth())...)
+	m.commit(render.Prompt(m.shownPrompt(prompt), m.contentWidth())...)
 	ctx := m.begin("")
 	id, send, b := m.turn.id, m.send, m.backend
 	turn := Turn{Prompt: prompt, Mode: m.mode, Approve: m.approver(id), Ask: m.asker(id)}

@@ -221,3 +221,33 @@ func TestUsageCountsCachedOnce(t *testing.T) {
 		t.Errorf("used %d estimated %v, want 1050 from the server", m.info.UsedTokens, m.info.Estimated)
 	}
 }
+
+// A prompt that starts with a path is sent to the model, not refused as
+// an unknown command; a command name that is also a folder stays a
+// command.
+func TestPromptStartingWithAPathIsSent(t *testing.T) {
+	names := commandNames()
+	for _, c := range []struct {
+		in   string
+		path bool
+	}{
+		{"/usr/bin/ls is a path, explain", true},
+		{"/tmp/build.log shows an error", true},
+		{"/etc what lives here", true},
+		{"/help", false},
+		{"/hlep", false},
+		{"/model gpt-5", false},
+	} {
+		if got := startsWithPath(c.in, names); got != c.path {
+			t.Errorf("startsWithPath(%q) = %v", c.in, got)
+		}
+	}
+	f := newFake()
+	d := newDriver(t, f, Options{})
+	d.typeText("/usr/bin/ls is a path, explain")
+	d.press("enter")
+	d.until(func() bool { return f.nturns() == 1 })
+	if got := f.lastTurn().Prompt; got != "/usr/bin/ls is a path, explain" {
+		t.Fatalf("sent %q", got)
+	}
+}
