@@ -520,3 +520,52 @@ func jsonOf(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+func TestModelAndModeAreConfigOptions(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	srv.SetModels("m", "m2")
+	dir := workspace(t)
+	srv.Script(llmtest.Reply(llmtest.Text("Hi.")))
+	c := &client{}
+	listed := make(chan []acpsdk.SessionConfigOption, 4)
+	c.onUpdate = func(u acpsdk.SessionUpdate) {
+		if u.ConfigOptionUpdate != nil {
+			listed <- u.ConfigOptionUpdate.ConfigOptions
+		}
+	}
+	b := startBridge(t, srv, c)
+	ctx := context.Background()
+	if _, err := b.conn.Initialize(ctx, acpsdk.InitializeRequest{ProtocolVersion: acpsdk.ProtocolVersionNumber}); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := b.conn.NewSession(ctx, acpsdk.NewSessionRequest{Cwd: dir, McpServers: []acpsdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.ConfigOptions) != 2 || *resp.ConfigOptions[0].Select.Category != acpsdk.SessionConfigOptionCategoryMode || resp.ConfigOptions[1].Select.CurrentValue != "m" {
+		t.Fatalf("config options %s", jsonOf(resp.ConfigOptions))
+	}
+	select {
+	case opts := <-listed:
+		if got := jsonOf(opts[1].Select.Options); !strings.Contains(got, `"m2"`) {
+			t.Errorf("the model option lists %s, not the server's models", got)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("no config_option_update with the provider's models")
+	}
+	set, err := b.conn.SetSessionConfigOption(ctx, acpsdk.SetSessionConfigOptionRequest{ValueId: &acpsdk.SetSessionConfigOptionValueId{SessionId: resp.SessionId, ConfigId: "model", Value: "m2"}})
+	if err != nil || set.ConfigOptions[1].Select.CurrentValue != "m2" {
+		t.Fatalf("set model: %s, %v", jsonOf(set), err)
+	}
+	b.prompt(t, resp.SessionId, "hi")
+	if body := lastCompletion(srv); !strings.Contains(body, `"model":"m2"`) {
+		t.Errorf("the prompt did not use the chosen model: %s", body)
+	}
+	set, err = b.conn.SetSessionConfigOption(ctx, acpsdk.SetSessionConfigOptionRequest{ValueId: &acpsdk.SetSessionConfigOptionValueId{SessionId: resp.SessionId, ConfigId: "mode", Value: "plan"}})
+	if err != nil || set.ConfigOptions[0].Select.CurrentValue != "plan" {
+		t.Fatalf("set mode: %s, %v", jsonOf(set), err)
+	}
+	if _, err := b.conn.SetSessionConfigOption(ctx, acpsdk.SetSessionConfigOptionRequest{ValueId: &acpsdk.SetSessionConfigOptionValueId{SessionId: resp.SessionId, ConfigId: "mode", Value: "yolo"}}); err == nil {
+		t.Error("an unknown mode was accepted")
+	}
+}

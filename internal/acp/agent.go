@@ -141,7 +141,8 @@ func (a *agent) NewSession(_ context.Context, p acpsdk.NewSessionRequest) (acpsd
 	}
 	// After the answer, as the client needs the session id first.
 	go s.updates.send(s.availableCommands())
-	return acpsdk.NewSessionResponse{SessionId: acpsdk.SessionId(s.id), Modes: s.modes()}, nil
+	go s.fetchModels()
+	return acpsdk.NewSessionResponse{SessionId: acpsdk.SessionId(s.id), Modes: s.modes(), ConfigOptions: s.configOptions()}, nil
 }
 
 func (a *agent) LoadSession(_ context.Context, p acpsdk.LoadSessionRequest) (acpsdk.LoadSessionResponse, error) {
@@ -153,7 +154,8 @@ func (a *agent) LoadSession(_ context.Context, p acpsdk.LoadSessionRequest) (acp
 		fmt.Fprintln(a.o.Stderr, "zero: warning: replaying the session log:", err)
 	}
 	s.updates.send(s.availableCommands())
-	return acpsdk.LoadSessionResponse{Modes: s.modes()}, nil
+	go s.fetchModels()
+	return acpsdk.LoadSessionResponse{Modes: s.modes(), ConfigOptions: s.configOptions()}, nil
 }
 
 func (a *agent) ResumeSession(_ context.Context, p acpsdk.ResumeSessionRequest) (acpsdk.ResumeSessionResponse, error) {
@@ -162,7 +164,8 @@ func (a *agent) ResumeSession(_ context.Context, p acpsdk.ResumeSessionRequest) 
 		return acpsdk.ResumeSessionResponse{}, err
 	}
 	go s.updates.send(s.availableCommands())
-	return acpsdk.ResumeSessionResponse{Modes: s.modes()}, nil
+	go s.fetchModels()
+	return acpsdk.ResumeSessionResponse{Modes: s.modes(), ConfigOptions: s.configOptions()}, nil
 }
 
 func (a *agent) ListSessions(_ context.Context, p acpsdk.ListSessionsRequest) (acpsdk.ListSessionsResponse, error) {
@@ -215,8 +218,19 @@ func (a *agent) SetSessionMode(_ context.Context, p acpsdk.SetSessionModeRequest
 	return acpsdk.SetSessionModeResponse{}, nil
 }
 
-func (a *agent) SetSessionConfigOption(context.Context, acpsdk.SetSessionConfigOptionRequest) (acpsdk.SetSessionConfigOptionResponse, error) {
-	return acpsdk.SetSessionConfigOptionResponse{}, acpsdk.NewMethodNotFound("session/set_config_option")
+func (a *agent) SetSessionConfigOption(_ context.Context, p acpsdk.SetSessionConfigOptionRequest) (acpsdk.SetSessionConfigOptionResponse, error) {
+	v := p.ValueId
+	if v == nil {
+		return acpsdk.SetSessionConfigOptionResponse{}, acpsdk.NewInvalidParams("zero's config options (mode, model) take a value id")
+	}
+	s := a.get(v.SessionId)
+	if s == nil {
+		return acpsdk.SetSessionConfigOptionResponse{}, acpsdk.NewInvalidParams("no open session " + string(v.SessionId))
+	}
+	if err := s.setOption(string(v.ConfigId), string(v.Value)); err != nil {
+		return acpsdk.SetSessionConfigOptionResponse{}, acpsdk.NewInvalidParams(err.Error())
+	}
+	return acpsdk.SetSessionConfigOptionResponse{ConfigOptions: s.configOptions()}, nil
 }
 
 func (a *agent) get(id acpsdk.SessionId) *session {

@@ -27,6 +27,8 @@ type session struct {
 	closing bool
 	// running is the prompt under way, for close to wait on.
 	running sync.WaitGroup
+	// models are the provider's models, once fetched (options.go).
+	models []string
 }
 
 func newSession(c conn, rt *run.Runtime, rs *run.Session) *session {
@@ -110,15 +112,17 @@ func (s *session) cancelPrompt() {
 }
 
 // setMode switches the permission mode between prompts and tells the
-// editor (current_mode_update).
+// editor (current_mode_update, config_option_update).
 func (s *session) setMode(m permission.Mode) error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.cancel != nil {
+		s.mu.Unlock()
 		return errors.New("the mode cannot change while a prompt runs (cancel it first)")
 	}
 	s.s.SetMode(m)
+	s.mu.Unlock()
 	s.updates.send(acpsdk.SessionUpdate{CurrentModeUpdate: &acpsdk.SessionCurrentModeUpdate{CurrentModeId: acpsdk.SessionModeId(m)}})
+	s.updates.send(acpsdk.SessionUpdate{ConfigOptionUpdate: &acpsdk.SessionConfigOptionUpdate{ConfigOptions: s.configOptions()}})
 	return nil
 }
 

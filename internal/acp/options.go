@@ -1,0 +1,91 @@
+package acp
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+
+	acpsdk "github.com/coder/acp-go-sdk"
+
+	"github.com/zero-agent/zero/internal/permission"
+	"github.com/zero-agent/zero/internal/run"
+)
+
+// Config option ids (https://agentclientprotocol.com/protocol/session-config-options).
+const (
+	optionMode  = "mode"
+	optionModel = "model"
+)
+
+// configOptions are the session's options: the permission mode and the
+// model (the models the provider lists, once fetched; until then the one
+// in use).
+func (s *session) configOptions() []acpsdk.SessionConfigOption {
+	var modes acpsdk.SessionConfigSelectOptionsUngrouped
+	for _, m := range sessionModes {
+		modes = append(modes, acpsdk.SessionConfigSelectOption{Value: acpsdk.SessionConfigValueId(m.Id), Name: m.Name, Description: m.Description})
+	}
+	model, _ := s.rt.ModelWindow()
+	s.mu.Lock()
+	ids := s.models
+	s.mu.Unlock()
+	if !slices.Contains(ids, model) {
+		ids = append([]string{model}, ids...)
+	}
+	var models acpsdk.SessionConfigSelectOptionsUngrouped
+	for _, id := range ids {
+		models = append(models, acpsdk.SessionConfigSelectOption{Value: acpsdk.SessionConfigValueId(id), Name: id})
+	}
+	sel := func(id, name string, cat acpsdk.SessionConfigOptionCategory, cur string, opts acpsdk.SessionConfigSelectOptionsUngrouped) acpsdk.SessionConfigOption {
+		o := acpsdk.NewSessionConfigOptionSelect(acpsdk.SessionConfigValueId(cur), acpsdk.SessionConfigSelectOptions{Ungrouped: &opts})
+		o.Select.Id, o.Select.Name, o.Select.Category = acpsdk.SessionConfigId(id), name, &cat
+		return o
+	}
+	return []acpsdk.SessionConfigOption{
+		sel(optionMode, "Mode", acpsdk.SessionConfigOptionCategoryMode, string(s.rt.Mode()), modes),
+		sel(optionModel, "Model", acpsdk.SessionConfigOptionCategoryModel, model, models),
+	}
+}
+
+// fetchModels lists the provider's models in the background (a local
+// server's GET /models, the catalog for vendor APIs) and sends the
+// options again with them.
+func (s *session) fetchModels() {
+	r := *s.rt.Active
+	r.Model, _ = s.rt.ModelWindow()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	ids, err := run.ModelIDs(ctx, &r)
+	if err != nil || len(ids) == 0 {
+		return
+	}
+	s.mu.Lock()
+	s.models = ids
+	s.mu.Unlock()
+	s.updates.send(acpsdk.SessionUpdate{ConfigOptionUpdate: &acpsdk.SessionConfigOptionUpdate{ConfigOptions: s.configOptions()}})
+}
+
+// setOption sets option id to value between prompts.
+func (s *session) setOption(id, value string) error {
+	switch id {
+	case optionMode:
+		m, err := permission.ParseMode(value)
+		if err != nil {
+			return err
+		}
+		return s.setMode(m)
+	case optionModel:
+		if value == "" {
+			return errors.New("the model option needs a model name")
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.cancel != nil {
+			return errors.New("the model cannot change while a prompt runs (cancel it first)")
+		}
+		s.s.SetModel(value)
+		return nil
+	}
+	return errors.New("unknown config option " + id + " (mode, model)")
+}
