@@ -8,11 +8,13 @@ package images
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"image"
 	_ "image/gif" // registers GIF for image.DecodeConfig
 	_ "image/jpeg"
 	_ "image/png"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -131,24 +133,28 @@ func Check(name string, data []byte, lim Limit) (llm.Image, error) {
 	return llm.Image{MediaType: mt, Data: data}, nil
 }
 
-// Load reads path and checks it (Check).
-func Load(path string, lim Limit) (llm.Image, error) {
+// Load reads path and checks it (Check); errors name the file name (the
+// path as the user typed it).
+func Load(path, name string, lim Limit) (llm.Image, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return llm.Image{}, fmt.Errorf("%s: no such file", name)
+		}
 		return llm.Image{}, err
 	}
 	if fi.IsDir() {
-		return llm.Image{}, fmt.Errorf("%s is a directory, not an image", path)
+		return llm.Image{}, fmt.Errorf("%s is a directory, not an image", name)
 	}
 	if lim.MaxBytes > 0 && fi.Size() > int64(lim.MaxBytes) {
 		return llm.Image{}, fmt.Errorf("%s is %s; the provider takes images up to %s (make it smaller and attach it again)",
-			path, mb(int(fi.Size())), mb(lim.MaxBytes))
+			name, mb(int(fi.Size())), mb(lim.MaxBytes))
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return llm.Image{}, err
 	}
-	return Check(path, data, lim)
+	return Check(name, data, lim)
 }
 
 // LooksLikePath reports whether s (a pasted line) names an image file by

@@ -108,15 +108,15 @@ func TestLoadIgnoresTheExtension(t *testing.T) {
 	if err := os.WriteFile(p, encoded(t, "png", 1, 1), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	img, err := Load(p, LimitFor("openai"))
+	img, err := Load(p, "really-a-png.jpg", LimitFor("openai"))
 	if err != nil || img.MediaType != PNG {
 		t.Fatalf("%v %v", img.MediaType, err)
 	}
-	if _, err := Load(dir, Limit{}); err == nil || !strings.Contains(err.Error(), "directory") {
+	if _, err := Load(dir, "dir", Limit{}); err == nil || !strings.Contains(err.Error(), "directory") {
 		t.Fatalf("dir: %v", err)
 	}
-	if _, err := Load(filepath.Join(dir, "missing.png"), Limit{}); err == nil {
-		t.Fatal("missing file loaded")
+	if _, err := Load(filepath.Join(dir, "missing.png"), "missing.png", Limit{}); err == nil || err.Error() != "missing.png: no such file" {
+		t.Fatalf("missing file: %v", err)
 	}
 }
 

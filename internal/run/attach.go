@@ -17,10 +17,11 @@ func (s *Session) LoadImage(path string) (llm.Image, error) {
 	if err := s.takesImages(); err != nil {
 		return llm.Image{}, err
 	}
+	abs := path
 	if !filepath.IsAbs(path) {
-		path = filepath.Join(s.rt.Workspace.Root(), path)
+		abs = filepath.Join(s.rt.Workspace.Root(), path)
 	}
-	return images.Load(path, images.LimitFor(string(s.rt.Active.Kind)))
+	return images.Load(abs, path, images.LimitFor(string(s.rt.Active.Kind)))
 }
 
 // takesImages refuses images for a model the catalog lists as text-only;

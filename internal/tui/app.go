@@ -43,6 +43,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/tui/editor"
 	"github.com/zero-agent/zero/internal/tui/markdown"
 	"github.com/zero-agent/zero/internal/tui/render"
@@ -62,6 +63,8 @@ type Model struct {
 
 	ed   editor.Editor
 	hist editor.History
+	// images wait for the next prompt (/image, a pasted path).
+	images []llm.Image
 
 	// Key-sequence state.
 	lastKey    time.Time // when the previous key arrived
@@ -343,6 +346,10 @@ func (m *Model) paste(s string) {
 		m.search.query += sanitize.Line(clean)
 		m.searchUpdate(false)
 	default:
+		if p, ok := pastedImage(clean); ok {
+			m.attachImage(p)
+			return
+		}
 		m.ed.Insert(clean)
 		if strings.Count(clean, "\n") >= pasteFoldLines {
 			m.pastes = append(m.pastes, clean)

@@ -98,6 +98,8 @@ const (
 // Turn is one user prompt handed to Backend.Run.
 type Turn struct {
 	Prompt string
+	// Images go with the prompt (/image, a pasted path).
+	Images []llm.Image
 	Mode   Mode
 	// Approve answers permission requests for this turn. It blocks until
 	// the user decides or ctx is cancelled (then it returns a deny with

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/rules"
 	"github.com/zero-agent/zero/internal/run"
 	"github.com/zero-agent/zero/internal/sessions"
@@ -98,8 +99,16 @@ func (b *RunBackend) Run(ctx context.Context, turn Turn, sink event.Sink) event.
 	if turn.Approve != nil {
 		ask = turn.Approve
 	}
-	res := sess.Prompt(ctx, run.Turn{Prompt: turn.Prompt, Sink: sink, Ask: ask, Question: turn.Ask})
+	res := sess.Prompt(ctx, run.Turn{Prompt: turn.Prompt, Images: turn.Images, Sink: sink, Ask: ask, Question: turn.Ask})
 	return res.StopReason
+}
+
+// LoadImage implements imageLoader.
+func (b *RunBackend) LoadImage(path string) (llm.Image, error) { return b.Session().LoadImage(path) }
+
+// CompletePaths implements pathCompleter.
+func (b *RunBackend) CompletePaths(prefix string) []string {
+	return tools.CompletePaths(b.rt.Workspace, prefix)
 }
 
 // SetMode switches the session's mode between turns (Shift+Tab), so

@@ -25,6 +25,9 @@ type argsMsg struct {
 // complete handles Tab.
 func (m *Model) complete() tea.Cmd {
 	v := m.ed.Value()
+	if m.completeMention(v) {
+		return nil
+	}
 	if !strings.HasPrefix(v, "/") || strings.Contains(v, "\n") {
 		return nil
 	}

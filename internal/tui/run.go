@@ -68,7 +68,8 @@ func (m *Model) startRun(prompt string) tea.Cmd {
 	m.commit(render.Prompt(m.shownPrompt(prompt), m.contentWidth())...)
 	ctx := m.begin("")
 	id, send, b := m.turn.id, m.send, m.backend
-	turn := Turn{Prompt: prompt, Mode: m.mode, Approve: m.approver(id), Ask: m.asker(id)}
+	turn := Turn{Prompt: prompt, Images: m.images, Mode: m.mode, Approve: m.approver(id), Ask: m.asker(id)}
+	m.images = nil
 	return func() tea.Msg {
 		sink := event.SinkFunc(func(e event.Event) { send(eventMsg{id: id, ev: e}) })
 		return runDoneMsg{id: id, stop: b.Run(ctx, turn, sink)}

@@ -39,6 +39,7 @@ var commands = []command{
 	{"rules", "[why <id>]", "show the rules in force, or why one exists"},
 	{"mcp", "[tools|prompts|reconnect NAME|remove NAME]", "MCP servers: state, tools, prompts (/mcp__server__prompt runs one), reconnect, remove"},
 	{"clip", "[n]", "copy code block n (or the last reply) to the clipboard"},
+	{"image", "<path>", "attach an image (PNG, JPEG, GIF, WebP) to the next prompt"},
 	{"ps", "", "list the processes the model started (exec_command)"},
 	{"stop", "<id>", "end a process the model started, and its children"},
 	{"exit", "", "quit"},
@@ -203,6 +204,8 @@ func (m *Model) slash(line string) tea.Cmd {
 		})
 	case "clip":
 		return m.clip(arg)
+	case "image":
+		m.attachImage(arg)
 	case "ps", "stop":
 		return m.procs(name == "stop", arg)
 	default:
