@@ -83,6 +83,8 @@ type Session struct {
 	procs *tools.Procs
 	// questions is the asker of the prompt under way (questions.go).
 	questions questions
+	// spent sums the usage reports of this process (status.go).
+	spent spent
 }
 
 // Usage is how much of the window the session uses now.
@@ -131,7 +133,7 @@ func (rt *Runtime) OpenSession(w Which) (*Session, error) {
 		History:              got.history,
 		Plan:                 got.plan,
 		Planning:             mode == permission.ModePlan,
-		Sink:                 event.Multi{s.chain, event.SinkFunc(s.track)},
+		Sink:                 event.Multi{s.chain, event.SinkFunc(s.track), event.SinkFunc(s.noteSpent)},
 		SessionDir:           log.Dir(),
 		ContextWindow:        window,
 		MaxToolOutput:        rt.Config.MaxToolOutput,

@@ -164,6 +164,10 @@ const (
 	ReportMemory ReportKind = "memory"
 	// ReportSkills lists the skills (/skills) and what was skipped.
 	ReportSkills ReportKind = "skills"
+	// ReportStatus is /status: model, endpoint, window, mode, session,
+	// MCP servers; ReportCost is /cost: tokens and estimated cost.
+	ReportStatus ReportKind = "status"
+	ReportCost   ReportKind = "cost"
 )
 
 // ShellResult is the outcome of a `!cmd`.

@@ -168,6 +168,10 @@ func (b *RunBackend) Report(ctx context.Context, kind ReportKind) (string, error
 		return b.Session().Instructions().Report(), nil
 	case ReportSkills:
 		return b.Session().Skills().Report() + "\nrun one with /<name> [arguments]; the model loads them with the skill tool", nil
+	case ReportStatus:
+		return b.Session().StatusReport(ctx), nil
+	case ReportCost:
+		return b.Session().CostReport(), nil
 	}
 	return "", fmt.Errorf("unknown report %q", kind)
 }

@@ -370,3 +370,27 @@ func TestPromptHistoryKeepsEveryTypedLineAcrossSessions(t *testing.T) {
 		t.Fatalf("history %q", got)
 	}
 }
+
+// /status names the model, endpoint, window, mode, session and MCP
+// servers; /cost sums the usage the server reported.
+func TestStatusAndCostReports(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	b, _ := testBackend(t, srv)
+	srv.Script(llmtest.Reply(llmtest.Text("hi"), llmtest.Usage(900, 20)))
+	b.Run(context.Background(), Turn{Prompt: "hello"}, event.SinkFunc(func(event.Event) {}))
+	status, err := b.Report(context.Background(), ReportStatus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"model      m (", "endpoint   " + srv.URL(), "mode       normal", "session    " + b.Session().ID(), "events.jsonl", "mcp        none configured"} {
+		if !strings.Contains(status, want) {
+			t.Errorf("/status lacks %q:\n%s", want, status)
+		}
+	}
+	cost, _ := b.Report(context.Background(), ReportCost)
+	for _, want := range []string{"1 request this session", "input   900 tokens", "output  20 tokens", "cost    unknown"} {
+		if !strings.Contains(cost, want) {
+			t.Errorf("/cost lacks %q:\n%s", want, cost)
+		}
+	}
+}

@@ -27,6 +27,8 @@ var commands = []command{
 	{"model", "[name]", "show or switch the model"},
 	{"config", "", "show the active configuration"},
 	{"context", "", "show what fills the context window"},
+	{"status", "", "show the model, endpoint, window, mode, session and MCP servers"},
+	{"cost", "", "show this session's tokens and estimated cost"},
 	{"clear", "", "new session; old conversation scrolled off the screen"},
 	{"new", "", "new session; the screen stays as it is"},
 	{"sessions", "", "list this project's sessions"},
@@ -166,7 +168,7 @@ func (m *Model) slash(line string) tea.Cmd {
 		return m.background("", func(ctx context.Context, b Backend) (string, error) {
 			return b.MCP(ctx, arg)
 		})
-	case "config", "context", "logs", "tools", "memory", "skills":
+	case "config", "context", "logs", "tools", "memory", "skills", "status", "cost":
 		kind := ReportKind(name)
 		return m.background("", func(ctx context.Context, b Backend) (string, error) {
 			return b.Report(ctx, kind)

@@ -89,7 +89,7 @@ func TestSlashCompletion(t *testing.T) {
 	if d.m.Value() != "/c" {
 		t.Fatalf("tab on ambiguous /c = %q", d.m.Value())
 	}
-	mustContain(t, "live", d.live(), "/config /context /clear /compact /clip")
+	mustContain(t, "live", d.live(), "/config /context /cost /clear /compact /clip")
 	d.press("ctrl+u")
 	d.typeText("/co")
 	d.press("tab")
