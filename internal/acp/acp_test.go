@@ -1,7 +1,12 @@
 package acp
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
+	"image"
+	"image/color"
+	pngenc "image/png"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -164,8 +169,8 @@ func TestInitializeAdvertisesWhatWorks(t *testing.T) {
 	if !caps.LoadSession || caps.SessionCapabilities.List == nil || caps.SessionCapabilities.Resume == nil || caps.SessionCapabilities.Close == nil {
 		t.Errorf("session capabilities = %+v", caps)
 	}
-	if caps.PromptCapabilities.Image || caps.PromptCapabilities.Audio || !caps.PromptCapabilities.EmbeddedContext {
-		t.Errorf("prompt capabilities = %+v (images and audio do not work, embedded context does)", caps.PromptCapabilities)
+	if !caps.PromptCapabilities.Image || caps.PromptCapabilities.Audio || !caps.PromptCapabilities.EmbeddedContext {
+		t.Errorf("prompt capabilities = %+v (images and embedded context work, audio does not)", caps.PromptCapabilities)
 	}
 	if caps.McpCapabilities.Http || caps.McpCapabilities.Sse {
 		t.Errorf("MCP servers from the client are not supported, yet advertised: %+v", caps.McpCapabilities)
@@ -568,4 +573,59 @@ func TestModelAndModeAreConfigOptions(t *testing.T) {
 	if _, err := b.conn.SetSessionConfigOption(ctx, acpsdk.SetSessionConfigOptionRequest{ValueId: &acpsdk.SetSessionConfigOptionValueId{SessionId: resp.SessionId, ConfigId: "mode", Value: "yolo"}}); err == nil {
 		t.Error("an unknown mode was accepted")
 	}
+}
+
+func TestPromptTakesImagesResourceLinksAndEmbeddedContext(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	dir := workspace(t)
+	srv.Script(llmtest.Reply(llmtest.Text("A red dot.")))
+	b := startBridge(t, srv, &client{})
+	id := b.newSession(t, dir)
+	var png bytes.Buffer
+	img := image.NewRGBA(image.Rect(0, 0, 2, 2))
+	img.Set(0, 0, color.RGBA{R: 255, A: 255})
+	if err := pngenc.Encode(&png, img); err != nil {
+		t.Fatal(err)
+	}
+	prompt := []acpsdk.ContentBlock{
+		acpsdk.TextBlock("What is in the picture? See "),
+		acpsdk.ResourceLinkBlock("main.go", "file://"+filepath.Join(dir, "main.go")),
+		acpsdk.ResourceBlock(acpsdk.EmbeddedResourceResource{TextResourceContents: &acpsdk.TextResourceContents{Uri: "file:///buf.go", Text: "package unsaved"}}),
+		acpsdk.ImageBlock(base64.StdEncoding.EncodeToString(png.Bytes()), "image/png"),
+	}
+	resp, err := b.conn.Prompt(context.Background(), acpsdk.PromptRequest{SessionId: id, Prompt: prompt})
+	if err != nil || resp.StopReason != acpsdk.StopReasonEndTurn {
+		t.Fatalf("prompt: %+v, %v", resp, err)
+	}
+	body := lastCompletion(srv)
+	for _, want := range []string{filepath.Join(dir, "main.go"), "package unsaved", "/buf.go", base64.StdEncoding.EncodeToString(png.Bytes())} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the request lacks %q: %s", want, body)
+		}
+	}
+	bad := []acpsdk.ContentBlock{acpsdk.ImageBlock(base64.StdEncoding.EncodeToString([]byte("not an image")), "image/png")}
+	if _, err := b.conn.Prompt(context.Background(), acpsdk.PromptRequest{SessionId: id, Prompt: bad}); err == nil || !strings.Contains(err.Error(), "not a PNG") {
+		t.Errorf("a broken image: %v", err)
+	}
+}
+
+// FuzzPromptText: any prompt an editor sends either reads or is refused
+// with an error, never a panic.
+func FuzzPromptText(f *testing.F) {
+	f.Add(`[{"type":"text","text":"hi"}]`)
+	f.Add(`[{"type":"resource_link","name":"a","uri":"file:///a%20b"}]`)
+	f.Add(`[{"type":"resource","resource":{"uri":"x","text":"t"}}]`)
+	f.Add(`[{"type":"resource","resource":{"uri":"x","blob":"AA=="}}]`)
+	f.Add(`[{"type":"image","data":"!!","mimeType":"image/png"}]`)
+	f.Add(`[{"type":"audio","data":"AA==","mimeType":"audio/wav"}]`)
+	f.Fuzz(func(t *testing.T, in string) {
+		var blocks []acpsdk.ContentBlock
+		if json.Unmarshal([]byte(in), &blocks) != nil {
+			return
+		}
+		text, imgs, err := promptText(blocks)
+		if err == nil && strings.TrimSpace(text) == "" && len(imgs) == 0 {
+			t.Errorf("an empty prompt was accepted: %q", in)
+		}
+	})
 }

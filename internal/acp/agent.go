@@ -12,6 +12,7 @@ import (
 	acpsdk "github.com/coder/acp-go-sdk"
 
 	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/permission"
 	"github.com/zero-agent/zero/internal/run"
 )
@@ -112,7 +113,7 @@ func (a *agent) Initialize(_ context.Context, p acpsdk.InitializeRequest) (acpsd
 		AgentInfo:       &acpsdk.Implementation{Name: "zero", Title: acpsdk.Ptr("Zero"), Version: a.o.Version},
 		AgentCapabilities: acpsdk.AgentCapabilities{
 			LoadSession:        true,
-			PromptCapabilities: acpsdk.PromptCapabilities{EmbeddedContext: true},
+			PromptCapabilities: acpsdk.PromptCapabilities{EmbeddedContext: true, Image: true},
 			SessionCapabilities: acpsdk.SessionCapabilities{
 				List:   &acpsdk.SessionListCapabilities{},
 				Resume: &acpsdk.SessionResumeCapabilities{},
@@ -196,11 +197,19 @@ func (a *agent) Prompt(ctx context.Context, p acpsdk.PromptRequest) (acpsdk.Prom
 	if s == nil {
 		return acpsdk.PromptResponse{}, acpsdk.NewInvalidParams("no open session " + string(p.SessionId))
 	}
-	text, err := promptText(p.Prompt)
+	text, raw, err := promptText(p.Prompt)
 	if err != nil {
 		return acpsdk.PromptResponse{}, acpsdk.NewInvalidParams(err.Error())
 	}
-	return s.prompt(ctx, text)
+	var imgs []llm.Image
+	for _, r := range raw {
+		img, err := s.s.AttachImage(r.name, r.data)
+		if err != nil {
+			return acpsdk.PromptResponse{}, acpsdk.NewInvalidParams(err.Error())
+		}
+		imgs = append(imgs, img)
+	}
+	return s.prompt(ctx, text, imgs)
 }
 
 func (a *agent) SetSessionMode(_ context.Context, p acpsdk.SetSessionModeRequest) (acpsdk.SetSessionModeResponse, error) {

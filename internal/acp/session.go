@@ -8,6 +8,7 @@ import (
 	acpsdk "github.com/coder/acp-go-sdk"
 
 	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/permission"
 	"github.com/zero-agent/zero/internal/run"
 )
@@ -63,7 +64,7 @@ func (s *session) modes() *acpsdk.SessionModeState {
 
 // prompt runs one prompt to its end; session/cancel ends it with
 // cancelled (the run layer stops the loop and the running tools).
-func (s *session) prompt(ctx context.Context, text string) (acpsdk.PromptResponse, error) {
+func (s *session) prompt(ctx context.Context, text string, imgs []llm.Image) (acpsdk.PromptResponse, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.mu.Lock()
@@ -86,7 +87,7 @@ func (s *session) prompt(ctx context.Context, text string) (acpsdk.PromptRespons
 		}
 		return acpsdk.PromptResponse{StopReason: acpsdk.StopReasonEndTurn}, nil
 	}
-	res := s.s.Prompt(ctx, run.Turn{Prompt: text, Sink: s.updates, Ask: s.asker.ask})
+	res := s.s.Prompt(ctx, run.Turn{Prompt: text, Images: imgs, Sink: s.updates, Ask: s.asker.ask})
 	s.sendUsage()
 	if ctx.Err() != nil || res.StopReason == event.StopInterrupted {
 		return acpsdk.PromptResponse{StopReason: acpsdk.StopReasonCancelled}, nil

@@ -39,3 +39,13 @@ func (s *Session) takesImages() error {
 	}
 	return nil
 }
+
+// AttachImage checks image bytes a surface received (an editor's prompt
+// over ACP) as LoadImage checks a file: a model that takes images, a
+// known format within the provider's limits; name is how errors name it.
+func (s *Session) AttachImage(name string, data []byte) (llm.Image, error) {
+	if err := s.takesImages(); err != nil {
+		return llm.Image{}, err
+	}
+	return images.Check(name, data, images.LimitFor(string(s.rt.Active.Kind)))
+}
