@@ -116,3 +116,94 @@ func TestImageFlagRefusals(t *testing.T) {
 		}
 	}
 }
+
+// lastOf is the last element of the JSON array v[key].
+func lastOf(v any, key string) map[string]any {
+	list, _ := v.(map[string]any)[key].([]any)
+	if len(list) == 0 {
+		return nil
+	}
+	m, _ := list[len(list)-1].(map[string]any)
+	return m
+}
+
+// at walks a decoded JSON value by object keys and array indexes.
+func at(v any, path ...any) any {
+	for _, p := range path {
+		switch k := p.(type) {
+		case string:
+			m, _ := v.(map[string]any)
+			v = m[k]
+		case int:
+			a, _ := v.([]any)
+			if k >= len(a) {
+				return nil
+			}
+			v = a[k]
+		}
+	}
+	return v
+}
+
+// checkTinyPNG fails unless b64 is server-everything's 20×20 PNG.
+func checkTinyPNG(t *testing.T, b64 any) {
+	t.Helper()
+	s, _ := b64.(string)
+	data, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		t.Fatalf("image data %.40q: %v", s, err)
+	}
+	c, err := png.DecodeConfig(bytes.NewReader(data))
+	if err != nil || c.Width != 20 || c.Height != 20 {
+		t.Fatalf("image part is not the tool's 20×20 PNG: %v %dx%d", err, c.Width, c.Height)
+	}
+}
+
+// TestMCPToolImagesReachTheModelAsImageParts: server-everything's
+// get-tiny-image returns a PNG; Anthropic gets it as an image block in
+// the tool_result, Gemini as inlineData beside the functionResponse, and
+// OpenAI chat completions (no images in tool messages) the text
+// description only.
+func TestMCPToolImagesReachTheModelAsImageParts(t *testing.T) {
+	for _, d := range wireDialects {
+		t.Run(d.name, func(t *testing.T) {
+			e := newEnv(t)
+			withEverything(t, e, true)
+			srv := llmtest.NewServer(t)
+			srv.Script(llmtest.Reply(tc("i1", "mcp__everything__get-tiny-image", `{}`)), llmtest.Reply(llmtest.Text("A tiny image.")))
+			if d.env != nil {
+				e.vars = append(e.vars, d.env(srv.URL())...)
+			}
+			args := append([]string{"exec", "--auto-approve", "--model", d.model}, d.args(srv.URL())...)
+			r := e.run(t.TempDir(), "", append(args, "show me the tiny image")...)
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			reqs := completions(srv)
+			if len(reqs) != 2 {
+				t.Fatalf("%d requests", len(reqs))
+			}
+			body := reqs[1].Map()
+			switch d.name {
+			case "anthropic":
+				res := at(lastOf(body, "messages"), "content", 0)
+				if at(res, "type") != "tool_result" || at(res, "content", 1, "type") != "image" || at(res, "content", 1, "source", "media_type") != "image/png" {
+					t.Fatalf("tool_result %v", res)
+				}
+				checkTinyPNG(t, at(res, "content", 1, "source", "data"))
+			case "gemini":
+				parts := at(lastOf(body, "contents"), "parts")
+				if at(parts, 0, "functionResponse") == nil || at(parts, 1, "inlineData", "mimeType") != "image/png" {
+					t.Fatalf("parts %v", parts)
+				}
+				checkTinyPNG(t, at(parts, 1, "inlineData", "data"))
+			case "openai":
+				msg := lastOf(body, "messages")
+				content, _ := msg["content"].(string)
+				if msg["role"] != "tool" || !strings.Contains(content, "[image: image/png,") || strings.Contains(string(reqs[1].Body), "image_url") {
+					t.Fatalf("tool message %v", msg)
+				}
+			}
+		})
+	}
+}

@@ -99,7 +99,7 @@ func (r *run) runTools(ctx context.Context, calls []llm.ToolCall, invalid map[st
 			RawBytes: max(p.res.RawBytes, len(p.res.Content)), KeptBytes: len(kept[i]), ExitCode: p.res.ExitCode,
 			Diff: p.res.Diff, ElapsedMs: p.elapsed.Milliseconds(),
 		}})
-		r.appendMessage(llm.ToolResultMessage(llm.ToolResult{CallID: p.call.ID, Name: p.call.Name, Content: kept[i], IsError: p.res.IsError}))
+		r.appendMessage(llm.ToolResultMessage(llm.ToolResult{CallID: p.call.ID, Name: p.call.Name, Content: kept[i], IsError: p.res.IsError, Images: p.res.Images}))
 		if p.res.Plan != nil && !p.res.IsError {
 			r.setPlan(p.res.Plan)
 		}

@@ -352,7 +352,7 @@ func MessageBytes(m llm.Message) int {
 			n += len(p.ToolCall.Name) + len(p.ToolCall.Arguments)
 		}
 		if p.ToolResult != nil {
-			n += len(p.ToolResult.Content)
+			n += len(p.ToolResult.Content) + len(p.ToolResult.Images)*ImageBytes
 		}
 		if p.Image != nil {
 			n += ImageBytes

@@ -90,6 +90,10 @@ type ToolResult struct {
 	Name    string `json:"name"`
 	Content string `json:"content"`
 	IsError bool   `json:"isError,omitempty"`
+	// Images are images the tool returned (an MCP tool's image content),
+	// sent as image parts where the provider takes them in a tool result
+	// (Anthropic, Gemini); Content describes them for the others.
+	Images []Image `json:"images,omitempty"`
 }
 
 // ArgumentsJSON returns the call's arguments as a JSON object. Empty

@@ -8,6 +8,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/zero-agent/zero/internal/images"
+	"github.com/zero-agent/zero/internal/llm"
 )
 
 // Output cap: Claude Code's MAX_MCP_OUTPUT_TOKENS, 25,000 tokens by
@@ -31,8 +34,8 @@ func maxOutputBytes(getenv func(string) string) int {
 }
 
 // resultText renders a tool result as the text the model reads: text parts
-// as they are, images and audio described (image parts for providers that
-// take them are a later step), embedded resources' text under their URI,
+// as they are, images and audio described (resultImages sends images as
+// image parts too, to providers that take them), embedded resources' text under their URI,
 // resource links by URI, and structured content as JSON when there is no
 // other content.
 func resultText(res *mcp.CallToolResult) string {
@@ -61,6 +64,23 @@ func resultText(res *mcp.CallToolResult) string {
 		}
 	}
 	return strings.Join(parts, "\n")
+}
+
+// resultImages are the result's images the model can be sent: PNG, JPEG,
+// GIF or WebP by their bytes, within the strictest provider limit
+// (Anthropic's; images.LimitFor), since the result is kept in the
+// session whatever model reads it later. The others stay described in
+// the text only.
+func resultImages(res *mcp.CallToolResult) []llm.Image {
+	var out []llm.Image
+	for _, c := range res.Content {
+		if ic, ok := c.(*mcp.ImageContent); ok {
+			if img, err := images.Check("image", ic.Data, images.LimitFor("anthropic")); err == nil {
+				out = append(out, img)
+			}
+		}
+	}
+	return out
 }
 
 func resourceText(r *mcp.ResourceContents) string {

@@ -111,7 +111,7 @@ func (t *Tool) Run(ctx context.Context, args json.RawMessage) (tools.Result, err
 	if res.IsError && text == "" {
 		text = "the tool reported an error without a message"
 	}
-	return tools.Result{Content: capOutput(text, t.srv.m.maxOutput), IsError: res.IsError}, nil
+	return tools.Result{Content: capOutput(text, t.srv.m.maxOutput), IsError: res.IsError, Images: resultImages(res)}, nil
 }
 
 // crashed is the result text for a call whose server died under it (case

@@ -63,6 +63,9 @@ type Result struct {
 	// when the tool's file limit stopped it.
 	FullOutput      string
 	FullOutputBytes int
+	// Images are images the tool returned (MCP image content, checked
+	// against the strictest provider limit); Content describes them too.
+	Images []llm.Image
 	// Plan is the plan an update_plan call set; the agent keeps the
 	// latest and emits it as an event.TaskPlan.
 	Plan *event.TaskPlan

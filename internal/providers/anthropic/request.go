@@ -240,6 +240,9 @@ func userBlocks(m llm.Message) []sdk.ContentBlockParamUnion {
 				if r.Content != "" {
 					b.Content = []sdk.ToolResultBlockParamContentUnion{{OfText: &sdk.TextBlockParam{Text: r.Content}}}
 				}
+				for _, img := range r.Images { // image blocks inside tool_result
+					b.Content = append(b.Content, sdk.ToolResultBlockParamContentUnion{OfImage: sdk.NewImageBlockBase64(img.MediaType, base64.StdEncoding.EncodeToString(img.Data)).OfImage})
+				}
 				if r.IsError {
 					b.IsError = sdk.Bool(true)
 				}

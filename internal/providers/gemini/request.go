@@ -183,6 +183,9 @@ func userParts(m llm.Message, names *schema.NameMap, callNames map[string]string
 				resp = map[string]any{"error": r.Content}
 			}
 			results = append(results, wirePart{FunctionResponse: &functionResponse{Name: names.Add("", name), Response: resp}})
+			for _, img := range r.Images { // a tool's images: inline data beside its response
+				results = append(results, wirePart{InlineData: &inlineData{MimeType: img.MediaType, Data: img.Data}})
+			}
 		}
 	}
 	// Function responses answer the previous model turn; they go first.
