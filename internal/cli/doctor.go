@@ -103,7 +103,16 @@ func runDoctor(s stdio, name string) error {
 		doctorConfig(c, cfg, name)
 	}
 	backend, detail := sandbox.BackendInfo()
-	c.line(backend != "none" && backend != "", "shell sandbox: %s — %s", backend, detail)
+	if cfg != nil && cfg.NoSandbox {
+		c.line(false, "shell sandbox: off (sandbox.enabled false in the user config); %s would be used — %s", backend, detail)
+	} else {
+		c.line(backend != "none" && backend != "", "shell sandbox: %s — %s", backend, detail)
+	}
+	network := "off (shell commands reach no network; set \"sandbox\": {\"network\": \"on\"} in ~/.config/zero/config.json to allow it)"
+	if cfg != nil && cfg.SandboxNetwork == config.NetworkOn {
+		network = "on (sandbox.network in the user config)"
+	}
+	c.line(true, "shell network: %s", network)
 	dir, err := sessions.DefaultDir()
 	if err == nil {
 		err = os.MkdirAll(dir, 0o700)

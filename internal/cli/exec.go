@@ -31,7 +31,7 @@ func execute(s stdio, o *execOptions) error {
 	}
 	rt, err := run.Open(run.Options{
 		Workdir: o.over.workdir, AddDirs: o.over.addDirs, Overrides: o.over.config(),
-		Mode: o.permission, AutoApprove: o.over.autoApprove, MaxTurns: o.maxTurns,
+		Mode: o.permission, AutoApprove: o.over.autoApprove, NoSandbox: o.over.noSandbox, MaxTurns: o.maxTurns,
 		CompletionCheck: true, Questions: o.input == headless.StreamJSON, Stderr: s.err, Tools: o.tools.flags(),
 	})
 	if err != nil {

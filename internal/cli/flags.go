@@ -20,7 +20,7 @@ import (
 // exec, config).
 type overrides struct {
 	baseURL, model, apiKey, provider string
-	autoApprove                      bool
+	autoApprove, noSandbox           bool
 	workdir                          string
 	addDirs                          []string
 }
@@ -40,6 +40,7 @@ func (o *overrides) register(c *cobra.Command) {
 	fs.StringVar(&o.apiKey, "api-key", "", "the API `KEY` (prefer the provider's environment variable)")
 	fs.StringVar(&o.provider, "provider", "", "provider profile `NAME` (zero providers lists them)")
 	fs.BoolVar(&o.autoApprove, "auto-approve", false, "run write and shell tools without asking (the shell guard still refuses catastrophic commands)")
+	fs.BoolVar(&o.noSandbox, "no-sandbox", false, "run shell commands without the OS sandbox for this run (the guard and the mode still decide what runs)")
 	fs.StringVarP(&o.workdir, "cd", "C", "", "workspace `DIR` (default: the current directory)")
 	fs.StringArrayVar(&o.addDirs, "add-dir", nil, "extra `DIR` the tools may write (repeatable)")
 	c.MarkFlagDirname("cd")

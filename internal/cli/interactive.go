@@ -30,7 +30,7 @@ func startApp(s stdio, o *appOptions) error {
 	}
 	rt, err := run.Open(run.Options{
 		Workdir: o.over.workdir, AddDirs: o.over.addDirs, Overrides: o.over.config(),
-		Mode: o.mode, AutoApprove: o.over.autoApprove, Questions: true, Stderr: s.err, Tools: o.tools.flags(),
+		Mode: o.mode, AutoApprove: o.over.autoApprove, NoSandbox: o.over.noSandbox, Questions: true, Stderr: s.err, Tools: o.tools.flags(),
 	})
 	if err != nil {
 		return err

@@ -443,3 +443,42 @@ func TestPermissionModeSpellings(t *testing.T) {
 		}
 	}
 }
+
+// The sandbox settings come from the user file; a project file may
+// narrow them (network off) but never widen them (network on, sandbox
+// off), and says so.
+func TestSandboxSettingsAreTheUsersToWiden(t *testing.T) {
+	for _, tt := range []struct {
+		name, user, project string
+		network             string
+		noSandbox           bool
+		warn                string
+	}{
+		{name: "default", network: ""},
+		{name: "user network on", user: `{"sandbox":{"network":"on"}}`, network: NetworkOn},
+		{name: "user sandbox off", user: `{"sandbox":{"enabled":false}}`, noSandbox: true},
+		{name: "project network on", project: `{"sandbox":{"network":"on"}}`, network: "", warn: `sandbox.network "on" ignored`},
+		{name: "project narrows", user: `{"sandbox":{"network":"on"}}`, project: `{"sandbox":{"network":"off"}}`, network: NetworkOff},
+		{name: "project sandbox off", project: `{"sandbox":{"enabled":false}}`, warn: "sandbox.enabled false ignored"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			user := tt.user
+			if user == "" {
+				user = "{}"
+			}
+			c, err := Load(setup(t, user, tt.project, env{}, Overrides{}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.SandboxNetwork != tt.network || c.NoSandbox != tt.noSandbox {
+				t.Errorf("network %q, no sandbox %v", c.SandboxNetwork, c.NoSandbox)
+			}
+			if tt.warn != "" && !hasWarning(c, tt.warn) {
+				t.Errorf("warnings %q lack %q", c.Warnings, tt.warn)
+			}
+		})
+	}
+	if _, err := Load(setup(t, `{"sandbox":{"network":"ask-me"}}`, "", env{}, Overrides{})); err == nil || !strings.Contains(err.Error(), "sandbox.network") {
+		t.Errorf("a bad sandbox.network: %v", err)
+	}
+}

@@ -92,6 +92,9 @@ type File struct {
 	// (unset: apply_patch for models the catalog says were trained on it,
 	// else edit_file).
 	EditTool string `json:"editTool,omitempty"`
+	// Sandbox configures the OS sandbox of shell commands (user file
+	// only: a project file may narrow it, never widen it).
+	Sandbox *Sandbox `json:"sandbox,omitempty"`
 	// ContextWindow overrides the model's window, in tokens.
 	ContextWindow *int `json:"contextWindow,omitempty"`
 	// MaxToolOutput caps one tool result sent to the model, in bytes;
@@ -256,6 +259,13 @@ func (f *File) validate() error {
 	default:
 		return fmt.Errorf("toolProtocol must be \"native\", \"prompted\" or \"auto\", not %q", f.ToolProtocol)
 	}
+	if f.Sandbox != nil {
+		switch f.Sandbox.Network {
+		case "", NetworkOff, NetworkOn:
+		default:
+			return fmt.Errorf("sandbox.network must be \"off\" or \"on\", not %q", f.Sandbox.Network)
+		}
+	}
 	switch f.EditTool {
 	case "", "auto", "edit_file", "apply_patch", "both":
 	default:
@@ -294,3 +304,19 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// Sandbox is the "sandbox" object of a config file.
+type Sandbox struct {
+	// Network is "off" (the default: shell commands reach no network) or
+	// "on" (they reach it, confined otherwise as usual).
+	Network string `json:"network,omitempty"`
+	// Enabled false runs shell commands without the OS sandbox (the guard
+	// and the permission mode still decide what runs).
+	Enabled *bool `json:"enabled,omitempty"`
+}
+
+// Sandbox network settings.
+const (
+	NetworkOff = "off"
+	NetworkOn  = "on"
+)

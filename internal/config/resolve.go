@@ -85,6 +85,11 @@ type Config struct {
 	// MaxOutputTokens caps one model reply, in tokens; 0 means the
 	// agent's default (agent.DefaultMaxOutputTokens).
 	MaxOutputTokens int `json:"maxOutputTokens,omitempty"`
+	// SandboxNetwork is config.NetworkOff ("") or NetworkOn; NoSandbox
+	// turns the OS sandbox off. Both come from the user file (or the
+	// command line); a project file cannot widen them.
+	SandboxNetwork string `json:"sandboxNetwork,omitempty"`
+	NoSandbox      bool   `json:"noSandbox,omitempty"`
 	// Hooks come from the user file.
 	Hooks json.RawMessage `json:"hooks,omitempty"`
 	// ProjectHooks come from the project file: untrusted code that arrived
@@ -245,6 +250,14 @@ func (c *Config) applyUser(f *File) {
 	if f.PermissionMode != "" {
 		c.PermissionMode = f.PermissionMode
 	}
+	if sb := f.Sandbox; sb != nil {
+		if sb.Network != "" {
+			c.SandboxNetwork = sb.Network
+		}
+		if sb.Enabled != nil {
+			c.NoSandbox = !*sb.Enabled
+		}
+	}
 	c.Hooks = f.Hooks
 }
 
@@ -309,6 +322,20 @@ func (c *Config) applyProject(f *File, path string) {
 	}
 	if f.PermissionMode != "" {
 		warn("permissionMode ignored: a project config cannot widen permissions")
+	}
+	if sb := f.Sandbox; sb != nil {
+		if sb.Network == NetworkOn && c.SandboxNetwork != NetworkOn {
+			warn("sandbox.network \"on\" ignored: a project config cannot give shell commands the network (set it in ~/.config/zero/config.json)")
+		}
+		if sb.Network == NetworkOff {
+			c.SandboxNetwork = NetworkOff
+		}
+		if sb.Enabled != nil && !*sb.Enabled {
+			warn("sandbox.enabled false ignored: a project config cannot turn the sandbox off (zero --no-sandbox does, for one run)")
+		}
+		if sb.Enabled != nil && *sb.Enabled {
+			c.NoSandbox = false
+		}
 	}
 	c.ProjectHooks = f.Hooks
 }

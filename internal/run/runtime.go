@@ -44,6 +44,10 @@ type Options struct {
 	// call to it without (a model trained on it may try) still gets an
 	// answer: that no one can reply.
 	Questions bool
+	// NoSandbox is --no-sandbox: shell commands run without the OS
+	// sandbox for this run (so does sandbox.enabled false in the user's
+	// config).
+	NoSandbox bool
 	// Stderr receives set-up warnings (nil: discarded).
 	Stderr io.Writer
 }
@@ -145,6 +149,11 @@ func Open(o Options) (*Runtime, error) {
 	}
 	rt.Window, rt.windowAssumed, rt.counts = resolveWindow(stderr, cfg, active, srv)
 	rt.policy = shellPolicy(ws)
+	rt.policy.Network = cfg.SandboxNetwork == config.NetworkOn
+	if o.NoSandbox || cfg.NoSandbox {
+		rt.policy.Backend = sandbox.BackendNone
+		fmt.Fprintln(stderr, "zero: shell commands run without the OS sandbox (--no-sandbox or sandbox.enabled false): the guard and the permission mode still decide what runs")
+	}
 	sf, err := newSafety(stderr, ws, cfg, trust, mode, o.Tools)
 	if err != nil {
 		ws.Close()

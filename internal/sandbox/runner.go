@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -304,7 +305,8 @@ func (p Policy) Annotate(output string) string {
 	}
 	if !p.Network {
 		for _, s := range []string{"Network is unreachable", "Could not resolve host", "Temporary failure in name resolution",
-			"Name or service not known", "network is unreachable", "no such host", "Connection refused", "getaddrinfo"} {
+			"Name or service not known", "network is unreachable", "no such host", "Connection refused", "getaddrinfo",
+			"Couldn't connect to server", "connect ECONNREFUSED", "ENETUNREACH", "EAI_AGAIN"} {
 			if strings.Contains(output, s) {
 				why = append(why, "network access is off")
 				break
@@ -314,6 +316,10 @@ func (p Policy) Annotate(output string) string {
 	if len(why) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("\n[sandbox (%s): %s. This is a sandbox refusal, not a bug in the command; ask the user to grant it if it is needed.]",
-		backend, strings.Join(why, "; "))
+	hint := "ask the user to grant it if it is needed"
+	if !p.Network && slices.Contains(why, "network access is off") {
+		hint = `if the command needs the network, ask the user to set "sandbox": {"network": "on"} in ~/.config/zero/config.json or to run Zero with --no-sandbox`
+	}
+	return fmt.Sprintf("\n[sandbox (%s): %s. This is a sandbox refusal, not a bug in the command; %s.]",
+		backend, strings.Join(why, "; "), hint)
 }
