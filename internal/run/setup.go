@@ -170,6 +170,9 @@ func (s *Setup) readSettings(p settings.Place, root string, trusted bool, addHoo
 	if err != nil {
 		return configErrorf("settings: %v", err)
 	}
+	for _, u := range f.Unapplied {
+		s.Warnings = append(s.Warnings, p.Path+": "+u)
+	}
 	if !ok || f.Empty() {
 		return nil
 	}

@@ -56,6 +56,10 @@ type File struct {
 	Hooks json.RawMessage
 	// Allow, Ask and Deny are the `permissions` lists.
 	Allow, Ask, Deny []string
+	// Unapplied names the permission keys Zero reads but does not apply
+	// (defaultMode, additionalDirectories), each with what to use
+	// instead, for a warning.
+	Unapplied []string
 }
 
 // Empty reports a file with neither hooks nor rules.
@@ -91,9 +95,11 @@ func Parse(b []byte) (File, error) {
 	var raw struct {
 		Hooks       json.RawMessage `json:"hooks"`
 		Permissions *struct {
-			Allow []string `json:"allow"`
-			Ask   []string `json:"ask"`
-			Deny  []string `json:"deny"`
+			Allow                 []string        `json:"allow"`
+			Ask                   []string        `json:"ask"`
+			Deny                  []string        `json:"deny"`
+			DefaultMode           string          `json:"defaultMode"`
+			AdditionalDirectories json.RawMessage `json:"additionalDirectories"`
 		} `json:"permissions"`
 	}
 	if err := json.Unmarshal(std, &raw); err != nil {
@@ -105,6 +111,14 @@ func Parse(b []byte) (File, error) {
 	}
 	if p := raw.Permissions; p != nil {
 		f.Allow, f.Ask, f.Deny = p.Allow, p.Ask, p.Deny
+		if p.DefaultMode != "" && p.DefaultMode != "default" {
+			// Zero's auto-accept also runs shell commands, so acceptEdits
+			// cannot map onto it without allowing more than Claude does.
+			f.Unapplied = append(f.Unapplied, fmt.Sprintf("permissions.defaultMode %q is not applied (Zero's modes differ: use --permission-mode or \"permissionMode\" in Zero's config)", p.DefaultMode))
+		}
+		if len(p.AdditionalDirectories) > 0 && string(p.AdditionalDirectories) != "null" && string(p.AdditionalDirectories) != "[]" {
+			f.Unapplied = append(f.Unapplied, "permissions.additionalDirectories is not applied (use --add-dir)")
+		}
 	}
 	return f, nil
 }

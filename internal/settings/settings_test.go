@@ -36,6 +36,9 @@ func TestReadTakesHooksAndPermissionsOnly(t *testing.T) {
 	if err != nil || !ok || f.Empty() || f.Allow[0] != "Bash(go test:*)" || f.Deny[0] != "Read(./.env)" || string(f.Hooks) != `{"Stop": []}` {
 		t.Fatalf("Read = %+v %v %v", f, ok, err)
 	}
+	if len(f.Unapplied) != 1 || !strings.Contains(f.Unapplied[0], `defaultMode "acceptEdits" is not applied`) {
+		t.Errorf("the unapplied defaultMode is not named: %q", f.Unapplied)
+	}
 	if _, ok, err := Read(Place{Path: filepath.Join(dir, "missing.json")}); ok || err != nil {
 		t.Errorf("missing file: %v %v", ok, err)
 	}
