@@ -21,7 +21,7 @@ func (s *Session) ExpandPrompt(ctx context.Context, prompt string) (string, erro
 		return "", err
 	}
 	_ = s.PrepareMCP(ctx)
-	return s.expandMentions(ctx, prompt)
+	return s.expandMentions(ctx, prompt, s.stderrWarn)
 }
 
 // expandMCP turns a prompt that names MCP parts into what the model gets:
@@ -30,7 +30,7 @@ func (s *Session) ExpandPrompt(ctx context.Context, prompt string) (string, erro
 // and each "@server:uri" of a connected server has that resource's text
 // attached after the prompt. A prompt that names neither is unchanged; a
 // resource that cannot be read is left as written, with a warning.
-func (s *Session) expandMCP(ctx context.Context, prompt string) (string, error) {
+func (s *Session) expandMCP(ctx context.Context, prompt string, warn func(string)) (string, error) {
 	m := s.rt.mcp
 	if m == nil {
 		return prompt, nil
@@ -53,7 +53,7 @@ func (s *Session) expandMCP(ctx context.Context, prompt string) (string, error) 
 		}
 		text, err := m.mgr.ReadResource(ctx, server, uri)
 		if err != nil {
-			fmt.Fprintf(s.rt.warnings(), "zero: warning: @%s:%s not attached: %v\n", server, uri, err)
+			warn(fmt.Sprintf("@%s:%s not attached: %v", server, uri, err))
 			continue
 		}
 		attached = append(attached, fmt.Sprintf("<resource server=%q uri=%q>\n%s\n</resource>", server, uri, text))

@@ -18,20 +18,26 @@ var fileMention = lazyregexp.New(`(?:^|[\s(\[{'"])@([^\s@]+)`)
 // expandMentions is the one place a prompt's mentions are expanded: MCP
 // prompts and "@server:uri" resources (expandMCP), then "@path" files and
 // "@dir/" listings (expandFiles).
-func (s *Session) expandMentions(ctx context.Context, prompt string) (string, error) {
-	prompt, err := s.expandMCP(ctx, prompt)
+// warn reports a mention left as typed: the runtime's warnings before a
+// turn (zero exec's ExpandPrompt writes them on stderr), a warning event
+// during one (the app shows it, the session log keeps it).
+func (s *Session) expandMentions(ctx context.Context, prompt string, warn func(string)) (string, error) {
+	prompt, err := s.expandMCP(ctx, prompt, warn)
 	if err != nil {
 		return "", err
 	}
-	return s.expandFiles(ctx, prompt), nil
+	return s.expandFiles(ctx, prompt, warn), nil
 }
+
+// stderrWarn is expandMentions' warn outside a turn.
+func (s *Session) stderrWarn(text string) { fmt.Fprintf(s.rt.warnings(), "zero: warning: %s\n", text) }
 
 // expandFiles attaches, after the prompt, each file an "@path" names as
 // read_file shows it (numbered lines, the same caps, the read cache) and
 // each directory ("@dir/" or "@dir") as list_dir does. A mention that
 // names nothing (a handle, a missing file) stays as typed; one that
 // looks like a path gets a warning. "@server:uri" is expandMCP's.
-func (s *Session) expandFiles(ctx context.Context, prompt string) string {
+func (s *Session) expandFiles(ctx context.Context, prompt string, warn func(string)) string {
 	if strings.Contains(prompt, filesHeader) {
 		return prompt // expanded already (ExpandPrompt, then Prompt)
 	}
@@ -43,7 +49,7 @@ func (s *Session) expandFiles(ctx context.Context, prompt string) string {
 			continue
 		}
 		seen[path] = true
-		if text, ok := s.attachPath(ctx, path); ok {
+		if text, ok := s.attachPath(ctx, path, warn); ok {
 			attached = append(attached, text)
 		}
 	}
@@ -73,7 +79,7 @@ func isResourceMention(m string) bool {
 // and fits the result like a tool result; false when path names
 // nothing the tools can show, with a warning unless it does not look
 // like a path at all (a bare word: "@alice").
-func (s *Session) attachPath(ctx context.Context, path string) (string, bool) {
+func (s *Session) attachPath(ctx context.Context, path string, warn func(string)) (string, bool) {
 	tool, tag := "read_file", "file"
 	if dir := strings.HasSuffix(path, "/"); dir || s.isDir(path) {
 		tool, tag = "list_dir", "directory"
@@ -90,7 +96,7 @@ func (s *Session) attachPath(ctx context.Context, path string) (string, bool) {
 			why = err.Error()
 		}
 		if strings.ContainsAny(path, "./") {
-			fmt.Fprintf(s.rt.warnings(), "zero: warning: @%s not attached: %s\n", path, firstLine(why))
+			warn(fmt.Sprintf("@%s not attached: %s", path, firstLine(why)))
 		}
 		return "", false
 	}
@@ -100,7 +106,7 @@ func (s *Session) attachPath(ctx context.Context, path string) (string, bool) {
 	}
 	kept, err := s.agent.CapAttached(fmt.Sprintf("attach_%d", time.Now().UnixNano()), abs, res.Content)
 	if err != nil {
-		fmt.Fprintf(s.rt.warnings(), "zero: warning: @%s: %v\n", path, err)
+		warn(fmt.Sprintf("@%s: %v", path, err))
 	}
 	return fmt.Sprintf("<%s path=%q>\n%s\n</%s>", tag, path, strings.TrimRight(kept, "\n"), tag), true
 }

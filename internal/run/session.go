@@ -262,7 +262,7 @@ func (s *Session) Prompt(ctx context.Context, t Turn) agent.Result {
 	prompt, done, err := s.expandCommand(ctx, t.Prompt)
 	defer done()
 	if err == nil {
-		prompt, err = s.expandMentions(ctx, prompt)
+		prompt, err = s.expandMentions(ctx, prompt, s.Warn)
 	}
 	if err == nil {
 		prompt, err = s.userPromptSubmit(ctx, prompt)

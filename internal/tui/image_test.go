@@ -93,3 +93,23 @@ func TestTabCompletesMentionedPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestMentionedFileReachesTheModelFromTheApp: "@path" typed in the app
+// attaches the file's numbered lines; a missing one is a warning on the
+// screen, not on the terminal's stderr.
+func TestMentionedFileReachesTheModelFromTheApp(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	b, dir := testBackend(t, srv)
+	b.rt.SetWarnings(nil) // as RunApp does
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("alpha\n"), 0o644)
+	srv.Script(llmtest.Reply(llmtest.Text("read")))
+	d := newDriver(t, b, Options{})
+	d.typeText("read @notes.txt and @gone.txt")
+	d.press("enter")
+	d.until(func() bool { return srv.Remaining() == 0 && !d.m.turn.running })
+	mustContain(t, "screen", d.screen(), "@gone.txt not attached")
+	reqs := srv.Requests()
+	if body := string(reqs[len(reqs)-1].Body); !strings.Contains(body, `notes.txt\"\u003e\n    1\talpha\n`) {
+		t.Fatalf("the request lacks the file:\n%s", body)
+	}
+}
