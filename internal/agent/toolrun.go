@@ -26,6 +26,8 @@ type pending struct {
 	res     tools.Result
 	done    bool
 	elapsed time.Duration
+	// denied is the gate's reason when it refused the call.
+	denied string
 }
 
 // runTools gates and runs one turn's tool calls and appends their results
@@ -97,7 +99,7 @@ func (r *run) runTools(ctx context.Context, calls []llm.ToolCall, invalid map[st
 		r.emit(event.Event{Type: event.ToolResult, Result: &event.ToolOutcome{
 			CallID: p.call.ID, Name: p.call.Name, Content: kept[i], IsError: p.res.IsError,
 			RawBytes: max(p.res.RawBytes, len(p.res.Content)), KeptBytes: len(kept[i]), ExitCode: p.res.ExitCode,
-			Diff: p.res.Diff, ElapsedMs: p.elapsed.Milliseconds(),
+			Diff: p.res.Diff, ElapsedMs: p.elapsed.Milliseconds(), Denied: p.denied,
 		}})
 		r.appendMessage(llm.ToolResultMessage(llm.ToolResult{CallID: p.call.ID, Name: p.call.Name, Content: kept[i], IsError: p.res.IsError, Images: p.res.Images}))
 		if p.res.Plan != nil && !p.res.IsError {
@@ -160,7 +162,7 @@ func (r *run) prepare(ctx context.Context, c llm.ToolCall, cut bool) *pending {
 			reason = "not allowed"
 		}
 		p.res = tools.Result{IsError: true, Content: "error: permission denied: " + reason}
-		p.done = true
+		p.done, p.denied = true, reason
 		return p
 	}
 	if d.Rewrite != "" {

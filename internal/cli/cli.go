@@ -24,6 +24,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/zero-agent/zero/internal/headless"
 	"github.com/zero-agent/zero/internal/run"
 	"github.com/zero-agent/zero/internal/sessions"
 	"github.com/zero-agent/zero/internal/tui/sanitize"
@@ -35,13 +36,15 @@ const (
 	ExitCrash = 1
 	// ExitFailed is `zero doctor`'s code when a check failed (1, as
 	// `brew doctor` and `gh auth status` exit when something is wrong).
-	ExitFailed     = 1
-	ExitUsage      = 2
-	ExitProvider   = 3
-	ExitIncomplete = 4
+	ExitFailed = 1
+	ExitUsage  = 2
 	// ExitMCP: an MCP server marked required did not start.
-	ExitMCP         = 5
-	ExitInterrupted = 130
+	ExitMCP = 5
+	// A run's own outcomes (provider error, incomplete, budget, denied,
+	// schema, interrupted) are headless's one table (Subtype.ExitCode).
+	ExitProvider    = headless.ExitProvider
+	ExitIncomplete  = headless.ExitIncomplete
+	ExitInterrupted = headless.ExitInterrupted
 )
 
 // usageError is an error in how zero was called; it exits ExitUsage.

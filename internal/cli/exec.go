@@ -8,9 +8,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/zero-agent/zero/internal/agent"
 	"github.com/zero-agent/zero/internal/commands"
-	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/headless"
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/run"
@@ -29,6 +27,13 @@ func execute(s stdio, o *execOptions) error {
 	if o.permissionTimeout < 0 {
 		return usagef("--permission-timeout must not be negative (0 waits for every decision)")
 	}
+	if o.results.ephemeral {
+		done, err := ephemeralStore()
+		if err != nil {
+			return err
+		}
+		defer done()
+	}
 	rt, err := run.Open(run.Options{
 		Workdir: o.over.workdir, AddDirs: o.over.addDirs, Overrides: o.over.config(),
 		Mode: o.permission, AutoApprove: o.over.autoApprove, NoSandbox: o.over.noSandbox, MaxTurns: o.maxTurns,
@@ -43,6 +48,9 @@ func execute(s stdio, o *execOptions) error {
 		return err
 	}
 	defer sess.Close()
+	if o.results.maxBudget > 0 && !sess.Priced() {
+		return usagef("--max-budget-usd: the model catalog has no prices for this model, so its cost cannot be estimated")
+	}
 	prompt, err := sess.WithInput(o.prompt, o.piped)
 	if err != nil {
 		return err
@@ -65,6 +73,8 @@ func execute(s stdio, o *execOptions) error {
 		Output: o.output, Input: o.input, Quiet: o.quiet,
 		Stdin: s.in, Stdout: s.out, Stderr: s.err, StdoutIsTTY: s.outIsTTY,
 		PermissionTimeout: o.permissionTimeout, Images: imgs,
+		MaxBudgetUSD: o.results.maxBudget, Schema: o.results.schema,
+		LastMessageFile: o.results.lastMessage, Ephemeral: o.results.ephemeral,
 	})
 	if err != nil {
 		return err
@@ -72,15 +82,16 @@ func execute(s stdio, o *execOptions) error {
 	// Text mode's progress has shown the error (its "✗" line): the exit
 	// message then only says how to resume, not the error again.
 	shown := o.output == headless.Text && !o.quiet
-	if res.StopReason == event.StopCompleted && shown {
+	if res.Subtype == headless.Success && shown && !o.results.ephemeral {
 		fmt.Fprintf(s.err, "resume with: zero exec --resume=%s \"…\"\n", sess.ID())
 	}
 	return stopError(res, sess.ID(), shown)
 }
 
-// stopError maps a run's stop reason to the exit code. shown: the error
+// stopError is the exit of a run that ended as res says: the code is its
+// subtype's (headless.Subtype.ExitCode, the one table). shown: the error
 // is already on the screen (text mode's progress), so it is not repeated.
-func stopError(res agent.Result, sessionID string, shown bool) error {
+func stopError(res headless.Outcome, sessionID string, shown bool) error {
 	var cmdErr *commands.Error
 	if errors.As(res.Err, &cmdErr) {
 		// a custom command that failed to expand: nothing was sent, and
@@ -90,27 +101,27 @@ func stopError(res agent.Result, sessionID string, shown bool) error {
 		}
 		return &exitError{ExitIncomplete, fmt.Errorf("%v; nothing was sent to the model", cmdErr)}
 	}
-	switch res.StopReason {
-	case event.StopCompleted:
+	code := res.Subtype.ExitCode()
+	resume := fmt.Errorf("resume with: zero exec --resume=%s \"continue\"", sessionID)
+	switch res.Subtype {
+	case headless.Success:
 		return nil
-	case event.StopInterrupted:
-		return &exitError{ExitInterrupted, fmt.Errorf("interrupted; resume with: zero exec --resume=%s \"continue\"", sessionID)}
-	case event.StopProviderError:
-		hint := fmt.Errorf("resume with: zero exec --resume=%s \"continue\"", sessionID)
+	case headless.Interrupted:
+		return &exitError{code, fmt.Errorf("interrupted; %v", resume)}
+	case headless.ProviderError:
 		if shown {
-			return &exitError{ExitProvider, hint}
+			return &exitError{code, resume}
 		}
-		return &exitError{ExitProvider, fmt.Errorf("%v; %v", res.Err, hint)}
-	default:
-		err := res.Err
-		if err == nil {
-			err = fmt.Errorf("run ended: %s", res.StopReason)
-		}
-		if shown {
-			return &exitError{ExitIncomplete, fmt.Errorf("run ended (%s); resume with: zero exec --resume=%s \"continue\"", res.StopReason, sessionID)}
-		}
-		return &exitError{ExitIncomplete, fmt.Errorf("%v (session %s)", err, sessionID)}
+		return &exitError{code, fmt.Errorf("%v; %v", res.Err, resume)}
 	}
+	err := res.Err
+	if err == nil {
+		err = fmt.Errorf("run ended: %s", res.StopReason)
+	}
+	if shown {
+		return &exitError{code, fmt.Errorf("run ended (%s: %v); %v", res.Subtype, err, resume)}
+	}
+	return &exitError{code, fmt.Errorf("%v (session %s)", err, sessionID)}
 }
 
 // signalContext returns a context cancelled by the first SIGINT, SIGTERM

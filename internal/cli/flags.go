@@ -156,7 +156,8 @@ type execOptions struct {
 	permissionTimeout time.Duration
 	tools             toolRules
 	// images are --image paths, attached to the prompt.
-	images []string
+	images  []string
+	results resultFlags
 }
 
 // execLong is `zero exec --help`'s description.
@@ -177,7 +178,10 @@ permission_request event is answered by a line on stdin
 
 Exit codes: 0 completed, 1 crash, 2 usage or configuration error, 3 provider
 error, 4 incomplete (max turns, stuck), 5 an MCP server marked required did
-not start, 130 interrupted (the session stays resumable).`
+not start, 6 over --max-budget-usd, 7 every tool call denied 3 turns in a
+row, 8 the answer never matched --output-schema, 130 interrupted (the
+session stays resumable). The json result and stream-json's last run_end
+name the same outcome in "subtype" (docs/stream-json.md).`
 
 const execExample = `  zero exec "fix the failing test in ./parser" --auto-approve
   zero exec -o stream-json "list the TODOs"
@@ -219,6 +223,7 @@ func execCmd(s stdio) *cobra.Command {
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "text mode: no progress on stderr (so no replies the loop answered with a nudge either)")
 	registerMode(c, &o.permission)
 	o.tools.register(c)
+	o.results.register(c)
 	o.over.register(c)
 	// -p was never --print in zero exec, but `zero --print "task"` is how
 	// Claude Code users spell a headless run: accept it as --prompt.
@@ -257,6 +262,9 @@ func finishExec(s stdio, o *execOptions, pos []string) error {
 		return usagef("--resume continues a session and --fork branches one: pass one of them")
 	}
 	if err := o.tools.check(); err != nil {
+		return err
+	}
+	if err := o.results.check(o); err != nil {
 		return err
 	}
 	if o.maxTurns < 0 || o.maxTurnsSet && o.maxTurns == 0 {

@@ -205,6 +205,9 @@ type ToolOutcome struct {
 	// Diff is a unified diff for edits, for display.
 	Diff      string `json:"diff,omitempty"`
 	ElapsedMs int64  `json:"elapsedMs"`
+	// Denied is why the permission gate refused the call (a rule, the
+	// mode, a person, a hook); empty when the call ran.
+	Denied string `json:"denied,omitempty"`
 }
 
 // Totals sums a run.

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -54,16 +55,33 @@ type Options struct {
 	PermissionTimeout time.Duration
 	// Images are attached to the prompt.
 	Images []llm.Image
+	// MaxBudgetUSD stops the run (subtype budget) once the estimated cost
+	// passes it; 0: no budget.
+	MaxBudgetUSD float64
+	// Schema, when set, is what the final answer must validate against.
+	Schema *Schema
+	// LastMessageFile, when set, gets the final answer.
+	LastMessageFile string
+	// Ephemeral: the session is not kept, so no log path is reported.
+	Ephemeral bool
 }
 
-// Run runs prompt in sess and writes its output. The result's stop reason
+// Outcome is how one headless prompt ended: the last run's result and
+// the exec's subtype (its exit code: Subtype.ExitCode).
+type Outcome struct {
+	agent.Result
+	Subtype Subtype
+}
+
+// Run runs prompt in sess and writes its output. The outcome's subtype
 // decides the exit code (the caller's).
-func Run(ctx context.Context, sess *run.Session, prompt string, o Options) (agent.Result, error) {
+func Run(ctx context.Context, sess *run.Session, prompt string, o Options) (Outcome, error) {
 	var out event.Sink
+	var sj *streamjson.Writer
 	var collector *streamjson.Collector
 	switch o.Output {
 	case StreamJSON:
-		sj := streamjson.NewWriter(o.Stdout)
+		sj = streamjson.NewWriter(o.Stdout)
 		sj.SessionID = sess.ID()
 		out = sj
 	case JSON:
@@ -75,34 +93,95 @@ func Run(ctx context.Context, sess *run.Session, prompt string, o Options) (agen
 			out = newProgress(o.Stderr)
 		}
 	default:
-		return agent.Result{}, fmt.Errorf("unknown output %q", o.Output)
+		return Outcome{}, fmt.Errorf("unknown output %q", o.Output)
 	}
 	var approve permission.Asker
 	var question ask.Asker
 	if o.Input == StreamJSON {
 		if o.Output != StreamJSON {
-			return agent.Result{}, errors.New("-i stream-json needs -o stream-json (permission requests are written as events)")
+			return Outcome{}, errors.New("-i stream-json needs -o stream-json (permission requests are written as events)")
 		}
 		in := newStdinApprover(o.Stdin, sess.Warn, o.PermissionTimeout)
 		approve, question = in.ask, in.question
 	}
-	res := sess.Prompt(ctx, run.Turn{Prompt: prompt, Images: o.Images, Sink: out, Ask: approve, Question: question})
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	w := &watch{next: out, budget: o.MaxBudgetUSD, cancel: cancel}
+	images := o.Images // the first prompt's; a schema retry sends text only
+	turn := func(text string) agent.Result {
+		res := sess.Prompt(ctx, run.Turn{Prompt: text, Images: images, Sink: w, Ask: approve, Question: question})
+		images = nil
+		return res
+	}
+	res, schemaErr := prompted(prompt, o.Schema, turn)
 	if err := sess.Err(); err != nil {
 		fmt.Fprintln(o.Stderr, "zero: warning: the session log is incomplete:", err)
 	}
+	totals, denials, stopped := w.snapshot()
+	if stopped == nil && ctx.Err() != nil {
+		stopped = context.Cause(ctx)
+	}
+	sub := classify(res.StopReason, stopped, schemaErr != nil)
+	switch {
+	case sub == Budget || sub == PermissionDenied:
+		res.Err = stopped
+	case sub == SchemaFailed:
+		res.Err = fmt.Errorf("the final answer does not validate against --output-schema after %d retries: %v", maxSchemaRetries, schemaErr)
+	}
+	if res.Err != nil && (sub == Budget || sub == PermissionDenied || sub == SchemaFailed) && out != nil {
+		out.Emit(event.Event{SchemaVersion: event.SchemaVersion, Type: event.Error, Text: res.Err.Error(), Time: time.Now().UTC()})
+	}
+	result := streamjson.Result{Subtype: string(sub), IsError: sub.IsError(), PermissionDenials: denials}
+	if !o.Ephemeral {
+		result.SessionLog = sess.EventsPath()
+	}
+	if o.LastMessageFile != "" && res.Final != "" {
+		if err := os.WriteFile(o.LastMessageFile, []byte(res.Final), 0o644); err != nil {
+			fmt.Fprintln(o.Stderr, "zero: warning: --output-last-message:", err)
+		}
+	}
 	switch o.Output {
+	case StreamJSON:
+		sj.End(result, totals)
 	case JSON:
+		if sub == Success {
+			collector.S.Final = res.Final // the validated JSON with --output-schema
+		}
+		collector.End(result, totals)
 		if err := collector.Write(o.Stdout); err != nil {
-			return res, err
+			return Outcome{res, sub}, err
 		}
 	case Text, "":
-		if res.StopReason == event.StopCompleted {
+		if sub == Success {
 			final := strings.TrimRight(res.Final, "\n")
 			if o.StdoutIsTTY {
 				final = sanitize.Text(final)
 			}
 			fmt.Fprintln(o.Stdout, final)
 		}
+	}
+	return Outcome{res, sub}, nil
+}
+
+// prompted runs prompt and, with a schema, checks the final answer,
+// sending it back with the validation error up to maxSchemaRetries times.
+// The result's Final is the validated JSON; the error is the last
+// validation failure when no answer validated.
+func prompted(prompt string, schema *Schema, turn func(string) agent.Result) (agent.Result, error) {
+	if schema == nil {
+		return turn(prompt), nil
+	}
+	res := turn(prompt + schema.Instruction())
+	for try := 0; res.StopReason == event.StopCompleted; try++ {
+		clean, err := schema.Check(res.Final)
+		if err == nil {
+			res.Final = clean
+			return res, nil
+		}
+		if try == maxSchemaRetries {
+			return res, err
+		}
+		res = turn(schema.retryPrompt(err))
 	}
 	return res, nil
 }

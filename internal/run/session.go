@@ -367,6 +367,10 @@ func (s *Session) track(e event.Event) {
 // (this process's requests), and whether the model is priced at all.
 func (s *Session) CostUSD() (float64, bool) { return s.pricing.sessionCost() }
 
+// Priced reports whether the catalog knows the current model's prices, so
+// a cost can be estimated at all (`zero exec --max-budget-usd`).
+func (s *Session) Priced() bool { return s.pricing.priced() }
+
 // Offered is the tools the model is offered now, by name: the mode's and
 // the profile's, the model's edit tool, and the MCP tools once
 // PrepareMCP has run (/tools shows them).

@@ -99,6 +99,13 @@ func (p *pricing) setModel(model string) {
 	p.mu.Unlock()
 }
 
+// priced reports whether the model has catalog prices.
+func (p *pricing) priced() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.model.Known && (p.model.Price.Input != 0 || p.model.Price.Output != 0)
+}
+
 // sessionCost is what the session's requests cost so far by the
 // catalog's prices, and whether any was priced.
 func (p *pricing) sessionCost() (float64, bool) {

@@ -31,18 +31,42 @@ type Writer struct {
 	err error
 	// SessionID, when set, is added to run_start and run_end lines.
 	SessionID string
+	// pending is a run_end line held back: the last one is written by End
+	// with the exec's Result; an earlier one (a run retried for
+	// --output-schema) when the next run starts.
+	pending *line
 }
 
 // NewWriter returns a stream-json writer on w.
 func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
 
-// line is an event plus the session id the surface knows.
+// line is an event plus the session id the surface knows and, on the
+// last run_end, the exec's Result.
 type line struct {
 	event.Event
 	SessionID string `json:"sessionId,omitempty"`
+	*Result
 }
 
-// Emit writes e if it is public.
+// Result is how a whole `zero exec` ended, on the `-o json` summary and
+// stream-json's last run_end line (docs/stream-json.md).
+type Result struct {
+	Subtype string `json:"subtype"`
+	IsError bool   `json:"isError"`
+	// PermissionDenials are the calls the gate refused, in order.
+	PermissionDenials []Denial `json:"permissionDenials"`
+	// SessionLog is the session's events.jsonl (absent with --ephemeral).
+	SessionLog string `json:"sessionLog,omitempty"`
+}
+
+// Denial is one refused tool call.
+type Denial struct {
+	Tool   string `json:"tool"`
+	CallID string `json:"callId"`
+	Reason string `json:"reason"`
+}
+
+// Emit writes e if it is public; a run_end is held for End.
 func (s *Writer) Emit(e event.Event) {
 	if !Public[e.Type] {
 		return
@@ -51,15 +75,40 @@ func (s *Writer) Emit(e event.Event) {
 	if e.Type == event.RunStart || e.Type == event.RunEnd {
 		l.SessionID = s.SessionID
 	}
-	b, err := json.Marshal(l)
-	if err != nil {
-		return
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.err == nil {
-		_, s.err = s.w.Write(append(b, '\n'))
+	if e.Type == event.RunStart && s.pending != nil {
+		s.write(*s.pending)
+		s.pending = nil
 	}
+	if e.Type == event.RunEnd {
+		s.pending = &l
+		return
+	}
+	s.write(l)
+}
+
+// End writes the held run_end with r and totals (every run's, summed);
+// with no run_end held (the run never started) it writes one.
+func (s *Writer) End(r Result, totals event.Totals) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l := line{Event: event.Event{SchemaVersion: event.SchemaVersion, Type: event.RunEnd, StopReason: event.StopError}, SessionID: s.SessionID}
+	if s.pending != nil {
+		l = *s.pending
+		s.pending = nil
+	}
+	l.Totals, l.Result = &totals, &r
+	s.write(l)
+}
+
+// write marshals one line. s.mu is held.
+func (s *Writer) write(l line) {
+	b, err := json.Marshal(l)
+	if err != nil || s.err != nil {
+		return
+	}
+	_, s.err = s.w.Write(append(b, '\n'))
 }
 
 // Err returns the first write error.
@@ -84,6 +133,7 @@ type Summary struct {
 	Warnings      []string         `json:"warnings,omitempty"`
 	ToolCalls     []ToolCallInfo   `json:"toolCalls"`
 	Totals        event.Totals     `json:"totals"`
+	Result
 }
 
 // ToolCallInfo summarises one tool call in a Summary.
@@ -141,6 +191,13 @@ func (c *Collector) Emit(e event.Event) {
 			s.Totals = *e.Totals
 		}
 	}
+}
+
+// End sets the exec's Result and its totals (every run's, summed).
+func (c *Collector) End(r Result, totals event.Totals) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.S.Result, c.S.Totals = r, totals
 }
 
 // Write prints the summary as one JSON object and a newline.

@@ -30,8 +30,13 @@ func TestWriterOneLinePerPublicEvent(t *testing.T) {
 	for _, e := range sample() {
 		w.Emit(e)
 	}
+	if bytes.Contains(buf.Bytes(), []byte(`"run_end"`)) {
+		t.Fatal("run_end was written before End")
+	}
+	w.End(Result{Subtype: "success", PermissionDenials: []Denial{}, SessionLog: "/s/events.jsonl"}, event.Totals{Turns: 3})
 	sc := bufio.NewScanner(&buf)
 	var types []string
+	var last map[string]any
 	for sc.Scan() {
 		var m map[string]any
 		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
@@ -41,6 +46,7 @@ func TestWriterOneLinePerPublicEvent(t *testing.T) {
 			t.Fatalf("missing common fields: %v", m)
 		}
 		types = append(types, m["type"].(string))
+		last = m
 		if m["type"] == "run_start" && m["sessionId"] != "s1" {
 			t.Fatalf("run_start without session: %v", m)
 		}
@@ -48,6 +54,10 @@ func TestWriterOneLinePerPublicEvent(t *testing.T) {
 	want := []string{"run_start", "text", "tool_call", "tool_result", "final", "run_end"}
 	if len(types) != len(want) {
 		t.Fatalf("types %v want %v", types, want)
+	}
+	if last["subtype"] != "success" || last["isError"] != false || last["sessionLog"] != "/s/events.jsonl" || last["sessionId"] != "s1" ||
+		last["stopReason"] != "completed" || last["totals"].(map[string]any)["turns"] != float64(3) {
+		t.Fatalf("last run_end %v", last)
 	}
 	for i := range want {
 		if types[i] != want[i] {

@@ -1,0 +1,104 @@
+package headless
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/headless/streamjson"
+)
+
+// maxDeniedTurns is how many model turns in a row may have every tool
+// call denied before the run stops (subtype permission_denied): a model
+// that keeps asking for a tool it cannot have only burns turns.
+const maxDeniedTurns = 3
+
+// watch is an event.Sink in front of the surface's own: it sums every
+// run's totals, collects the permission denials, and stops the run (by
+// cancelling its context with a cause) when the estimated cost passes
+// the budget or maxDeniedTurns turns in a row had all their calls denied.
+type watch struct {
+	next   event.Sink
+	budget float64 // USD; 0: none
+	cancel context.CancelCauseFunc
+
+	mu      sync.Mutex
+	totals  event.Totals
+	cost    float64
+	denials []streamjson.Denial
+	// the current turn's calls, results and denials; deniedTurns in a row
+	turn, calls, results, denied int
+	deniedTurns                  int
+	stopped                      error
+}
+
+func (w *watch) Emit(e event.Event) {
+	w.mu.Lock()
+	switch e.Type {
+	case event.Usage:
+		w.cost += e.CostUSD
+		if w.budget > 0 && w.cost > w.budget {
+			w.stop(fmt.Errorf("%w ($%.4f > $%.4f)", errBudget, w.cost, w.budget))
+		}
+	case event.ToolCall:
+		if e.Turn != w.turn {
+			w.turn, w.calls, w.results, w.denied = e.Turn, 0, 0, 0
+		}
+		w.calls++
+	case event.ToolResult:
+		if e.Result != nil {
+			w.result(e.Result)
+		}
+	case event.RunEnd:
+		if e.Totals != nil {
+			t := *e.Totals
+			w.totals.Turns += t.Turns
+			w.totals.ToolCalls += t.ToolCalls
+			w.totals.Usage = w.totals.Usage.Add(t.Usage)
+			w.totals.CostUSD += t.CostUSD
+			w.totals.ElapsedMs += t.ElapsedMs
+		}
+	}
+	w.mu.Unlock()
+	if w.next != nil {
+		w.next.Emit(e)
+	}
+}
+
+// result counts one tool result of the current turn; the turn's last
+// result decides whether it was all denied.
+func (w *watch) result(r *event.ToolOutcome) {
+	w.results++
+	if r.Denied != "" {
+		w.denied++
+		w.denials = append(w.denials, streamjson.Denial{Tool: r.Name, CallID: r.CallID, Reason: r.Denied})
+	}
+	if w.results != w.calls {
+		return
+	}
+	if w.denied == w.calls {
+		w.deniedTurns++
+	} else {
+		w.deniedTurns = 0
+	}
+	if w.deniedTurns >= maxDeniedTurns {
+		w.stop(fmt.Errorf("%w in %d turns in a row; allow the tool (--auto-approve, a rule, or -i stream-json) or change the prompt", errAllDenied, w.deniedTurns))
+	}
+}
+
+// stop cancels the run once. w.mu is held.
+func (w *watch) stop(err error) {
+	if w.stopped == nil && w.cancel != nil {
+		w.stopped = err
+		w.cancel(err)
+	}
+}
+
+// snapshot returns the summed totals, the denials and the stop cause the
+// watch made (nil: none).
+func (w *watch) snapshot() (event.Totals, []streamjson.Denial, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.totals, append([]streamjson.Denial{}, w.denials...), w.stopped
+}
