@@ -6,6 +6,10 @@ import (
 	"github.com/zero-agent/zero/internal/tui/cells"
 )
 
+// tabWidth is the tab stop the input box draws tabs to (as the
+// transcript's sanitize.ExpandTabs).
+const tabWidth = 4
+
 // Layout is the editor drawn into a box of a given width: soft-wrapped
 // rows and the cursor's cell position among them.
 type Layout struct {
@@ -18,7 +22,9 @@ type Layout struct {
 // Layout wraps the text to rows of at most width cells. A grapheme that
 // does not fit on a row moves whole to the next row (case B35). When the
 // cursor sits exactly at the right edge of a full row it moves to column 0
-// of the next row, as a terminal would draw it.
+// of the next row, as a terminal would draw it. A tab is drawn as spaces
+// to the next multiple of tabWidth (the text keeps the tab): a raw tab
+// would jump the terminal's cursor past where Layout thinks it is.
 func (e *Editor) Layout(width int) Layout {
 	if width < 2 {
 		width = 2
@@ -38,6 +44,19 @@ func (e *Editor) Layout(width int) Layout {
 				place()
 			}
 			newRow()
+			continue
+		}
+		if g == "\t" {
+			n := tabWidth - w%tabWidth
+			if w+n > width {
+				newRow()
+				n = min(tabWidth, width)
+			}
+			if i == e.pos {
+				place()
+			}
+			row.WriteString(strings.Repeat(" ", n))
+			w += n
 			continue
 		}
 		gw := cells.GraphemeWidth(g)
