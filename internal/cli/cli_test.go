@@ -115,7 +115,7 @@ func TestHelpCommand(t *testing.T) {
 
 // TestUnknownCommandSuggests: an unknown command or subcommand exits 2
 // with a suggestion and runs nothing; a command that takes no arguments
-// refuses them (`zero sessions rewind X` used to list sessions and exit 0).
+// refuses them (`zero sessions rewnid X` used to list sessions and exit 0).
 func TestUnknownCommandSuggests(t *testing.T) {
 	isolate(t)
 	for _, tc := range []struct {
@@ -127,7 +127,7 @@ func TestUnknownCommandSuggests(t *testing.T) {
 		{[]string{"providers", "lst"}, "Did you mean this?\n\tlist"},
 		{[]string{"rules", "wyh"}, "Did you mean this?\n\twhy"},
 		{[]string{"completion", "zhs"}, "Did you mean this?\n\tzsh"},
-		{[]string{"sessions", "rewind", "X"}, `unknown command "rewind" for "zero sessions"`},
+		{[]string{"sessions", "rewnid", "X"}, `unknown command "rewnid" for "zero sessions"`},
 		{[]string{"fix", "the", "bug"}, `to send a prompt, quote it: zero "fix the bug"`},
 		{[]string{"exec", "--bogus", "x"}, "unknown flag: --bogus\nRun 'zero exec --help' for usage."},
 	} {

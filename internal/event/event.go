@@ -57,6 +57,13 @@ const (
 	// stream-json input line that gives it).
 	QuestionAsked    Type = "question"
 	QuestionAnswered Type = "answer"
+	// Checkpointed records workspace files a tool or shell command changed
+	// (Checkpoint: each file's state before and, once known, after), so
+	// `zero sessions rewind` can put them back. Rewound records a rewind
+	// (Checkpoint.To, Files, Conversation); it counts as a prompt, so a
+	// rewind can itself be rewound.
+	Checkpointed Type = "checkpoint"
+	Rewound      Type = "rewind"
 )
 
 // StopReason says why a run ended.
@@ -123,6 +130,39 @@ type Event struct {
 	Plan *TaskPlan `json:"plan,omitempty"`
 	// Question is set for Question and Answer events.
 	Question *Question `json:"question,omitempty"`
+	// Checkpoint is set for Checkpointed and Rewound events.
+	Checkpoint *Checkpoint `json:"checkpoint,omitempty"`
+}
+
+// Checkpoint is what a Checkpointed or Rewound event carries (internal/
+// checkpoint records and replays them).
+type Checkpoint struct {
+	// Changes are the files changed, workspace-relative with slashes.
+	Changes []FileChange `json:"changes,omitempty"`
+	// Skipped are files that changed but were over the size limit (not
+	// recorded; a rewind cannot restore them).
+	Skipped []string `json:"skipped,omitempty"`
+	// To, Files, Conversation: a Rewind's target prompt and what it
+	// restored.
+	To           int  `json:"to,omitempty"`
+	Files        bool `json:"files,omitempty"`
+	Conversation bool `json:"conversation,omitempty"`
+}
+
+// FileChange is one file's state before a change and, when known, after.
+// A nil state is unknown (not recorded in this event).
+type FileChange struct {
+	Path   string     `json:"path"`
+	Before *FileState `json:"before,omitempty"`
+	After  *FileState `json:"after,omitempty"`
+}
+
+// FileState is a file's content (the sha256 of its bytes in the
+// checkpoint store) and mode; an empty Hash: the file did not exist.
+type FileState struct {
+	Hash string `json:"hash,omitempty"`
+	Mode uint32 `json:"mode,omitempty"`
+	Size int64  `json:"size,omitempty"`
 }
 
 // Question is a question put to the user, with the same fields on every

@@ -10,6 +10,7 @@ import (
 
 	"github.com/zero-agent/zero/internal/agent"
 	"github.com/zero-agent/zero/internal/ask"
+	"github.com/zero-agent/zero/internal/checkpoint"
 	"github.com/zero-agent/zero/internal/commands"
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/hooks"
@@ -85,6 +86,8 @@ type Session struct {
 	questions questions
 	// spent sums the usage reports of this process (status.go).
 	spent spent
+	// ckpt records what the tools change (checkpoints.go); nil: off.
+	ckpt *checkpoint.Tracker
 }
 
 // Usage is how much of the window the session uses now.
@@ -117,7 +120,8 @@ func (rt *Runtime) OpenSession(w Which) (*Session, error) {
 		fmt.Fprintln(rt.warnings(), "zero:", protoNote)
 	}
 	s.procs = tools.NewProcs()
-	topts := ToolOptions{Policy: &rt.policy, Engine: rt.Engine, Hooks: s.hooks, Procs: s.procs, Ask: s.asker}
+	s.ckpt = rt.newTracker(s.chain.Emit)
+	topts := ToolOptions{Policy: &rt.policy, Engine: rt.Engine, Hooks: s.hooks, Procs: s.procs, Ask: s.asker, Checkpoints: s.ckpt}
 	s.tools = ToolSet(rt.Workspace, topts)
 	s.loadExtensions(topts)
 	withNested(s.tools, s.instructions)
@@ -509,6 +513,11 @@ func (s *Session) Close() {
 		return
 	}
 	s.procs.Close()
+	if s.ckpt != nil {
+		if err := s.ckpt.Close(); err != nil {
+			warnCheckpoint(err)
+		}
+	}
 	s.hooks.Fire(context.Background(), hooks.SessionEnd, hooks.Input{Reason: "exit"})
 	s.log.Close()
 }

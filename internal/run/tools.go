@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/zero-agent/zero/internal/ask"
+	"github.com/zero-agent/zero/internal/checkpoint"
 	"github.com/zero-agent/zero/internal/mcp/toolsearch"
 	"github.com/zero-agent/zero/internal/permission"
 	"github.com/zero-agent/zero/internal/providers/catalog"
@@ -37,6 +38,9 @@ type ToolOptions struct {
 	// Ask is the session's question asker now (ask_user); nil, or a nil
 	// result: no one can answer.
 	Ask func() ask.Asker
+	// Checkpoints records what file tools and shell commands change
+	// (checkpoints.go); nil: nothing is recorded.
+	Checkpoints *checkpoint.Tracker
 }
 
 // ToolSet is the one tool set of a run: the core tools bound to ws plus
@@ -69,7 +73,7 @@ func ToolSet(ws *workspace.Workspace, o ToolOptions) *tools.Registry {
 			// full-output file
 			t = tools.Annotated(t, annotate)
 		}
-		reg.Add(&observed{Tool: t, engine: o.Engine, hooks: o.Hooks})
+		reg.Add(&observed{Tool: t, engine: o.Engine, hooks: o.Hooks, ckpt: o.Checkpoints, ws: ws})
 	}
 	return reg
 }
@@ -250,12 +254,18 @@ type observed struct {
 	// target, for mcp_call, names the server tool a call runs and its
 	// arguments: hooks see that tool, not the indirection.
 	target func(args json.RawMessage) (name string, inner json.RawMessage, ok bool)
+	// ckpt records the files the tool changes (nil: off); ws resolves
+	// the paths a file tool names.
+	ckpt *checkpoint.Tracker
+	ws   *workspace.Workspace
 }
 
 // Run runs the tool, then records writes and fires PostToolUse hooks
 // (their block reason and context follow the result the model reads).
 func (o *observed) Run(ctx context.Context, args json.RawMessage) (tools.Result, error) {
+	after := o.checkpoint(args)
 	res, err := o.Tool.Run(ctx, args)
+	after()
 	if o.engine != nil && o.Tool.SideEffect() == tools.SideWrite && !res.IsError {
 		for _, p := range res.Paths {
 			o.engine.NoteWrite(p)

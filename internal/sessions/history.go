@@ -23,10 +23,21 @@ const InterruptedResult = "interrupted (session ended unexpectedly)"
 //
 // The result is repaired by RepairToolPairs, so every tool call has exactly
 // one result and no result lacks its call.
+//
+// A Rewound event that restored the conversation cuts it back to what it
+// was when prompt To began (prompts are numbered as Prompts numbers them).
 func RebuildHistory(events []event.Event) ([]llm.Message, []Warning) {
 	var msgs []llm.Message
+	var starts [][]llm.Message // the history when each prompt began
 	for _, ev := range events {
 		switch ev.Type {
+		case event.RunStart:
+			starts = append(starts, msgs[:len(msgs):len(msgs)])
+		case event.Rewound:
+			starts = append(starts, msgs[:len(msgs):len(msgs)])
+			if c := ev.Checkpoint; c != nil && c.Conversation && c.To >= 1 && c.To <= len(starts) {
+				msgs = starts[c.To-1]
+			}
 		case event.Message:
 			if ev.Message != nil {
 				msgs = append(msgs, *ev.Message)

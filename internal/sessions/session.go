@@ -152,7 +152,7 @@ func (s *Session) Repairs() []Warning {
 
 func durable(t event.Type) bool {
 	switch t {
-	case event.Message, event.Compaction, event.Error, event.RunEnd, event.UserShell:
+	case event.Message, event.Compaction, event.Error, event.RunEnd, event.UserShell, event.Checkpointed, event.Rewound:
 		return true // a user_shell may be all a session holds: see keep.go
 	}
 	return false
@@ -324,7 +324,7 @@ func (s *Session) Restore() ([]llm.Message, *event.TaskPlan, []Warning, error) {
 		return nil, nil, nil, fmt.Errorf("sessions: read %s: %w", s.ID(), err)
 	}
 	evs, ws := decodeEvents(data, func(t event.Type) bool {
-		return t == event.Message || t == event.Compaction || t == event.Plan
+		return t == event.Message || t == event.Compaction || t == event.Plan || t == event.RunStart || t == event.Rewound
 	})
 	msgs, rw := RebuildHistory(evs)
 	return msgs, LatestPlan(evs), append(ws, rw...), nil

@@ -157,3 +157,18 @@ func (ig *ignorer) ignoredIn(abs, base string, isDir bool, dirs []string) bool {
 	}
 	return ignored
 }
+
+// Ignore answers, for one walk of a tree from its root, whether a path is
+// ignored by the .gitignore files met so far (and .git/info/exclude):
+// call Enter on each directory before asking about its entries. The
+// checkpoint tracker scans the workspace with it.
+type Ignore struct{ ig *ignorer }
+
+// NewIgnore starts a walk of root.
+func NewIgnore(root string) *Ignore { return &Ignore{ig: newIgnorer(root)} }
+
+// Enter reads dir's .gitignore.
+func (i *Ignore) Enter(dir string) { i.ig.load(dir) }
+
+// Ignored reports whether abs is excluded.
+func (i *Ignore) Ignored(abs string, isDir bool) bool { return i.ig.ignored(abs, isDir) }

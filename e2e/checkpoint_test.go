@@ -1,0 +1,212 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zero-agent/zero/internal/llm/llmtest"
+)
+
+// checkpointTree is a workspace with the file conventions a restore must
+// keep: a BOM and CRLF, an executable script, an ignored directory and a
+// .git directory.
+func checkpointTree(t *testing.T) string {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"notes.txt":        "\ufeffline one\r\nline two\r\n",
+		"run.sh":           "#!/bin/sh\necho hi\n",
+		"keep.txt":         "keep me\n",
+		".gitignore":       "build/\n",
+		"build/out.bin":    "old build\n",
+		".git/HEAD":        "ref: refs/heads/main\n",
+		"src/deep/file.go": "package deep\n",
+	})
+	if err := os.Chmod(filepath.Join(dir, "run.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// snapshot reads every file under dir (but .git) with its mode.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		if info.IsDir() {
+			if info.Name() == ".git" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		b, _ := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		out[filepath.ToSlash(rel)] = info.Mode().Perm().String() + " " + string(b)
+		return nil
+	})
+	return out
+}
+
+func sameTree(t *testing.T, what string, got, want map[string]string) {
+	t.Helper()
+	for p, w := range want {
+		if got[p] != w {
+			t.Errorf("%s: %s is %q, want %q", what, p, got[p], w)
+		}
+	}
+	for p := range got {
+		if _, ok := want[p]; !ok {
+			t.Errorf("%s: %s exists, want it absent", what, p)
+		}
+	}
+}
+
+func args(v map[string]string) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// sessionOf is the session id a stream-json run reported.
+func sessionOf(t *testing.T, r result) string {
+	t.Helper()
+	evs := parseStream(t, r.stdout)
+	id, _ := evs[0]["sessionId"].(string)
+	if id == "" {
+		t.Fatalf("no session id: %s\n%s", r.stdout, r.stderr)
+	}
+	return id
+}
+
+// TestRewindRestoresToolAndShellChangesByteExact: two prompts change
+// files through edit_file, write_file and bash (a change, a creation, a
+// deletion, a chmod); rewinding to prompt 1 puts every file back byte for
+// byte with its mode, leaves the ignored build output and .git alone,
+// keeps a file the user changed since (a conflict) until --force, and the
+// rewind itself can be rewound.
+func TestRewindRestoresToolAndShellChangesByteExact(t *testing.T) {
+	dir := checkpointTree(t)
+	original := snapshot(t, dir)
+	gitHead, _ := os.ReadFile(filepath.Join(dir, ".git", "HEAD"))
+	e := newEnv(t)
+	srv := llmtest.NewServer(t)
+	srv.Script(
+		llmtest.Reply(tc("c1", "edit_file", args(map[string]string{"path": "notes.txt", "old_string": "line two", "new_string": "line 2"}))),
+		llmtest.Reply(tc("c2", "bash", args(map[string]string{"command": "rm keep.txt && printf 'echo bye\\n' >> run.sh && chmod 700 run.sh && echo made > src/made.txt && echo new > build/out.bin"}))),
+		llmtest.Reply(llmtest.Text("done one")),
+	)
+	exec := func(extra ...string) result {
+		t.Helper()
+		a := append([]string{"exec", "-o", "stream-json", "--auto-approve", "--base-url", srv.URL(), "--model", "llmtest-model"}, extra...)
+		r := e.run(dir, "", a...)
+		if r.code != 0 {
+			t.Fatalf("exec exit %d\n%s\n%s", r.code, r.stderr, r.stdout)
+		}
+		return r
+	}
+	id := sessionOf(t, exec("first change"))
+	afterOne := snapshot(t, dir)
+	if afterOne["keep.txt"] != "" || !strings.Contains(afterOne["run.sh"], "bye") || afterOne["src/made.txt"] == "" {
+		t.Fatalf("prompt 1 did not change the tree: %v", afterOne)
+	}
+	srv.Script(
+		llmtest.Reply(tc("c3", "write_file", args(map[string]string{"path": "src/deep/file.go", "content": "package deep\n\nvar X = 1\n"}))),
+		llmtest.Reply(llmtest.Text("done two")),
+	)
+	exec("--resume", id, "second change")
+	afterTwo := snapshot(t, dir)
+
+	zero := func(a ...string) result {
+		t.Helper()
+		r := e.run(dir, "", a...)
+		if r.code != 0 {
+			t.Fatalf("zero %v: exit %d\n%s\n%s", a, r.code, r.stderr, r.stdout)
+		}
+		return r
+	}
+	list := zero("sessions", "rewind", id)
+	if !strings.Contains(list.stdout, "first change") || !strings.Contains(list.stdout, "second change") {
+		t.Fatalf("prompt list:\n%s", list.stdout)
+	}
+
+	dry := zero("sessions", "rewind", id, "--to", "1", "--dry-run")
+	if !strings.Contains(dry.stdout, "delete    src/made.txt") || !strings.Contains(dry.stdout, "recreate  keep.txt") {
+		t.Fatalf("dry run:\n%s", dry.stdout)
+	}
+	sameTree(t, "after a dry run", snapshot(t, dir), afterTwo)
+
+	// The user edits notes.txt after Zero did: a conflict, kept.
+	userNotes := "\ufeffmine now\r\n"
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte(userNotes), 0o644)
+	r := zero("sessions", "rewind", id, "--to", "1")
+	if !strings.Contains(r.stdout, "conflict  notes.txt") || !strings.Contains(r.stdout, "undo: --to 3") {
+		t.Fatalf("rewind output:\n%s", r.stdout)
+	}
+	want := map[string]string{}
+	for k, v := range original {
+		want[k] = v
+	}
+	want["notes.txt"] = "-rw-r--r-- " + userNotes
+	want["build/out.bin"] = afterOne["build/out.bin"] // ignored: not recorded
+	sameTree(t, "after rewind to 1", snapshot(t, dir), want)
+	if b, _ := os.ReadFile(filepath.Join(dir, ".git", "HEAD")); string(b) != string(gitHead) {
+		t.Fatalf(".git changed")
+	}
+
+	// Undo the rewind: the tree after prompt 2 (with the user's notes).
+	zero("sessions", "rewind", id, "--to", "3", "--files-only")
+	wantTwo := map[string]string{}
+	for k, v := range afterTwo {
+		wantTwo[k] = v
+	}
+	wantTwo["notes.txt"] = want["notes.txt"]
+	sameTree(t, "after undoing the rewind", snapshot(t, dir), wantTwo)
+
+	// --force restores the conflicting file too.
+	r = zero("sessions", "rewind", id, "--to", "1", "--force", "--files-only")
+	if strings.Contains(r.stdout, "conflict") {
+		t.Fatalf("forced rewind kept a conflict:\n%s", r.stdout)
+	}
+	want["notes.txt"] = original["notes.txt"]
+	sameTree(t, "after a forced rewind", snapshot(t, dir), want)
+}
+
+// TestResumeAfterRewindContinuesFromThePrompt: a conversation rewind to
+// prompt 2 cuts prompt 2 and what followed; the next --resume sends the
+// model prompt 1's exchange and the new prompt only.
+func TestResumeAfterRewindContinuesFromThePrompt(t *testing.T) {
+	dir := checkpointTree(t)
+	e := newEnv(t)
+	srv := llmtest.NewServer(t)
+	exec := func(prompt string, extra ...string) result {
+		t.Helper()
+		a := append([]string{"exec", "-o", "stream-json", "--base-url", srv.URL(), "--model", "llmtest-model"}, extra...)
+		r := e.run(dir, "", append(a, prompt)...)
+		if r.code != 0 {
+			t.Fatalf("exec exit %d\n%s", r.code, r.stderr)
+		}
+		return r
+	}
+	srv.Script(llmtest.Reply(llmtest.Text("answer one")))
+	id := sessionOf(t, exec("prompt one"))
+	srv.Script(llmtest.Reply(llmtest.Text("answer two")))
+	exec("prompt two", "--resume", id)
+	r := e.run(dir, "", "sessions", "rewind", id, "--to", "2", "--conversation-only")
+	if r.code != 0 || !strings.Contains(r.stdout, "the conversation to before prompt 2") {
+		t.Fatalf("rewind: %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	srv.Script(llmtest.Reply(llmtest.Text("answer three")))
+	exec("prompt three", "--resume", id)
+	reqs := completions(srv)
+	body := string(reqs[len(reqs)-1].Body)
+	if !strings.Contains(body, "prompt one") || !strings.Contains(body, "answer one") || !strings.Contains(body, "prompt three") {
+		t.Fatalf("resumed request lacks the kept conversation: %s", body)
+	}
+	if strings.Contains(body, "prompt two") || strings.Contains(body, "answer two") {
+		t.Fatalf("resumed request still holds the rewound prompt: %s", body)
+	}
+}

@@ -1,0 +1,257 @@
+package checkpoint
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/zero-agent/zero/internal/event"
+)
+
+// DefaultMaxFileSize is the largest file a checkpoint stores.
+const DefaultMaxFileSize = 8 << 20
+
+// Options configure a Tracker.
+type Options struct {
+	// Root is the workspace (absolute, symlinks resolved).
+	Root  string
+	Store *Store
+	// Ignore returns a fresh ignorer for a scan of root (nil: nothing
+	// ignored but .git).
+	Ignore func(root string) Ignorer
+	// MaxFileSize: larger files are skipped and reported (0: default).
+	MaxFileSize int64
+	// Emit receives each Checkpointed event.
+	Emit func(event.Event)
+}
+
+// Tracker records, for one session, the state of the files a tool is
+// about to write (Before/AfterWrite) and the files a shell command
+// changed (Before/AfterShell: the tree scanned before and after, content
+// hashed only for files whose stat changed). Safe for concurrent use;
+// calls are serialised.
+type Tracker struct {
+	o   Options
+	mu  sync.Mutex
+	idx Index // nil until the first shell command
+	// dirty: idx changed since it was loaded or saved.
+	dirty bool
+}
+
+// NewTracker returns a tracker for o.
+func NewTracker(o Options) *Tracker {
+	if o.MaxFileSize <= 0 {
+		o.MaxFileSize = DefaultMaxFileSize
+	}
+	return &Tracker{o: o}
+}
+
+// rel is abs relative to the root with slashes, or "" when it is outside
+// the root or inside a .git directory (never recorded).
+func (t *Tracker) rel(abs string) string {
+	r, err := filepath.Rel(t.o.Root, abs)
+	if err != nil || r == "." || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) || filepath.IsAbs(r) {
+		return ""
+	}
+	r = filepath.ToSlash(r)
+	for _, part := range strings.Split(r, "/") {
+		if part == ".git" {
+			return ""
+		}
+	}
+	return r
+}
+
+// capture stores the file rel as it is now: a state with an empty hash
+// when it does not exist; big when it is over the size limit (or not a
+// regular file), which is not stored.
+func (t *Tracker) capture(rel string) (st *event.FileState, big bool, err error) {
+	abs := filepath.Join(t.o.Root, filepath.FromSlash(rel))
+	info, err := os.Lstat(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &event.FileState{}, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	if !info.Mode().IsRegular() || info.Size() > t.o.MaxFileSize {
+		return nil, true, nil
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, false, err
+	}
+	h, err := t.o.Store.Put(data)
+	if err != nil {
+		return nil, false, err
+	}
+	if t.idx != nil {
+		t.idx[rel] = Entry{Stat: statOf(info), Hash: h}
+	}
+	return &event.FileState{Hash: h, Mode: uint32(info.Mode().Perm()), Size: int64(len(data))}, false, nil
+}
+
+// BeforeWrite records the state of the files a tool is about to write
+// (absolute paths; those outside the root or in .git are left out) in a
+// Checkpointed event, and returns the recorded relative paths for
+// AfterWrite.
+func (t *Tracker) BeforeWrite(abs []string) ([]string, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var cp event.Checkpoint
+	var rels []string
+	var errs []error
+	for _, a := range abs {
+		rel := t.rel(a)
+		if rel == "" {
+			continue
+		}
+		st, big, err := t.capture(rel)
+		switch {
+		case err != nil:
+			errs = append(errs, err)
+		case big:
+			cp.Skipped = append(cp.Skipped, rel)
+		default:
+			cp.Changes = append(cp.Changes, event.FileChange{Path: rel, Before: st})
+			rels = append(rels, rel)
+		}
+	}
+	t.emit(cp)
+	return rels, errors.Join(errs...)
+}
+
+// AfterWrite records the state the tool left the files in.
+func (t *Tracker) AfterWrite(rels []string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var cp event.Checkpoint
+	var errs []error
+	for _, rel := range rels {
+		st, big, err := t.capture(rel)
+		switch {
+		case err != nil:
+			errs = append(errs, err)
+		case big:
+			cp.Skipped = append(cp.Skipped, rel)
+		default:
+			cp.Changes = append(cp.Changes, event.FileChange{Path: rel, After: st})
+		}
+	}
+	t.emit(cp)
+	return errors.Join(errs...)
+}
+
+func (t *Tracker) emit(cp event.Checkpoint) {
+	if (len(cp.Changes) > 0 || len(cp.Skipped) > 0) && t.o.Emit != nil {
+		t.o.Emit(event.Event{Type: event.Checkpointed, Checkpoint: &cp})
+	}
+}
+
+func (t *Tracker) scan() (map[string]Stat, error) {
+	var ig Ignorer
+	if t.o.Ignore != nil {
+		ig = t.o.Ignore(t.o.Root)
+	}
+	return Scan(t.o.Root, ig)
+}
+
+// BeforeShell brings the index up to date with the tree before a shell
+// command runs: files changed since (by anyone) are stored, not recorded
+// as changes. The first call loads the workspace's saved index (a new
+// workspace's first call stores every file once).
+func (t *Tracker) BeforeShell() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.idx == nil {
+		t.idx = t.o.Store.LoadIndex(t.o.Root)
+	}
+	cur, err := t.scan()
+	if err != nil {
+		return err
+	}
+	changed := Diff(t.idx, cur)
+	for _, rel := range changed {
+		t.refresh(rel, cur)
+	}
+	t.dirty = t.dirty || len(changed) > 0
+	return nil
+}
+
+// Close saves the tree index for the next session of the workspace (it
+// is only a cache: a file whose stat differs from its entry is hashed
+// again, so a stale or lost index costs time, never correctness).
+func (t *Tracker) Close() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.idx == nil || !t.dirty {
+		return nil
+	}
+	t.dirty = false
+	return t.o.Store.SaveIndex(t.o.Root, t.idx)
+}
+
+// refresh updates the index entry of rel to the file as cur saw it,
+// storing its content; it returns the new state (nil: over the limit).
+func (t *Tracker) refresh(rel string, cur map[string]Stat) (*event.FileState, bool) {
+	s, ok := cur[rel]
+	if !ok {
+		delete(t.idx, rel)
+		return &event.FileState{}, false
+	}
+	st, big, err := t.capture(rel)
+	if big || err != nil || st == nil {
+		t.idx[rel] = Entry{Stat: s, Big: true}
+		return nil, true
+	}
+	if st.Hash == "" { // gone since the scan
+		delete(t.idx, rel)
+	}
+	return st, false
+}
+
+// AfterShell scans the tree again and records, in one Checkpointed
+// event, every file whose stat changed since BeforeShell: its state
+// before (from the index) and after.
+func (t *Tracker) AfterShell() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.idx == nil {
+		return nil // BeforeShell failed: nothing to compare with
+	}
+	cur, err := t.scan()
+	if err != nil {
+		return err
+	}
+	changed := Diff(t.idx, cur)
+	if len(changed) == 0 {
+		return nil
+	}
+	var cp event.Checkpoint
+	for _, rel := range changed {
+		old, had := t.idx[rel]
+		before := &event.FileState{}
+		if had {
+			if old.Big {
+				before = nil
+			} else {
+				before = &event.FileState{Hash: old.Hash, Mode: old.Mode, Size: old.Size}
+			}
+		}
+		after, big := t.refresh(rel, cur)
+		if before == nil || big {
+			cp.Skipped = append(cp.Skipped, rel)
+			continue
+		}
+		if *before == *after {
+			continue // touched, same content and mode
+		}
+		cp.Changes = append(cp.Changes, event.FileChange{Path: rel, Before: before, After: after})
+	}
+	t.dirty = true
+	t.emit(cp)
+	return nil
+}

@@ -1,0 +1,107 @@
+package run
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/zero-agent/zero/internal/checkpoint"
+	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/tools"
+)
+
+// CheckpointDir is the checkpoint store of the sessions directory dir: a
+// hidden directory inside it (the session list skips hidden names), so
+// $ZERO_SESSION_DIR moves both.
+func CheckpointDir(sessionsDir string) string { return filepath.Join(sessionsDir, ".checkpoints") }
+
+// newTracker is the session's checkpoint tracker over the workspace root,
+// emitting into emit; it collects old checkpoints at most once an hour.
+// ZERO_CHECKPOINTS=0 turns checkpoints off (nil).
+func (rt *Runtime) newTracker(emit func(event.Event)) *checkpoint.Tracker {
+	if os.Getenv("ZERO_CHECKPOINTS") == "0" {
+		return nil
+	}
+	store := checkpoint.Open(CheckpointDir(rt.Store.Dir()))
+	go collectCheckpoints(store)
+	return checkpoint.NewTracker(checkpoint.Options{
+		Root:   rt.Workspace.Root(),
+		Store:  store,
+		Ignore: func(root string) checkpoint.Ignorer { return tools.NewIgnore(root) },
+		Emit:   emit,
+	})
+}
+
+// collectCheckpoints runs Collect when the last run is over an hour old.
+func collectCheckpoints(store *checkpoint.Store) {
+	stamp := filepath.Join(store.Dir(), "collected")
+	if info, err := os.Stat(stamp); err == nil && time.Since(info.ModTime()) < time.Hour {
+		return
+	}
+	if err := os.MkdirAll(store.Dir(), 0o700); err != nil {
+		return
+	}
+	_ = os.WriteFile(stamp, nil, 0o600)
+	_, _ = store.Collect(checkpoint.DefaultLimits, time.Now())
+}
+
+// checkpoint records, before the tool runs, the files a file tool names
+// (or, for a shell tool, brings the tree index up to date), and returns
+// what records the result after it ran. A recording failure is a
+// warning on stderr: it never stops the tool.
+func (o *observed) checkpoint(args json.RawMessage) func() {
+	if o.ckpt == nil {
+		return func() {}
+	}
+	switch o.Tool.SideEffect() {
+	case tools.SideShell:
+		if err := o.ckpt.BeforeShell(); err != nil {
+			warnCheckpoint(err)
+		}
+		return func() {
+			if err := o.ckpt.AfterShell(); err != nil {
+				warnCheckpoint(err)
+			}
+		}
+	case tools.SideWrite:
+		rels, err := o.ckpt.BeforeWrite(o.targets(args))
+		if err != nil {
+			warnCheckpoint(err)
+		}
+		return func() {
+			if err := o.ckpt.AfterWrite(rels); err != nil {
+				warnCheckpoint(err)
+			}
+		}
+	}
+	return func() {}
+}
+
+// targets are the absolute paths a file tool's call names (apply_patch:
+// every section's and move's).
+func (o *observed) targets(args json.RawMessage) []string {
+	var names []string
+	if o.Tool.Name() == tools.ApplyPatchName {
+		names, _ = tools.PatchPaths(args)
+	} else {
+		var a struct {
+			Path string `json:"path"`
+		}
+		if json.Unmarshal(args, &a) == nil && a.Path != "" {
+			names = []string{a.Path}
+		}
+	}
+	var out []string
+	for _, n := range names {
+		if abs, err := o.ws.Resolve(n, true); err == nil {
+			out = append(out, abs)
+		}
+	}
+	return out
+}
+
+func warnCheckpoint(err error) {
+	fmt.Fprintln(os.Stderr, "zero: warning: checkpoint:", err)
+}
