@@ -21,7 +21,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-
 )
 
 // Store is a directory of file contents named by their sha256. Writes go
