@@ -207,3 +207,31 @@ func TestMCPToolImagesReachTheModelAsImageParts(t *testing.T) {
 		})
 	}
 }
+
+// TestImageFlagAsksLlamaCppWhetherTheModelSees: for a model the catalog
+// does not know, llama-server's /props decides: modalities.vision false
+// (no --mmproj) is refused before the prompt is sent, true sends the
+// image.
+func TestImageFlagAsksLlamaCppWhetherTheModelSees(t *testing.T) {
+	dir := t.TempDir()
+	data := pngFile(t, dir, "shot.png")
+	e := newEnv(t)
+	text := llmtest.NewLlamaCpp(t, "qwen2.5-coder-0.5b-q8_0.gguf", 16384)
+	r := e.run(dir, "", "exec", "--base-url", text.URL(), "--image", "shot.png", "describe it")
+	if r.code != 2 || !strings.Contains(r.stderr, "qwen2.5-coder-0.5b-q8_0.gguf takes text only") {
+		t.Fatalf("text-only llama-server: exit %d: %s", r.code, r.stderr)
+	}
+	if n := len(completions(text.Server)); n != 0 {
+		t.Fatalf("%d chat requests to a text-only server", n)
+	}
+	vl := llmtest.NewLlamaCpp(t, "qwen2.5-vl-3b-q4_k_m.gguf", 16384).Vision()
+	vl.Script(llmtest.Reply(llmtest.Text("A grey square.")))
+	r = e.run(dir, "", "exec", "--base-url", vl.URL(), "--image", "shot.png", "describe it")
+	if r.code != 0 || strings.Contains(r.stderr, "does not know whether") {
+		t.Fatalf("vision llama-server: exit %d: %s", r.code, r.stderr)
+	}
+	reqs := completions(vl.Server)
+	if len(reqs) != 1 || !strings.Contains(string(reqs[0].Body), "data:image/png;base64,"+base64.StdEncoding.EncodeToString(data)) {
+		t.Fatalf("the image did not reach the vision server (%d requests)", len(reqs))
+	}
+}

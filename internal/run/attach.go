@@ -1,12 +1,16 @@
 package run
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
+	"time"
 
+	"github.com/zero-agent/zero/internal/config"
 	"github.com/zero-agent/zero/internal/images"
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/providers/catalog"
+	"github.com/zero-agent/zero/internal/providers/discovery"
 )
 
 // LoadImage reads an image the user attaches to the next prompt (zero
@@ -24,14 +28,24 @@ func (s *Session) LoadImage(path string) (llm.Image, error) {
 	return images.Load(abs, path, images.LimitFor(string(s.rt.Active.Kind)))
 }
 
-// takesImages refuses images for a model the catalog lists as text-only;
-// a model it does not know (a local or OpenAI-compatible server's) gets
-// them, with a warning, since only the server can say.
+// takesImages refuses images for a model the catalog lists as text-only
+// or a llama.cpp server says is (its /props, asked only when an image is
+// attached); any other model gets them, with a warning, since only the
+// server can say.
 func (s *Session) takesImages() error {
 	model := s.agent.Model()
 	m, _ := catalog.Resolve(string(s.rt.Active.Kind), model)
+	textOnly := m.Known && !m.ImageInput
+	if !m.Known && s.rt.Active.Kind == config.KindOpenAICompatible {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		vision, known := (&discovery.Prober{}).Vision(ctx, discovery.Server{BaseURL: s.rt.Active.BaseURL})
+		cancel()
+		if known {
+			textOnly, m.Known = !vision, true
+		}
+	}
 	switch {
-	case m.Known && !m.ImageInput:
+	case textOnly:
 		return fmt.Errorf("%s takes text only: it cannot see images (pick a model that does with /model or --model)", model)
 	case !m.Known && !s.warnedImages:
 		s.warnedImages = true

@@ -5,7 +5,9 @@ package llmtest
 //     Ollama-style "models" array naming the same model, keys sorted as
 //     nlohmann::json writes them (the bytes of a real llama-server in
 //     internal/providers/openai/testdata/models/llama-server.json);
-//   - GET /props with default_generation_settings.n_ctx, the -c it runs;
+//   - GET /props with default_generation_settings.n_ctx, the -c it runs,
+//     and modalities.vision (false unless Vision: a model started without
+//     --mmproj);
 //   - without --jinja (NoJinja), a chat request with "tools" gets HTTP 500
 //     {"error":{"code":500,"message":"tools param requires --jinja flag",
 //     "type":"server_error"}} (oaicompat_chat_params_parse in
@@ -22,10 +24,11 @@ import (
 // LlamaCpp is a fake llama-server; its Server answers chat completions.
 type LlamaCpp struct {
 	front
-	model string
-	nCtx  int
-	mu    sync.Mutex
-	jinja bool
+	model  string
+	nCtx   int
+	mu     sync.Mutex
+	jinja  bool
+	vision bool
 }
 
 // NewLlamaCpp starts a fake llama-server serving model (the file name it
@@ -46,12 +49,21 @@ func (l *LlamaCpp) NoJinja() *LlamaCpp {
 	return l
 }
 
+// Vision makes /props say the model takes images (llama-server started
+// with --mmproj).
+func (l *LlamaCpp) Vision() *LlamaCpp {
+	l.mu.Lock()
+	l.vision = true
+	l.mu.Unlock()
+	return l
+}
+
 // llamaNoJinja is llama-server's refusal of tools without --jinja.
 const llamaNoJinja = `{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}`
 
 func (l *LlamaCpp) own(w http.ResponseWriter, r *http.Request, body []byte) bool {
 	l.mu.Lock()
-	jinja := l.jinja
+	jinja, vision := l.jinja, l.vision
 	l.mu.Unlock()
 	switch r.Method + " " + r.URL.Path {
 	case "GET /v1/models", "GET /models":
@@ -63,7 +75,8 @@ func (l *LlamaCpp) own(w http.ResponseWriter, r *http.Request, body []byte) bool
 			"model": l.model, "modified_at": "", "name": l.model, "parameters": "", "size": "", "tags": []string{""}, "type": "model"}
 		writeJSON(w, http.StatusOK, map[string]any{"data": []any{data}, "models": []any{models}, "object": "list"})
 	case "GET /props":
-		writeJSON(w, http.StatusOK, map[string]any{"default_generation_settings": map[string]any{"n_ctx": l.nCtx}, "total_slots": 1, "model_path": l.model})
+		writeJSON(w, http.StatusOK, map[string]any{"default_generation_settings": map[string]any{"n_ctx": l.nCtx}, "total_slots": 1, "model_path": l.model,
+			"modalities": map[string]any{"vision": vision, "audio": false}})
 	case "POST /v1/chat/completions", "POST /chat/completions":
 		var req struct {
 			Tools []json.RawMessage `json:"tools"`

@@ -26,7 +26,7 @@ func TestLlamaCppListsItsModelAsLlamaServerDoes(t *testing.T) {
 	if !reflect.DeepEqual(real, fake) {
 		t.Errorf("model list\n%s\nwant the shape of\n%s", body, raw)
 	}
-	if status, got := get(t, "GET", l.URL()+"/props", ""); status != 200 || got != `{"default_generation_settings":{"n_ctx":4096},"model_path":"qwen2.5-coder-0.5b-q8_0.gguf","total_slots":1}` {
+	if status, got := get(t, "GET", l.URL()+"/props", ""); status != 200 || got != `{"default_generation_settings":{"n_ctx":4096},"modalities":{"audio":false,"vision":false},"model_path":"qwen2.5-coder-0.5b-q8_0.gguf","total_slots":1}` {
 		t.Errorf("/props = %d %s", status, got)
 	}
 }
