@@ -35,6 +35,11 @@ type historyLine struct {
 // AddPrompt records a prompt typed in workspace. The file is the user's
 // only (0600: prompts may hold anything); a failure to write it loses
 // only recall, so it is returned for a warning and never stops a run.
+//
+// Many processes may share the file (several apps, a fleet of runs on one
+// ZERO_SESSION_DIR): the append and the trim run under an flock on
+// history.jsonl.lock, so a trim's rewrite never drops a line another
+// process appended after the trim read the file.
 func (st *Store) AddPrompt(workspace, text string) error {
 	if err := os.MkdirAll(st.dir, 0o700); err != nil {
 		return err
@@ -44,6 +49,14 @@ func (st *Store) AddPrompt(workspace, text string) error {
 		return err
 	}
 	path := filepath.Join(st.dir, historyFile)
+	lock, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	defer lock.Close()
+	if err := waitLock(lock); err != nil {
+		return err
+	}
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sync"
 	"testing"
 )
 
@@ -60,5 +61,52 @@ func TestPromptHistorySkipsADamagedLineAndStaysBounded(t *testing.T) {
 	}
 	if fi, _ := os.Stat(filepath.Join(st.Dir(), historyFile)); fi.Size() > historyTrimBytes+200 {
 		t.Errorf("history grew to %d bytes", fi.Size())
+	}
+}
+
+// TestPromptHistoryLosesNoLineToConcurrentTrims: many writers appending
+// while every append trims (a fleet sharing one ZERO_SESSION_DIR) leave
+// exactly the newest historyKeep lines; each writer's kept prompts are its
+// newest ones, so no trim dropped a line appended after it read the file.
+func TestPromptHistoryLosesNoLineToConcurrentTrims(t *testing.T) {
+	keep, trim := historyKeep, historyTrimBytes
+	historyKeep, historyTrimBytes = 100, 0
+	defer func() { historyKeep, historyTrimBytes = keep, trim }()
+	st := Open(t.TempDir())
+	const writers, each = 20, 15
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				if err := st.AddPrompt("/ws", fmt.Sprintf("w%02d-%02d", w, i)); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	lines, err := readHistory(filepath.Join(st.Dir(), historyFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) != historyKeep {
+		t.Fatalf("%d lines kept, want %d", len(lines), historyKeep)
+	}
+	first := map[int]int{} // writer → its oldest kept prompt
+	count := map[int]int{}
+	for _, l := range lines {
+		var w, i int
+		fmt.Sscanf(l.Text, "w%02d-%02d", &w, &i)
+		if _, ok := first[w]; !ok {
+			first[w] = i
+		}
+		count[w]++
+	}
+	for w, i := range first {
+		if count[w] != each-i {
+			t.Errorf("writer %d: %d prompts kept from its #%d on, want %d (a line was lost)", w, count[w], i, each-i)
+		}
 	}
 }
