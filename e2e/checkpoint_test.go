@@ -210,3 +210,46 @@ func TestResumeAfterRewindContinuesFromThePrompt(t *testing.T) {
 		t.Fatalf("resumed request still holds the rewound prompt: %s", body)
 	}
 }
+
+// TestForkAtStartsFromBeforeThePrompt: --fork ID --at 2 branches a new
+// session whose first request holds prompt 1's exchange only; the forked
+// session is untouched, and a prompt number it lacks is a usage error
+// that forks nothing.
+func TestForkAtStartsFromBeforeThePrompt(t *testing.T) {
+	dir := t.TempDir()
+	e := newEnv(t)
+	srv := llmtest.NewServer(t)
+	exec := func(prompt string, extra ...string) result {
+		t.Helper()
+		a := append([]string{"exec", "-o", "stream-json", "--base-url", srv.URL(), "--model", "llmtest-model"}, extra...)
+		return e.run(dir, "", append(a, prompt)...)
+	}
+	srv.Script(llmtest.Reply(llmtest.Text("answer one")))
+	id := sessionOf(t, exec("prompt one"))
+	srv.Script(llmtest.Reply(llmtest.Text("answer two")))
+	exec("prompt two", "--resume", id)
+	if r := exec("prompt x", "--fork", id, "--at", "9"); r.code != 2 || !strings.Contains(r.stderr, "has prompts 1 to 2") {
+		t.Fatalf("--at 9: exit %d, %s", r.code, r.stderr)
+	}
+	srv.Script(llmtest.Reply(llmtest.Text("answer three")))
+	r := exec("prompt three", "--fork", id, "--at", "2")
+	if r.code != 0 {
+		t.Fatalf("fork: exit %d\n%s", r.code, r.stderr)
+	}
+	fork := sessionOf(t, r)
+	reqs := completions(srv)
+	body := string(reqs[len(reqs)-1].Body)
+	if !strings.Contains(body, "answer one") || strings.Contains(body, "prompt two") || !strings.Contains(body, "prompt three") {
+		t.Fatalf("forked request: %s", body)
+	}
+	srv.Script(llmtest.Reply(llmtest.Text("answer four")))
+	exec("prompt four", "--resume", id)
+	reqs = completions(srv)
+	if body := string(reqs[len(reqs)-1].Body); !strings.Contains(body, "prompt two") || strings.Contains(body, "prompt three") {
+		t.Fatalf("the forked session changed: %s", body)
+	}
+	list := e.run(dir, "", "sessions")
+	if strings.Count(list.stdout, "prompt one") != 2 || !strings.Contains(list.stdout, fork[:15]) {
+		t.Fatalf("sessions (want the original and one fork):\n%s", list.stdout)
+	}
+}

@@ -144,6 +144,7 @@ type execOptions struct {
 	input    string
 	resume   resumeFlag
 	fork     string
+	at       int
 	over     overrides
 	maxTurns int
 	// maxTurnsSet: --max-turns was given (0 then is a mistake, not "the
@@ -218,6 +219,7 @@ func execCmd(s stdio) *cobra.Command {
 		"with -i stream-json: deny a permission request no decision answers within `DURATION` (0 waits)")
 	registerResume(c, &o.resume)
 	fs.StringVar(&o.fork, "fork", "", "branch a new session from session `ID` and continue it")
+	fs.IntVar(&o.at, "at", 0, "with --fork: start from the conversation before prompt `N` (zero sessions rewind ID lists them; files are left as they are)")
 	fs.StringArrayVar(&o.images, "image", nil, "attach the image at `PATH` (PNG, JPEG, GIF, WebP) to the prompt; repeatable")
 	fs.IntVar(&o.maxTurns, "max-turns", 0, "stop after `N` model requests (default from config, 200)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "text mode: no progress on stderr (so no replies the loop answered with a nudge either)")
@@ -257,6 +259,9 @@ func finishExec(s stdio, o *execOptions, pos []string) error {
 	}
 	if o.fork != "" && strings.HasPrefix(o.fork, "-") {
 		return usagef("--fork needs a session id (zero sessions lists them), got %q", o.fork)
+	}
+	if o.at != 0 && o.fork == "" {
+		return usagef("--at needs --fork ID: it names a prompt of the forked session")
 	}
 	if o.fork != "" && o.resume.set {
 		return usagef("--resume continues a session and --fork branches one: pass one of them")

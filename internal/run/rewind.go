@@ -123,3 +123,19 @@ func SessionPrompts(st *sessions.Store, id string) (string, []sessions.Prompt, e
 	}
 	return log.ID(), sessions.Prompts(evs), nil
 }
+
+// cutAt cuts a fresh fork's conversation at prompt n (a Rewound event
+// that restores the conversation only).
+func cutAt(log *sessions.Session, n int) error {
+	return log.Append(event.Event{Type: event.Rewound, RunID: agent.NewRunID(), Checkpoint: &event.Checkpoint{To: n, Conversation: true}})
+}
+
+// checkAt refuses --at n before anything is forked when session id has
+// no prompt n.
+func checkAt(st *sessions.Store, id string, n int) error {
+	full, prompts, err := SessionPrompts(st, id)
+	if err != nil || (n >= 1 && n <= len(prompts)) {
+		return err
+	}
+	return &ConfigError{fmt.Sprintf("--at %d: session %s has prompts 1 to %d (zero sessions rewind %s lists them)", n, full, len(prompts), full)}
+}

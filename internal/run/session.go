@@ -31,6 +31,10 @@ type Which struct {
 	Latest bool
 	ID     string
 	Fork   string
+	// At, with Fork: the fork starts from the state before prompt At of
+	// the forked session (its conversation is cut there; the files are
+	// left as they are).
+	At int
 }
 
 // Session is one open conversation: its log, its agent loop, its gate and
@@ -178,7 +182,17 @@ func (rt *Runtime) openLog(w Which) (*sessions.Session, opened, error) {
 	var err error
 	switch {
 	case w.Fork != "":
+		if w.At != 0 {
+			if err = checkAt(rt.Store, w.Fork, w.At); err != nil {
+				break
+			}
+		}
 		log, err = rt.Store.Fork(w.Fork)
+		if err == nil && w.At != 0 {
+			if err = cutAt(log, w.At); err != nil {
+				log.Close()
+			}
+		}
 	case w.ID != "":
 		log, err = rt.Store.Load(w.ID)
 	case w.Latest:
