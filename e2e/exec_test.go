@@ -141,7 +141,7 @@ func TestExecInterruptIsResumable(t *testing.T) {
 	}
 	evs := parseStream(t, strings.Join(lines, "\n"))
 	end := evs[len(evs)-1]
-	if end["type"] != "run_end" || end["stopReason"] != "interrupted" {
+	if end["type"] != "run_end" || end["stopReason"] != "interrupted" || end["subtype"] != "interrupted" || end["isError"] != true {
 		t.Fatalf("last event %v", end)
 	}
 	// the session resumes with the partial text in its history

@@ -85,12 +85,17 @@ func execute(s stdio, o *execOptions) error {
 	if res.Subtype == headless.Success && shown && !o.results.ephemeral {
 		fmt.Fprintf(s.err, "resume with: zero exec --resume=%s \"…\"\n", sess.ID())
 	}
-	return stopError(res, sess.ID(), shown)
+	id := sess.ID()
+	if o.results.ephemeral {
+		id = "" // nothing to resume
+	}
+	return stopError(res, id, shown)
 }
 
 // stopError is the exit of a run that ended as res says: the code is its
 // subtype's (headless.Subtype.ExitCode, the one table). shown: the error
 // is already on the screen (text mode's progress), so it is not repeated.
+// sessionID is "" for a session not kept (--ephemeral): no resume hint.
 func stopError(res headless.Outcome, sessionID string, shown bool) error {
 	var cmdErr *commands.Error
 	if errors.As(res.Err, &cmdErr) {
@@ -103,6 +108,9 @@ func stopError(res headless.Outcome, sessionID string, shown bool) error {
 	}
 	code := res.Subtype.ExitCode()
 	resume := fmt.Errorf("resume with: zero exec --resume=%s \"continue\"", sessionID)
+	if sessionID == "" {
+		resume = errors.New("the session was not kept (--ephemeral)")
+	}
 	switch res.Subtype {
 	case headless.Success:
 		return nil
@@ -120,6 +128,9 @@ func stopError(res headless.Outcome, sessionID string, shown bool) error {
 	}
 	if shown {
 		return &exitError{code, fmt.Errorf("run ended (%s: %v); %v", res.Subtype, err, resume)}
+	}
+	if sessionID == "" {
+		return &exitError{code, err}
 	}
 	return &exitError{code, fmt.Errorf("%v (session %s)", err, sessionID)}
 }
