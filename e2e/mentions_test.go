@@ -41,3 +41,25 @@ func TestAtFileAttachesTheFileAsReadFileShowsIt(t *testing.T) {
 		t.Fatalf("request lacks\n%s\n%s", want, body)
 	}
 }
+
+// TestAtFileFillsTheReadCache: the model's own read_file of a file the
+// prompt attached, unchanged since, is answered by a reference to the
+// attachment rather than the file again.
+func TestAtFileFillsTheReadCache(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"big.txt": strings.Repeat("a line of the file\n", 200)})
+	e := newEnv(t)
+	srv := llmtest.NewServer(t)
+	srv.Script(llmtest.Reply(tc("r1", "read_file", `{"path":"big.txt"}`)), llmtest.Reply(llmtest.Text("done")))
+	r := e.run(dir, "", "exec", "-o", "json", "--base-url", srv.URL(), "--model", "llmtest-model", "read @big.txt")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	reqs := completions(srv)
+	msgs, _ := reqs[1].Map()["messages"].([]any)
+	last, _ := msgs[len(msgs)-1].(map[string]any)
+	content, _ := last["content"].(string)
+	if last["role"] != "tool" || strings.Contains(content, "a line of the file") || !strings.Contains(content, "big.txt unchanged since") {
+		t.Fatalf("the re-read was not answered from the attachment: %.300s", content)
+	}
+}

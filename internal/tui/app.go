@@ -63,8 +63,10 @@ type Model struct {
 
 	ed   editor.Editor
 	hist editor.History
-	// images wait for the next prompt (/image, a pasted path).
-	images []llm.Image
+	// images wait for the next prompt (/image, a pasted path);
+	// imageNames are their file names, shown with the prompt.
+	images     []llm.Image
+	imageNames []string
 
 	// Key-sequence state.
 	lastKey    time.Time // when the previous key arrived

@@ -52,6 +52,7 @@ func (m *Model) attachImage(path string) {
 		return
 	}
 	m.images = append(m.images, img)
+	m.imageNames = append(m.imageNames, filepath.Base(path))
 	m.commit(render.Notice("", fmt.Sprintf("attached %s (%s, %d KB): it goes with the next prompt",
 		filepath.Base(path), img.MediaType, (len(img.Data)+1023)/1024), w)...)
 }

@@ -52,6 +52,8 @@ func TestImageCommandAndPastedPathGoWithTheNextPrompt(t *testing.T) {
 	d.typeText("what are these?")
 	d.press("enter")
 	d.until(func() bool { return srv.Remaining() == 1 && !d.m.turn.running })
+	d.until(func() bool { return contains(d.screen(), "two squares") })
+	mustContain(t, "screen", d.screen(), "· with shot.png, drop me.png")
 	reqs := srv.Requests()
 	body := string(reqs[len(reqs)-1].Body)
 	for _, img := range [][]byte{first, second} {

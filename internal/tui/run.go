@@ -66,10 +66,13 @@ func (m *Model) begin(busy string) context.Context {
 // startRun submits prompt to the backend as a model turn.
 func (m *Model) startRun(prompt string) tea.Cmd {
 	m.commit(render.Prompt(m.shownPrompt(prompt), m.contentWidth())...)
+	if len(m.imageNames) > 0 {
+		m.commit(render.Notice("", "with "+strings.Join(m.imageNames, ", "), m.contentWidth())...)
+	}
 	ctx := m.begin("")
 	id, send, b := m.turn.id, m.send, m.backend
 	turn := Turn{Prompt: prompt, Images: m.images, Mode: m.mode, Approve: m.approver(id), Ask: m.asker(id)}
-	m.images = nil
+	m.images, m.imageNames = nil, nil
 	return func() tea.Msg {
 		sink := event.SinkFunc(func(e event.Event) { send(eventMsg{id: id, ev: e}) })
 		return runDoneMsg{id: id, stop: b.Run(ctx, turn, sink)}
