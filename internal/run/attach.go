@@ -18,7 +18,7 @@ import (
 // WebP by its bytes, within the active provider's limits, for a model
 // that takes images. A relative path is the workspace's.
 func (s *Session) LoadImage(path string) (llm.Image, error) {
-	if err := s.takesImages(); err != nil {
+	if err := s.takesImages(nil); err != nil {
 		return llm.Image{}, err
 	}
 	abs := path
@@ -30,9 +30,10 @@ func (s *Session) LoadImage(path string) (llm.Image, error) {
 
 // takesImages refuses images for a model the catalog lists as text-only
 // or a llama.cpp server says is (its /props, asked only when an image is
-// attached); any other model gets them, with a warning, since only the
-// server can say.
-func (s *Session) takesImages() error {
+// attached); any other model gets them, with a warning through warn (nil:
+// none; Prompt passes the turn's, once a session), since only the server
+// can say.
+func (s *Session) takesImages(warn func(string)) error {
 	model := s.agent.Model()
 	m, _ := catalog.Resolve(string(s.rt.Active.Kind), model)
 	textOnly := m.Known && !m.ImageInput
@@ -47,9 +48,9 @@ func (s *Session) takesImages() error {
 	switch {
 	case textOnly:
 		return fmt.Errorf("%s takes text only: it cannot see images (pick a model that does with /model or --model)", model)
-	case !m.Known && !s.warnedImages:
+	case !m.Known && warn != nil && !s.warnedImages:
 		s.warnedImages = true
-		fmt.Fprintf(s.rt.warnings(), "zero: warning: the catalog does not know whether %s takes images; sending them (a text-only server will refuse the request)\n", model)
+		warn(fmt.Sprintf("the catalog does not know whether %s takes images; sending them (a text-only server will refuse the request)", model))
 	}
 	return nil
 }
@@ -58,7 +59,7 @@ func (s *Session) takesImages() error {
 // over ACP) as LoadImage checks a file: a model that takes images, a
 // known format within the provider's limits; name is how errors name it.
 func (s *Session) AttachImage(name string, data []byte) (llm.Image, error) {
-	if err := s.takesImages(); err != nil {
+	if err := s.takesImages(nil); err != nil {
 		return llm.Image{}, err
 	}
 	return images.Check(name, data, images.LimitFor(string(s.rt.Active.Kind)))

@@ -286,7 +286,7 @@ func (s *Session) Prompt(ctx context.Context, t Turn) agent.Result {
 		prompt, err = s.userPromptSubmit(ctx, prompt)
 	}
 	if err == nil && len(t.Images) > 0 {
-		err = s.takesImages() // the model may have changed since they were attached
+		err = s.takesImages(s.Warn) // the model may have changed since they were attached
 	}
 	if err != nil {
 		s.chain.Emit(event.Event{Type: event.Error, Text: err.Error()})

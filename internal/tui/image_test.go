@@ -54,6 +54,7 @@ func TestImageCommandAndPastedPathGoWithTheNextPrompt(t *testing.T) {
 	d.until(func() bool { return srv.Remaining() == 1 && !d.m.turn.running })
 	d.until(func() bool { return contains(d.screen(), "two squares") })
 	mustContain(t, "screen", d.screen(), "· with shot.png, drop me.png")
+	mustContain(t, "screen", d.screen(), "the catalog does not know whether m takes images")
 	reqs := srv.Requests()
 	body := string(reqs[len(reqs)-1].Body)
 	for _, img := range [][]byte{first, second} {

@@ -157,8 +157,7 @@ func hasProperties(raw json.RawMessage) bool {
 func textPart(s string) wirePart { return wirePart{Text: &s} }
 
 func userParts(m llm.Message, names *schema.NameMap, callNames map[string]string) []wirePart {
-	var out []wirePart
-	var results []wirePart
+	var out, results, resultImages []wirePart
 	for _, p := range m.Parts {
 		switch p.Type {
 		case llm.PartText:
@@ -183,13 +182,14 @@ func userParts(m llm.Message, names *schema.NameMap, callNames map[string]string
 				resp = map[string]any{"error": r.Content}
 			}
 			results = append(results, wirePart{FunctionResponse: &functionResponse{Name: names.Add("", name), Response: resp}})
-			for _, img := range r.Images { // a tool's images: inline data beside its response
-				results = append(results, wirePart{InlineData: &inlineData{MimeType: img.MediaType, Data: img.Data}})
+			for _, img := range r.Images { // a tool's images: inline data after the responses
+				resultImages = append(resultImages, wirePart{InlineData: &inlineData{MimeType: img.MediaType, Data: img.Data}})
 			}
 		}
 	}
-	// Function responses answer the previous model turn; they go first.
-	return append(results, out...)
+	// Function responses answer the previous model turn; they go first,
+	// every one of them before the images the tools returned.
+	return append(append(results, resultImages...), out...)
 }
 
 // modelParts replays a model turn: reasoning as thought parts with their
