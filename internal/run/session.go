@@ -35,6 +35,10 @@ type Which struct {
 	// the forked session (its conversation is cut there; the files are
 	// left as they are).
 	At int
+	// Parent, for a new session, is the session whose sub-agent it is
+	// (internal/run/subagent.go): recorded in its metadata, and a child
+	// is not offered the task tool. Root is the top of its lineage.
+	Parent, Root string
 }
 
 // Session is one open conversation: its log, its agent loop, its gate and
@@ -61,6 +65,10 @@ type Session struct {
 	// noExec: too small for it with exec_command and write_stdin
 	// (fitWindow).
 	minimal, noExec bool
+	// noTask: the task tool is not offered (a window under
+	// taskMinWindow, where a sub-agent's brief and answer cost more than
+	// they save, or a sub-agent itself).
+	noTask bool
 	// warnedImages: takesImages said once that the model may not take
 	// images.
 	warnedImages bool
@@ -128,6 +136,10 @@ func (rt *Runtime) OpenSession(w Which) (*Session, error) {
 	topts := ToolOptions{Policy: &rt.policy, Engine: rt.Engine, Hooks: s.hooks, Procs: s.procs, Ask: s.asker, Checkpoints: s.ckpt}
 	s.tools = ToolSet(rt.Workspace, topts)
 	s.loadExtensions(topts)
+	if w.Parent == "" { // sub-agents do not nest
+		s.tools.Add(wrapTool(&taskTool{parent: s}, topts))
+	}
+	s.noTask = w.Parent != "" || window < taskMinWindow
 	withNested(s.tools, s.instructions)
 	s.edits = chooseEditTools(rt.Config.EditTool, string(rt.Active.Kind), model)
 	s.agent = agent.New(agent.Options{
@@ -202,7 +214,7 @@ func (rt *Runtime) openLog(w Which) (*sessions.Session, opened, error) {
 		}
 	default:
 		model, _ := rt.ModelWindow()
-		log, err = rt.Store.Create(sessions.Metadata{Workspace: rt.Workspace.Root(), Provider: rt.Active.Name, Model: model})
+		log, err = rt.Store.Create(sessions.Metadata{Workspace: rt.Workspace.Root(), Provider: rt.Active.Name, Model: model, ParentID: w.Parent, RootID: w.Root})
 	}
 	if err != nil {
 		if errors.Is(err, sessions.ErrNotFound) || errors.Is(err, sessions.ErrAmbiguous) {
@@ -417,13 +429,22 @@ func (s *Session) setProfile(mode permission.Mode, minimal bool) {
 // out (fitWindow).
 func (s *Session) toolFilter(mode permission.Mode) func(tools.Tool) bool {
 	f := s.offered(visible(mode, s.minimal))
-	if !s.noExec {
+	if !s.noExec && !s.noTask {
 		return f
 	}
 	return func(t tools.Tool) bool {
-		return t.Name() != tools.ExecCommandName && t.Name() != tools.WriteStdinName && f(t)
+		switch t.Name() {
+		case tools.ExecCommandName, tools.WriteStdinName:
+			return !s.noExec && f(t)
+		case TaskToolName:
+			return !s.noTask && f(t)
+		}
+		return f(t)
 	}
 }
+
+// taskMinWindow is the smallest window the task tool is offered in.
+const taskMinWindow = 32 << 10
 
 // SetMode switches the permission mode for later calls and prompts: the
 // engine's rules, the tools offered (plan: read-only ones) and the system

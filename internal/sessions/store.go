@@ -66,8 +66,11 @@ type Metadata struct {
 	promptInRun bool
 	// ForkedFrom is the id of the session this one was forked from.
 	ForkedFrom string `json:"forkedFrom,omitempty"`
-	// ParentID is the session that started this one as a sub-agent.
+	// ParentID is the session that started this one as a sub-agent;
+	// RootID the top session of that lineage (the parent's root, or the
+	// parent).
 	ParentID string `json:"parentId,omitempty"`
+	RootID   string `json:"rootId,omitempty"`
 }
 
 // Store is a directory of sessions. The zero value is not usable; use Open.

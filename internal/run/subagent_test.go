@@ -1,0 +1,124 @@
+package run
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/llm/llmtest"
+	"github.com/zero-agent/zero/internal/permission"
+)
+
+func requestToolNames(r llmtest.Request) []string {
+	var names []string
+	for _, x := range r.Map()["tools"].([]any) {
+		names = append(names, x.(map[string]any)["function"].(map[string]any)["name"].(string))
+	}
+	return names
+}
+
+// The task tool runs an explorer in a child session: the child's request
+// carries the job and read-only tools (no task tool: sub-agents do not
+// nest), its final answer is the parent's tool result with the child's
+// session named, and the child's metadata names its parent and root.
+func TestTaskToolRunsAnExplorerInAChildSession(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	isolate(t)
+	t.Setenv("ZERO_CONTEXT_WINDOW", "65536") // the task tool is offered from 32K
+	rt, _ := openIsolated(t, srv, Options{})
+	s := openSession(t, rt, Which{})
+	srv.Script(
+		llmtest.Reply(llmtest.ToolCall("task", `{"prompt":"find where the config is parsed","agent":"explore"}`)),
+		llmtest.Reply(llmtest.Text("It is parsed in config/file.go, func ReadFile.")),
+		llmtest.Reply(llmtest.Text("The explorer found it.")),
+	)
+	res := s.Prompt(context.Background(), Turn{Prompt: "where is the config parsed?"})
+	if res.StopReason != event.StopCompleted || res.Final != "The explorer found it." {
+		t.Fatalf("parent: %+v", res)
+	}
+	reqs := srv.Requests()
+	var chat []llmtest.Request
+	for _, r := range reqs {
+		if strings.HasSuffix(r.Path, "/chat/completions") {
+			chat = append(chat, r)
+		}
+	}
+	if len(chat) != 3 {
+		t.Fatalf("%d model requests, want parent, child, parent", len(chat))
+	}
+	parentTools, childTools := requestToolNames(chat[0]), requestToolNames(chat[1])
+	if !slices.Contains(parentTools, "task") {
+		t.Errorf("the parent is not offered task: %v", parentTools)
+	}
+	if slices.Contains(childTools, "task") || slices.Contains(childTools, "write_file") || slices.Contains(childTools, "bash") {
+		t.Errorf("the explorer is offered %v", childTools)
+	}
+	child := string(chat[1].Body)
+	if !strings.Contains(child, "You are a sub-agent") || !strings.Contains(child, "find where the config is parsed") || strings.Contains(child, "where is the config parsed?") {
+		t.Errorf("the child's request does not hold the job alone:\n%s", child)
+	}
+	back := string(chat[2].Body)
+	if !strings.Contains(back, "It is parsed in config/file.go, func ReadFile.") || !strings.Contains(back, "explore sub-agent, session ") {
+		t.Fatalf("the parent did not get the child's answer:\n%s", back)
+	}
+	list, err := rt.Store.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found bool
+	for _, m := range list {
+		if m.ParentID == s.ID() {
+			found = true
+			if m.RootID != s.ID() || !strings.Contains(back, m.ID) {
+				t.Errorf("child metadata %+v", m)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no child session recorded with parent %s: %+v", s.ID(), list)
+	}
+}
+
+// A general sub-agent's permission request reaches the parent's asker,
+// labelled with the agent; a denial is the child's tool result.
+func TestSubagentPermissionRequestsReachTheParentLabelled(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	isolate(t)
+	t.Setenv("ZERO_CONTEXT_WINDOW", "65536") // the task tool is offered from 32K
+	rt, _ := openIsolated(t, srv, Options{})
+	s := openSession(t, rt, Which{})
+	srv.Script(
+		llmtest.Reply(llmtest.ToolCall("task", `{"prompt":"create notes.txt","agent":"general"}`)),
+		llmtest.Reply(llmtest.ToolCall("write_file", `{"path":"notes.txt","content":"x"}`)),
+		llmtest.Reply(llmtest.Text("I was not allowed to write notes.txt.")),
+		llmtest.Reply(llmtest.Text("The worker could not write.")),
+	)
+	var asked []string
+	res := s.Prompt(context.Background(), Turn{Prompt: "make notes", Ask: func(_ context.Context, req permission.Request) permission.Decision {
+		asked = append(asked, req.Tool+" | "+req.Why)
+		return permission.Decision{Choice: permission.Reject}
+	}})
+	if res.Final != "The worker could not write." {
+		t.Fatalf("parent: %+v", res)
+	}
+	if len(asked) != 1 || !strings.HasPrefix(asked[0], "write_file | asked by the general sub-agent") {
+		t.Fatalf("asked %q", asked)
+	}
+}
+
+// A small window is not offered the task tool (a sub-agent's brief and
+// answer cost more than they save there).
+func TestSmallWindowIsNotOfferedTheTaskTool(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	isolate(t)
+	t.Setenv("ZERO_CONTEXT_WINDOW", "16384")
+	rt, _ := openIsolated(t, srv, Options{})
+	s := openSession(t, rt, Which{})
+	for _, tl := range s.Offered() {
+		if tl.Name() == TaskToolName {
+			t.Fatal("task offered in a 16K window")
+		}
+	}
+}
