@@ -135,6 +135,9 @@ func TestExecOutputSchemaValidatesAndRetries(t *testing.T) {
 	if !strings.Contains(retry, "does not validate") || !strings.Contains(string(reqs[0].Body), `\"required\":[\"count\"]`) {
 		t.Fatalf("retry prompt %q", retry)
 	}
+	if strings.Contains(string(reqs[0].Body), "response_format") {
+		t.Fatal("a local server got response_format (only api.openai.com does)")
+	}
 
 	srv.Script(llmtest.Reply(llmtest.Text("no")), llmtest.Reply(llmtest.Text("still no")), llmtest.Reply(llmtest.Text(`{"count":1.5}`)))
 	s, code, _ = runJSON(t, e, dir, append(base, "count again")...)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"time"
 
 	"github.com/zero-agent/zero/internal/contextmgr"
@@ -172,6 +173,8 @@ type Agent struct {
 	opts    Options
 	history []llm.Message
 	totals  event.Totals
+	// responseSchema is sent on every request (SetResponseSchema).
+	responseSchema json.RawMessage
 
 	// ids issues the ids of recovered text calls, unique for the session.
 	ids *textcalls.IDGen
@@ -267,6 +270,10 @@ func (a *Agent) SetVisible(f func(tools.Tool) bool) { a.opts.Visible = f }
 
 // SetPlanning marks plan mode on or off for later runs (Options.Planning).
 func (a *Agent) SetPlanning(on bool) { a.opts.Planning = on }
+
+// SetResponseSchema sets the JSON Schema later requests ask the final
+// answer to match (nil: none); see llm.Request.ResponseSchema.
+func (a *Agent) SetResponseSchema(s json.RawMessage) { a.responseSchema = s }
 
 // SetGate changes the permission gate.
 func (a *Agent) SetGate(g Gate) { a.opts.Gate = g }

@@ -199,6 +199,8 @@ func (a *Agent) buildRequest(context.Context, func(event.Event)) llm.Request {
 		System:   a.opts.System,
 		Messages: a.history,
 		Tools:    a.opts.Tools.Specs(a.opts.Visible),
+
+		ResponseSchema: a.responseSchema,
 	}
 	if a.prompted {
 		req = promptedRequest(req)

@@ -109,7 +109,11 @@ func Run(ctx context.Context, sess *run.Session, prompt string, o Options) (Outc
 	w := &watch{next: out, budget: o.MaxBudgetUSD, cancel: cancel}
 	images := o.Images // the first prompt's; a schema retry sends text only
 	turn := func(text string) agent.Result {
-		res := sess.Prompt(ctx, run.Turn{Prompt: text, Images: images, Sink: w, Ask: approve, Question: question})
+		t := run.Turn{Prompt: text, Images: images, Sink: w, Ask: approve, Question: question}
+		if o.Schema != nil {
+			t.Schema = o.Schema.Raw()
+		}
+		res := sess.Prompt(ctx, t)
 		images = nil
 		return res
 	}

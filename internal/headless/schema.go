@@ -49,6 +49,9 @@ func ParseSchema(b []byte) (*Schema, error) {
 	return &Schema{text: compact.String(), resolved: r}, nil
 }
 
+// Raw is the schema as compact JSON, for providers with structured output.
+func (s *Schema) Raw() json.RawMessage { return json.RawMessage(s.text) }
+
 // Instruction is what is added to the prompt so the model answers in the
 // schema's shape.
 func (s *Schema) Instruction() string {

@@ -213,4 +213,9 @@ type Request struct {
 	Temperature *float64
 	// ReasoningEffort is "low", "medium" or "high"; empty for none.
 	ReasoningEffort string
+	// ResponseSchema, when set, is a JSON Schema the final text answer
+	// must match (zero exec --output-schema). A provider with structured
+	// output sends it (OpenAI's response_format); others ignore it, and
+	// the prompt says it anyway.
+	ResponseSchema json.RawMessage
 }

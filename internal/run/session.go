@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -273,6 +274,9 @@ type Turn struct {
 	// elicitations; nil: no one can answer (ask_user tells the model to
 	// go on, elicitations are declined).
 	Question ask.Asker
+	// Schema is a JSON Schema the final answer must match, sent to
+	// providers with structured output (llm.Request.ResponseSchema).
+	Schema json.RawMessage
 }
 
 // Prompt runs one prompt to its end (cancel ctx to interrupt: the loop
@@ -304,6 +308,8 @@ func (s *Session) Prompt(ctx context.Context, t Turn) agent.Result {
 		s.chain.Emit(event.Event{Type: event.Error, Text: err.Error()})
 		return agent.Result{StopReason: event.StopError, Err: err}
 	}
+	s.agent.SetResponseSchema(t.Schema)
+	defer s.agent.SetResponseSchema(nil)
 	res := s.agent.RunWithImages(ctx, s.withShellNotes(prompt), t.Images)
 	s.refreshAssumedWindow()
 	s.mu.Lock()

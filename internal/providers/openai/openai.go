@@ -94,6 +94,10 @@ type Options struct {
 	// newer name would leave its replies unbounded, and vLLM, Ollama and
 	// LM Studio all accept max_tokens.
 	MaxCompletionTokens bool
+	// StructuredOutput sends a request's ResponseSchema as response_format
+	// json_schema. New sets it for api.openai.com only: local servers
+	// turn it into a grammar that can keep a model from calling tools.
+	StructuredOutput bool
 }
 
 // Provider streams completions from one OpenAI-compatible server. It is
@@ -135,7 +139,7 @@ func New(o Options) (*Provider, error) {
 	}
 	u, _ := url.Parse(base)
 	if u != nil && u.Hostname() == "api.openai.com" {
-		o.MaxCompletionTokens = true
+		o.MaxCompletionTokens, o.StructuredOutput = true, true
 	}
 	tc := &transport.Client{Provider: o.Name, HTTP: o.HTTPClient, Header: http.Header{},
 		FirstByteTimeout: o.FirstByteTimeout, IdleTimeout: o.IdleTimeout,

@@ -13,15 +13,32 @@ import (
 // (POST /v1/chat/completions) and the subset OpenAI-compatible servers
 // accept.
 type wireRequest struct {
-	Model               string         `json:"model"`
-	Messages            []wireMessage  `json:"messages"`
-	Tools               []wireTool     `json:"tools,omitempty"`
-	Stream              bool           `json:"stream"`
-	StreamOptions       *streamOptions `json:"stream_options,omitempty"`
-	MaxTokens           int            `json:"max_tokens,omitempty"`
-	MaxCompletionTokens int            `json:"max_completion_tokens,omitempty"`
-	Temperature         *float64       `json:"temperature,omitempty"`
-	ReasoningEffort     string         `json:"reasoning_effort,omitempty"`
+	Model               string          `json:"model"`
+	Messages            []wireMessage   `json:"messages"`
+	Tools               []wireTool      `json:"tools,omitempty"`
+	Stream              bool            `json:"stream"`
+	StreamOptions       *streamOptions  `json:"stream_options,omitempty"`
+	MaxTokens           int             `json:"max_tokens,omitempty"`
+	MaxCompletionTokens int             `json:"max_completion_tokens,omitempty"`
+	Temperature         *float64        `json:"temperature,omitempty"`
+	ReasoningEffort     string          `json:"reasoning_effort,omitempty"`
+	ResponseFormat      *responseFormat `json:"response_format,omitempty"`
+}
+
+// responseFormat is OpenAI's structured output (response_format
+// json_schema, https://platform.openai.com/docs/guides/structured-outputs).
+// strict is false: strict mode accepts only a subset of JSON Schema
+// (every property required, additionalProperties false), and the answer is
+// validated locally anyway.
+type responseFormat struct {
+	Type       string         `json:"type"`
+	JSONSchema responseSchema `json:"json_schema"`
+}
+
+type responseSchema struct {
+	Name   string          `json:"name"`
+	Schema json.RawMessage `json:"schema"`
+	Strict bool            `json:"strict"`
 }
 
 type streamOptions struct {
@@ -82,6 +99,9 @@ var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
 // the history matches the tool list (case B31).
 func buildRequest(req llm.Request, model string, o *Options, names *schema.NameMap, stream bool) ([]byte, error) {
 	w := wireRequest{Model: model, Stream: stream, Temperature: req.Temperature, ReasoningEffort: req.ReasoningEffort}
+	if o.StructuredOutput && len(req.ResponseSchema) > 0 {
+		w.ResponseFormat = &responseFormat{Type: "json_schema", JSONSchema: responseSchema{Name: "answer", Schema: req.ResponseSchema}}
+	}
 	if stream && !o.NoStreamOptions {
 		w.StreamOptions = &streamOptions{IncludeUsage: true}
 	}
