@@ -235,3 +235,24 @@ func TestImageFlagAsksLlamaCppWhetherTheModelSees(t *testing.T) {
 		t.Fatalf("the image did not reach the vision server (%d requests)", len(reqs))
 	}
 }
+
+// TestAtImageAttachesTheImage: "@shot.png" in the prompt sends the image
+// as an image part (the mention stays in the text), beside an @file.
+func TestAtImageAttachesTheImage(t *testing.T) {
+	dir := t.TempDir()
+	data := pngFile(t, dir, "shot.png")
+	writeTree(t, dir, map[string]string{"notes.txt": "alpha\n"})
+	e := newEnv(t)
+	srv := llmtest.NewServer(t)
+	srv.Script(llmtest.Reply(llmtest.Text("A grey square.")))
+	r := e.run(dir, "", "exec", "--base-url", srv.URL(), "--model", "gpt-4.1", "compare @shot.png with @notes.txt")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	reqs := completions(srv)
+	body := string(reqs[0].Body)
+	if !strings.Contains(body, `{"type":"text","text":"compare @shot.png with @notes.txt\n\nFiles the prompt names (@path):\n\u003cfile path=\"notes.txt\"\u003e\n    1\talpha\n\u003c/file\u003e"},`+
+		`{"type":"image_url","image_url":{"url":"data:image/png;base64,`+base64.StdEncoding.EncodeToString(data)+`"}}`) {
+		t.Fatalf("request:\n%s", body)
+	}
+}

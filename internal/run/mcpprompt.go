@@ -21,7 +21,7 @@ func (s *Session) ExpandPrompt(ctx context.Context, prompt string) (string, erro
 		return "", err
 	}
 	_ = s.PrepareMCP(ctx)
-	return s.expandMentions(ctx, prompt, s.stderrWarn)
+	return s.expandMentions(ctx, prompt, s.stderrWarn, nil)
 }
 
 // expandMCP turns a prompt that names MCP parts into what the model gets:

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zero-agent/zero/internal/images"
 	"github.com/zero-agent/zero/internal/lazyregexp"
+	"github.com/zero-agent/zero/internal/llm"
 )
 
 // fileMention is "@path" in a prompt: an @ at the start or after white
@@ -16,17 +18,19 @@ import (
 var fileMention = lazyregexp.New(`(?:^|[\s(\[{'"])@([^\s@]+)`)
 
 // expandMentions is the one place a prompt's mentions are expanded: MCP
-// prompts and "@server:uri" resources (expandMCP), then "@path" files and
-// "@dir/" listings (expandFiles).
-// warn reports a mention left as typed: the runtime's warnings before a
-// turn (zero exec's ExpandPrompt writes them on stderr), a warning event
-// during one (the app shows it, the session log keeps it).
-func (s *Session) expandMentions(ctx context.Context, prompt string, warn func(string)) (string, error) {
+// prompts and "@server:uri" resources (expandMCP), then "@path" files,
+// "@dir/" listings and "@image.png" images (expandFiles). warn reports a
+// mention left as typed: the runtime's warnings before a turn (zero
+// exec's ExpandPrompt writes them on stderr), a warning event during one
+// (the app shows it, the session log keeps it). imgs, when not nil,
+// collects the images mentioned (Prompt sends them; ExpandPrompt leaves
+// them for Prompt).
+func (s *Session) expandMentions(ctx context.Context, prompt string, warn func(string), imgs *[]llm.Image) (string, error) {
 	prompt, err := s.expandMCP(ctx, prompt, warn)
 	if err != nil {
 		return "", err
 	}
-	return s.expandFiles(ctx, prompt, warn), nil
+	return s.expandFiles(ctx, prompt, warn, imgs), nil
 }
 
 // stderrWarn is expandMentions' warn outside a turn.
@@ -34,23 +38,37 @@ func (s *Session) stderrWarn(text string) { fmt.Fprintf(s.rt.warnings(), "zero: 
 
 // expandFiles attaches, after the prompt, each file an "@path" names as
 // read_file shows it (numbered lines, the same caps, the read cache) and
-// each directory ("@dir/" or "@dir") as list_dir does. A mention that
+// each directory ("@dir/" or "@dir") as list_dir does; a path named like
+// an image is loaded as one (LoadImage) into imgs instead. A mention that
 // names nothing (a handle, a missing file) stays as typed; one that
-// looks like a path gets a warning. "@server:uri" is expandMCP's.
-func (s *Session) expandFiles(ctx context.Context, prompt string, warn func(string)) string {
-	if strings.Contains(prompt, filesHeader) {
-		return prompt // expanded already (ExpandPrompt, then Prompt)
-	}
+// looks like a path gets a warning. "@server:uri" is expandMCP's. Text
+// expanded already (ExpandPrompt, then Prompt) is not expanded again.
+func (s *Session) expandFiles(ctx context.Context, prompt string, warn func(string), imgs *[]llm.Image) string {
+	typed, _, expanded := strings.Cut(prompt, filesHeader)
 	var attached []string
 	seen := map[string]bool{}
-	for _, sm := range fileMention.FindAllStringSubmatch(prompt, -1) {
+	for _, sm := range fileMention.FindAllStringSubmatch(typed, -1) {
 		path := mentionPath(sm[1])
 		if path == "" || seen[path] || isResourceMention(path) {
 			continue
 		}
 		seen[path] = true
-		if text, ok := s.attachPath(ctx, path, warn); ok {
-			attached = append(attached, text)
+		switch {
+		case images.LooksLikePath(path):
+			if imgs == nil {
+				continue
+			}
+			img, err := s.LoadImage(path)
+			if err != nil {
+				warn(fmt.Sprintf("@%s not attached: %v", path, err))
+				continue
+			}
+			*imgs = append(*imgs, img)
+		case expanded:
+		default:
+			if text, ok := s.attachPath(ctx, path, warn); ok {
+				attached = append(attached, text)
+			}
 		}
 	}
 	if len(attached) == 0 {

@@ -296,7 +296,7 @@ func (s *Session) Prompt(ctx context.Context, t Turn) agent.Result {
 	prompt, done, err := s.expandCommand(ctx, t.Prompt)
 	defer done()
 	if err == nil {
-		prompt, err = s.expandMentions(ctx, prompt, s.Warn)
+		prompt, err = s.expandMentions(ctx, prompt, s.Warn, &t.Images)
 	}
 	if err == nil {
 		prompt, err = s.userPromptSubmit(ctx, prompt)
