@@ -13,14 +13,7 @@ import (
 // /mcp shows it connected, a call to one of its tools asks in normal
 // mode, "y" runs it, and the result is shown.
 func TestAppRunsAnMCPToolAfterAsking(t *testing.T) {
-	server, err := mcptest.Binary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	home := t.TempDir()
-	dir := filepath.Join(home, ".config", "zero")
-	os.MkdirAll(dir, 0o700)
-	os.WriteFile(filepath.Join(dir, "mcp.json"), []byte(`{"mcpServers": {"tester": {"command": "`+server+`", "alwaysLoad": true}}}`), 0o600)
+	home := homeWithTestServer(t)
 
 	srv := llmtest.NewServer(t)
 	srv.Script(
@@ -38,4 +31,21 @@ func TestAppRunsAnMCPToolAfterAsking(t *testing.T) {
 	x.waitFor("the answer", func(l []string) bool {
 		return contains(l, "The server echoed it.") && contains(l, "from the app") && contains(l, "ask anything")
 	})
+}
+
+// homeWithTestServer is a HOME whose Zero config has the project's MCP
+// test server as "tester", its tools offered directly.
+func homeWithTestServer(t *testing.T) string {
+	t.Helper()
+	server, err := mcptest.Binary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	dir := filepath.Join(home, ".config", "zero")
+	os.MkdirAll(dir, 0o700)
+	if err := os.WriteFile(filepath.Join(dir, "mcp.json"), []byte(`{"mcpServers": {"tester": {"command": "`+server+`", "alwaysLoad": true}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return home
 }

@@ -1,13 +1,10 @@
 package tui
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/zero-agent/zero/internal/llm/llmtest"
-	"github.com/zero-agent/zero/internal/mcp/mcptest"
 )
 
 // The model's ask_user opens a question form in the app: the choices are
@@ -39,14 +36,7 @@ func TestAppAnswersTheModelsQuestion(t *testing.T) {
 // a wrong value says why and stays, Enter takes a default, and the
 // server gets the typed values.
 func TestAppAnswersAnMCPElicitation(t *testing.T) {
-	server, err := mcptest.Binary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	home := t.TempDir()
-	dir := filepath.Join(home, ".config", "zero")
-	os.MkdirAll(dir, 0o700)
-	os.WriteFile(filepath.Join(dir, "mcp.json"), []byte(`{"mcpServers": {"tester": {"command": "`+server+`", "alwaysLoad": true}}}`), 0o600)
+	home := homeWithTestServer(t)
 	srv := llmtest.NewServer(t)
 	srv.Script(
 		llmtest.Reply(llmtest.ToolCall("mcp__tester__elicit", `{}`)),
