@@ -10,6 +10,8 @@ import (
 	"image/color"
 	pngenc "image/png"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,9 +20,11 @@ import (
 	"time"
 
 	acpsdk "github.com/coder/acp-go-sdk"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/zero-agent/zero/internal/config"
 	"github.com/zero-agent/zero/internal/llm/llmtest"
+	"github.com/zero-agent/zero/internal/mcp/mcptest"
 	"github.com/zero-agent/zero/internal/run"
 	"github.com/zero-agent/zero/internal/testbin"
 )
@@ -172,8 +176,8 @@ func TestInitializeAdvertisesWhatWorks(t *testing.T) {
 	if !caps.PromptCapabilities.Image || caps.PromptCapabilities.Audio || !caps.PromptCapabilities.EmbeddedContext {
 		t.Errorf("prompt capabilities = %+v (images and embedded context work, audio does not)", caps.PromptCapabilities)
 	}
-	if caps.McpCapabilities.Http || caps.McpCapabilities.Sse {
-		t.Errorf("MCP servers from the client are not supported, yet advertised: %+v", caps.McpCapabilities)
+	if !caps.McpCapabilities.Http || !caps.McpCapabilities.Sse || caps.McpCapabilities.Acp {
+		t.Errorf("MCP capabilities %+v: HTTP and SSE servers from the client work, ACP-transport ones do not", caps.McpCapabilities)
 	}
 	if len(resp.AuthMethods) != 1 || resp.AuthMethods[0].Agent == nil {
 		t.Fatalf("auth methods = %+v", resp.AuthMethods)
@@ -628,4 +632,57 @@ func FuzzPromptText(f *testing.F) {
 			t.Errorf("an empty prompt was accepted: %q", in)
 		}
 	})
+}
+
+func TestEditorMCPServersOverStdioHTTPAndSSE(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	bin, err := mcptest.Binary() // before the home is isolated: the build uses the Go cache
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := workspace(t)
+	getServer := func(*http.Request) *mcp.Server { return mcptest.NewServer(mcptest.Options{}) }
+	// Closed after the bridge (cleanups run last first): an SSE stream
+	// stays open until its client goes.
+	httpSrv := httptest.NewServer(mcp.NewStreamableHTTPHandler(getServer, nil))
+	t.Cleanup(httpSrv.Close)
+	sseSrv := httptest.NewServer(mcp.NewSSEHandler(getServer, nil))
+	t.Cleanup(sseSrv.Close)
+	srv.Script(
+		// Three servers' tools are many: the model reaches them through
+		// mcp_call.
+		llmtest.Reply(llmtest.ToolCall("mcp_call", `{"name":"mcp__local__echo","arguments":{"text":"from stdio"}}`),
+			llmtest.ToolCall("mcp_call", `{"name":"mcp__remote__echo","arguments":{"text":"from http"}}`),
+			llmtest.ToolCall("mcp_call", `{"name":"mcp__legacy__echo","arguments":{"text":"from sse"}}`)),
+		llmtest.Reply(llmtest.Text("Done.")),
+	)
+	c := &client{answer: "allow_once"}
+	b := startBridge(t, srv, c)
+	ctx := context.Background()
+	if _, err := b.conn.Initialize(ctx, acpsdk.InitializeRequest{ProtocolVersion: acpsdk.ProtocolVersionNumber}); err != nil {
+		t.Fatal(err)
+	}
+	servers := []acpsdk.McpServer{
+		{Stdio: &acpsdk.McpServerStdio{Name: "local", Command: bin, Args: []string{}, Env: []acpsdk.EnvVariable{}}},
+		{Http: &acpsdk.McpServerHttpInline{Name: "remote", Type: "http", Url: httpSrv.URL, Headers: []acpsdk.HttpHeader{}}},
+		{Sse: &acpsdk.McpServerSseInline{Name: "legacy", Type: "sse", Url: sseSrv.URL, Headers: []acpsdk.HttpHeader{}}},
+	}
+	resp, err := b.conn.NewSession(ctx, acpsdk.NewSessionRequest{Cwd: dir, McpServers: servers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.prompt(t, resp.SessionId, "echo")
+	body := lastCompletion(srv)
+	for _, want := range []string{"from stdio", "from http", "from sse"} {
+		if strings.Count(body, want) < 2 { // the call's arguments and its result
+			t.Errorf("no result %q: %s", want, body)
+		}
+	}
+}
+
+// TestMain removes the MCP test server the MCP test built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	mcptest.Cleanup()
+	os.Exit(code)
 }

@@ -114,6 +114,7 @@ func (a *agent) Initialize(_ context.Context, p acpsdk.InitializeRequest) (acpsd
 		AgentCapabilities: acpsdk.AgentCapabilities{
 			LoadSession:        true,
 			PromptCapabilities: acpsdk.PromptCapabilities{EmbeddedContext: true, Image: true},
+			McpCapabilities:    acpsdk.McpCapabilities{Http: true, Sse: true},
 			SessionCapabilities: acpsdk.SessionCapabilities{
 				List:   &acpsdk.SessionListCapabilities{},
 				Resume: &acpsdk.SessionResumeCapabilities{},
@@ -258,10 +259,12 @@ func (a *agent) open(cwd string, dirs []string, servers []acpsdk.McpServer, w ru
 	if w.ID != "" && a.get(acpsdk.SessionId(w.ID)) != nil {
 		return nil, acpsdk.NewInvalidRequest("session " + w.ID + " is open already")
 	}
-	if len(servers) > 0 {
-		fmt.Fprintf(a.o.Stderr, "zero: warning: %d MCP servers from the editor ignored: zero acp uses the MCP servers of Zero's config\n", len(servers))
+	extra, err := mcpServers(servers)
+	if err != nil {
+		return nil, acpsdk.NewInvalidParams(err.Error())
 	}
 	o := a.o.Run
+	o.MCPServers = extra
 	o.Workdir, o.AddDirs = cwd, append(append([]string(nil), o.AddDirs...), dirs...)
 	o.Questions = false
 	rt, err := run.Open(o)

@@ -51,12 +51,13 @@ func (e *MCPRequiredError) Unwrap() error { return e.Err }
 // servers; nil when none is configured. It says on stderr which servers
 // it skipped and why (a project not trusted, a malformed entry) and what
 // its sources warned of.
-func startMCP(warnings func() io.Writer, elicit ask.Asker, workspace string, roots []string, trusted bool, logDir string) *mcpServers {
+func startMCP(warnings func() io.Writer, elicit ask.Asker, workspace string, roots []string, trusted bool, logDir string, extra []mcpconfig.Server) *mcpServers {
 	stderr := warnings()
 	home, _ := os.UserHomeDir()
 	loaded := mcpconfig.Load(mcpconfig.Options{
 		Home: home, ConfigDir: config.Dir(), Workspace: workspace, Trusted: trusted, LookupEnv: os.LookupEnv,
 	})
+	loaded.Servers = withExtra(loaded.Servers, extra)
 	for _, w := range loaded.Warnings {
 		fmt.Fprintln(stderr, "zero: warning: MCP:", w)
 	}
@@ -85,6 +86,25 @@ func startMCP(warnings func() io.Writer, elicit ask.Asker, workspace string, roo
 		},
 	})
 	return m
+}
+
+// withExtra is the configured servers with the surface's (Options.MCPServers)
+// added; one whose name the config also uses replaces the config's.
+func withExtra(servers, extra []mcpconfig.Server) []mcpconfig.Server {
+	if len(extra) == 0 {
+		return servers
+	}
+	names := map[string]bool{}
+	for _, e := range extra {
+		names[e.Name] = true
+	}
+	var out []mcpconfig.Server
+	for _, s := range servers {
+		if !names[s.Name] {
+			out = append(out, s)
+		}
+	}
+	return append(out, extra...)
 }
 
 // MCPAuthStore is where `zero mcp login` keeps OAuth tokens: the config

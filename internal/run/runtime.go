@@ -8,6 +8,7 @@ import (
 	"github.com/zero-agent/zero/internal/config"
 	"github.com/zero-agent/zero/internal/hooks"
 	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/mcp/mcpconfig"
 	"github.com/zero-agent/zero/internal/permission"
 	"github.com/zero-agent/zero/internal/providers/discovery"
 	"github.com/zero-agent/zero/internal/sandbox"
@@ -48,6 +49,10 @@ type Options struct {
 	// sandbox for this run (so does sandbox.enabled false in the user's
 	// config).
 	NoSandbox bool
+	// MCPServers are servers the surface adds to the config's (an
+	// editor's session/new mcpServers); one named like a configured
+	// server replaces it.
+	MCPServers []mcpconfig.Server
 	// Stderr receives set-up warnings (nil: discarded).
 	Stderr io.Writer
 }
@@ -162,7 +167,7 @@ func Open(o Options) (*Runtime, error) {
 	rt.Engine, rt.Trusted = sf.engine, sf.trusted
 	rt.hooks = sf.hooks
 	rt.userShell = userShell(ws)
-	rt.mcp = startMCP(rt.warnings, rt.elicit, ws.Root(), ws.Roots(), rt.Trusted, MCPLogDir(st.Dir()))
+	rt.mcp = startMCP(rt.warnings, rt.elicit, ws.Root(), ws.Roots(), rt.Trusted, MCPLogDir(st.Dir()), o.MCPServers)
 	return rt, nil
 }
 
