@@ -66,7 +66,7 @@ func TestExecStopsWhenEveryToolCallIsDeniedThreeTurnsInARow(t *testing.T) {
 	w := `{"path":"new.txt","content":"x"}`
 	srv.Script(
 		llmtest.Reply(tc("w1", "write_file", w)), llmtest.Reply(tc("w2", "write_file", w)),
-		llmtest.Reply(tc("w3", "write_file", w)), llmtest.Reply(llmtest.Text("never asked for")),
+		llmtest.Reply(tc("w3", "write_file", w)), // a fourth request would find the script empty: exit 3
 	)
 	r := e.run(dir, "", "exec", "-o", "stream-json", "--base-url", srv.URL(), "--model", "m", "write new.txt")
 	if r.code != 7 {
@@ -90,6 +90,12 @@ func TestExecStopsWhenEveryToolCallIsDeniedThreeTurnsInARow(t *testing.T) {
 	}
 	if !said {
 		t.Fatal("no error event says why the run stopped")
+	}
+	// Text mode says so on stderr, with the same exit.
+	srv.Script(llmtest.Reply(tc("w4", "write_file", w)), llmtest.Reply(tc("w5", "write_file", w)), llmtest.Reply(tc("w6", "write_file", w)))
+	r = e.run(dir, "", "exec", "--base-url", srv.URL(), "--model", "m", "write new.txt")
+	if r.code != 7 || !strings.Contains(r.stderr, "every tool call was denied in 3 turns in a row") || r.stdout != "" {
+		t.Fatalf("text mode: exit %d stdout %q stderr %s", r.code, r.stdout, r.stderr)
 	}
 }
 
