@@ -1,11 +1,16 @@
 package e2e
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/zero-agent/zero/internal/llm/llmtest"
 )
@@ -252,4 +257,84 @@ func TestForkAtStartsFromBeforeThePrompt(t *testing.T) {
 	if strings.Count(list.stdout, "prompt one") != 2 || !strings.Contains(list.stdout, fork[:15]) {
 		t.Fatalf("sessions (want the original and one fork):\n%s", list.stdout)
 	}
+}
+
+// TestKillDuringCheckpointLeavesSessionAndStoreConsistent: zero is killed
+// (SIGKILL) while it stores what a shell command created; every stored
+// content is whole (named by its hash), the session lists, resumes and
+// rewinds, and the workspace keeps what the command wrote.
+func TestKillDuringCheckpointLeavesSessionAndStoreConsistent(t *testing.T) {
+	dir := t.TempDir()
+	e := newEnv(t)
+	srv := llmtest.NewServer(t)
+	srv.Script(
+		llmtest.Reply(tc("c1", "bash", args(map[string]string{"command": "mkdir gen && cd gen && seq 3000 | split -l 1 -a 4"}))),
+	)
+	cmd := exec.Command(zeroBin, "exec", "-o", "stream-json", "--auto-approve", "--base-url", srv.URL(), "--model", "llmtest-model", "make files")
+	cmd.Dir, cmd.Env = dir, e.vars
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	blobs := filepath.Join(e.sessionDir, ".checkpoints", "blobs")
+	deadline := time.Now().Add(20 * time.Second)
+	for countFiles(blobs) < 30 {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("the checkpoint never started storing:\n%s", out.String())
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	if n := countFiles(blobs); n >= 3000 {
+		t.Fatalf("the kill came after the checkpoint (%d contents stored)", n)
+	}
+	if n := countFiles(filepath.Join(dir, "gen")); n != 3000 {
+		t.Fatalf("the workspace holds %d of the command's 3000 files", n)
+	}
+	filepath.Walk(blobs, func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() || strings.HasPrefix(info.Name(), ".") {
+			return err
+		}
+		b, _ := os.ReadFile(p)
+		sum := sha256.Sum256(b)
+		if name := filepath.Base(filepath.Dir(p)) + info.Name(); name != hex.EncodeToString(sum[:]) {
+			t.Errorf("stored content %s is not whole", name)
+		}
+		return nil
+	})
+	ents, _ := os.ReadDir(e.sessionDir)
+	var id string
+	for _, en := range ents {
+		if en.IsDir() && !strings.HasPrefix(en.Name(), ".") {
+			id = en.Name()
+		}
+	}
+	if r := e.run(dir, "", "sessions", "rewind", id); r.code != 0 || !strings.Contains(r.stdout, "make files") {
+		t.Fatalf("prompts after the kill: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	srv.Script(llmtest.Reply(llmtest.Text("resumed")))
+	if r := e.run(dir, "", "exec", "--resume", id, "--base-url", srv.URL(), "--model", "llmtest-model", "go on"); r.code != 0 || !strings.Contains(r.stdout, "resumed") {
+		t.Fatalf("resume after the kill: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := e.run(dir, "", "sessions", "rewind", id, "--to", "1"); r.code != 0 {
+		t.Fatalf("rewind after the kill: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// countFiles counts the regular files under dir.
+func countFiles(dir string) int {
+	n := 0
+	filepath.Walk(dir, func(_ string, info os.FileInfo, err error) error {
+		if err == nil && info.Mode().IsRegular() {
+			n++
+		}
+		return nil
+	})
+	return n
 }
