@@ -2,6 +2,7 @@ package run
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -29,4 +30,19 @@ func TestFileMentionsSkipAddressesAndResources(t *testing.T) {
 			t.Errorf("%q: got %q, want %q", tc.prompt, got, tc.want)
 		}
 	}
+}
+
+func FuzzFileMentions(f *testing.F) {
+	for _, s := range []string{"fix @main.go", "(@x/y.md)", "bob@example.com", "@srv:file:///a", "@'.'", "@", "@@a"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, prompt string) {
+		for _, sm := range fileMention.FindAllStringSubmatch(prompt, -1) {
+			p := mentionPath(sm[1])
+			if strings.ContainsAny(p, " \t\n@") {
+				t.Fatalf("mention %q of %q holds white space or @", p, prompt)
+			}
+			_ = isResourceMention(p)
+		}
+	})
 }
