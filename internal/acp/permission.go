@@ -39,11 +39,11 @@ var permissionOptions = []acpsdk.PermissionOption{
 	{OptionId: "reject_always", Name: "Always reject (this session)", Kind: acpsdk.PermissionOptionKindRejectAlways},
 }
 
-// key names what a reject_always refuses again: the tool and its command
-// or file.
-func (r permissionKey) String() string { return r.tool + "\x00" + r.what }
-
+// permissionKey names what a reject_always refuses again: the tool and
+// its command or file.
 type permissionKey struct{ tool, what string }
+
+func (r permissionKey) String() string { return r.tool + "\x00" + r.what }
 
 func keyOf(req permission.Request) permissionKey {
 	return permissionKey{req.Tool, firstNonEmpty(req.Command, req.Path, req.Summary)}
