@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/llm"
+	jsonschema "github.com/zero-agent/zero/internal/llm/schema"
 )
 
 // ToolProtocol is how tools reach the model (config toolProtocol).
@@ -141,7 +141,7 @@ func argList(schema json.RawMessage) []string {
 		return nil
 	}
 	var out []string
-	for _, name := range objectKeys(s.Properties) {
+	for _, name := range jsonschema.ObjectKeys(s.Properties) {
 		p := props[name]
 		t := typeName(p.Type)
 		if t == "array" && p.Items != nil {
@@ -154,28 +154,6 @@ func argList(schema json.RawMessage) []string {
 		out = append(out, name+opt+": "+t)
 	}
 	return out
-}
-
-// objectKeys returns the keys of a JSON object in the order written.
-func objectKeys(obj json.RawMessage) []string {
-	dec := json.NewDecoder(bytes.NewReader(obj))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil
-	}
-	var keys []string
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return keys
-		}
-		k, _ := t.(string)
-		var skip json.RawMessage
-		if dec.Decode(&skip) != nil {
-			return keys
-		}
-		keys = append(keys, k)
-	}
-	return keys
 }
 
 func typeName(t any) string {

@@ -1,11 +1,11 @@
 package ask
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 
 	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/llm/schema"
 )
 
 // elicitSchema is the restricted JSON Schema an elicitation asks with:
@@ -54,11 +54,11 @@ const maxFields = 30
 // FromElicitation reads an elicitation's requested schema into fields,
 // in the schema's order. A schema Zero cannot show (nested objects, an
 // unknown type) is an error; the caller declines the request with it.
-func FromElicitation(schema any) ([]event.QuestionField, error) {
-	if schema == nil {
+func FromElicitation(requested any) ([]event.QuestionField, error) {
+	if requested == nil {
 		return nil, nil
 	}
-	b, err := json.Marshal(schema)
+	b, err := json.Marshal(requested)
 	if err != nil {
 		return nil, fmt.Errorf("requested schema: %v", err)
 	}
@@ -93,31 +93,13 @@ func FromElicitation(schema any) ([]event.QuestionField, error) {
 }
 
 // propertyOrder is the order of the keys of the schema's "properties"
-// object as written (a decoded map keeps none, and a form should ask in
-// the server's order).
-func propertyOrder(schema []byte) []string {
+// object as written.
+func propertyOrder(raw []byte) []string {
 	var top map[string]json.RawMessage
-	if json.Unmarshal(schema, &top) != nil {
+	if json.Unmarshal(raw, &top) != nil {
 		return nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(top["properties"]))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil
-	}
-	var keys []string
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return keys
-		}
-		k, _ := t.(string)
-		keys = append(keys, k)
-		var skip json.RawMessage
-		if dec.Decode(&skip) != nil {
-			return keys
-		}
-	}
-	return keys
+	return schema.ObjectKeys(top["properties"])
 }
 
 func field(name string, p elicitProperty) (event.QuestionField, error) {
