@@ -16,9 +16,14 @@
 // the first chat model: PickModel), and says whether Ollama accepts tools
 // for a model (SupportsTools).
 //
+// It also scans every common loopback port for `zero scan` and `/scan`
+// (ScanLoopback, with Ollama's GET /api/tags when /v1/models does not
+// answer) and keeps what a scan found in servers.json (SaveServers,
+// LoadServers: the one file it writes, at the path its caller gives).
+//
 // It only ever dials the host it is given (127.0.0.1 by default) and never
-// goes through a proxy. It remembers nothing between runs (the run layer
-// keeps what must last, internal/run/toolmemory.go); configuration is
+// goes through a proxy. It remembers nothing else between runs (the run
+// layer keeps what must last, internal/run/toolmemory.go); configuration is
 // internal/config's job and the chat protocol internal/providers/openai's.
 package discovery
 
@@ -296,6 +301,12 @@ func (p *Prober) identify(ctx context.Context, base string, byPort ServerKind) (
 	defer cancel()
 	var list modelList
 	if err := getJSON(ctx, p.client(), base+"/models", &list); err != nil {
+		if refused(err) {
+			return nil, err
+		}
+		if srv, terr := p.identifyByTags(ctx, base); terr == nil {
+			return srv, nil
+		}
 		return nil, err
 	}
 	srv := &Server{Kind: byPort, BaseURL: base}
