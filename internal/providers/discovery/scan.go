@@ -138,3 +138,23 @@ func Choices(servers []Server) []Choice {
 	}
 	return out
 }
+
+// ScanAndRemember scans loopback (ScanLoopback) and replaces servers.json
+// in dir with what it found, nothing found included, so the file is
+// always the last scan's.
+func ScanAndRemember(ctx context.Context, dir string, ports []int) (Remembered, error) {
+	r := Remembered{Scanned: time.Now().UTC(), Servers: ScanLoopback(ctx, ports)}
+	if r.Servers == nil {
+		r.Servers = []Server{}
+	}
+	return r, SaveServers(ServersFile(dir), r)
+}
+
+// ScanPorts are the ports a scan with no override probes.
+func ScanPorts() []int {
+	out := make([]int, len(ScanCandidates))
+	for i, c := range ScanCandidates {
+		out[i] = c.Port
+	}
+	return out
+}
