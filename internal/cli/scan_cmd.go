@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -55,26 +54,12 @@ func runScan(ctx context.Context, s stdio, ports []int, asJSON bool) error {
 			return err
 		}
 	} else {
-		WriteScan(s.out, r.Servers)
+		discovery.WriteScan(s.out, r.Servers)
 	}
 	if len(r.Servers) == 0 {
 		return fmt.Errorf("no model server on 127.0.0.1 (tried ports %s)", portList(ports))
 	}
 	return nil
-}
-
-// WriteScan prints servers and their models, numbered as /connect takes
-// them (discovery.Choices).
-func WriteScan(w io.Writer, servers []discovery.Server) {
-	choices := discovery.Choices(servers)
-	i := 0
-	for _, srv := range servers {
-		fmt.Fprintf(w, "%s  %s\n", srv.Kind, srv.BaseURL)
-		for range srv.Models {
-			fmt.Fprintf(w, "  %d. %s\n", choices[i].N, choices[i].Model)
-			i++
-		}
-	}
 }
 
 func portList(ports []int) string {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/providers/discovery"
 	"github.com/zero-agent/zero/internal/rules"
 	"github.com/zero-agent/zero/internal/run"
 	"github.com/zero-agent/zero/internal/sessions"
@@ -27,6 +28,8 @@ type RunBackend struct {
 
 	mu   sync.Mutex
 	sess *run.Session
+	// scanned is the last /scan's servers, for /connect N.
+	scanned []discovery.Server
 }
 
 // NewRunBackend returns the backend over rt, starting in sess.

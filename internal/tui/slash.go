@@ -42,6 +42,9 @@ var commands = []command{
 	{"mcp", "[tools|prompts|reconnect NAME|remove NAME]", "MCP servers: state, tools, prompts (/mcp__server__prompt runs one), reconnect, remove"},
 	{"clip", "[n]", "copy code block n (or the last reply) to the clipboard"},
 	{"image", "<path>", "attach an image (PNG, JPEG, GIF, WebP) to the next prompt"},
+	{"scan", "", "find model servers on this machine (127.0.0.1) and list their models"},
+	{"servers", "", "list the servers the last scan remembered"},
+	{"connect", "<n>", "use model n of the last scan (saved as a profile)"},
 	{"ps", "", "list the processes the model started (exec_command)"},
 	{"stop", "<id>", "end a process the model started, and its children"},
 	{"exit", "", "quit"},
@@ -159,6 +162,20 @@ func (m *Model) slash(line string) tea.Cmd {
 		}
 		return m.background("switching model", func(ctx context.Context, b Backend) (string, error) {
 			return "model: " + arg, b.SetModel(ctx, arg)
+		})
+	case "scan", "servers", "connect":
+		return m.background("", func(ctx context.Context, b Backend) (string, error) {
+			d, ok := b.(discoverer)
+			if !ok {
+				return "", fmt.Errorf("/%s is not available here", name)
+			}
+			switch name {
+			case "scan":
+				return d.Scan(ctx)
+			case "servers":
+				return d.Servers(ctx)
+			}
+			return d.Connect(ctx, arg)
 		})
 	case "rules":
 		return m.background("", func(ctx context.Context, b Backend) (string, error) {

@@ -78,10 +78,10 @@ func TestSlashCompletion(t *testing.T) {
 		t.Fatalf("enter on /he = %q", d.m.Value())
 	}
 	d.press("ctrl+u")
-	d.typeText("/se")
+	d.typeText("/ses") // "/se" is also /servers
 	d.press("tab")
 	if d.m.Value() != "/sessions " {
-		t.Fatalf("tab on /se = %q", d.m.Value())
+		t.Fatalf("tab on /ses = %q", d.m.Value())
 	}
 	d.press("ctrl+u")
 	d.typeText("/c")

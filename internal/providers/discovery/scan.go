@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -157,4 +158,17 @@ func ScanPorts() []int {
 		out[i] = c.Port
 	}
 	return out
+}
+
+// WriteScan prints servers and their models, numbered as /connect takes
+// them (Choices).
+func WriteScan(w io.Writer, servers []Server) {
+	n := 0
+	for _, srv := range servers {
+		fmt.Fprintf(w, "%s  %s\n", srv.Kind, srv.BaseURL)
+		for _, m := range srv.Models {
+			n++
+			fmt.Fprintf(w, "  %d. %s\n", n, m)
+		}
+	}
 }

@@ -1,0 +1,136 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/zero-agent/zero/internal/config"
+	"github.com/zero-agent/zero/internal/providers/discovery"
+)
+
+// discoverer is a Backend that finds local model servers: /scan,
+// /servers and /connect N.
+type discoverer interface {
+	Scan(ctx context.Context) (string, error)
+	Servers(ctx context.Context) (string, error)
+	Connect(ctx context.Context, arg string) (string, error)
+}
+
+// scanPorts overrides the ports /scan probes (tests; nil: the common
+// ones, discovery.ScanPorts).
+var scanPorts []int
+
+// Scan implements discoverer: probe loopback, refresh servers.json, keep
+// the list for /connect.
+func (b *RunBackend) Scan(ctx context.Context) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	r, err := discovery.ScanAndRemember(ctx, config.Dir(), scanPorts)
+	b.mu.Lock()
+	b.scanned = r.Servers
+	b.mu.Unlock()
+	if err != nil {
+		return "", err
+	}
+	if len(r.Servers) == 0 {
+		return "no model server on 127.0.0.1 (ports " + ports(scanPorts) + ")", nil
+	}
+	var sb strings.Builder
+	discovery.WriteScan(&sb, r.Servers)
+	sb.WriteString("attach one with /connect N")
+	return sb.String(), nil
+}
+
+func ports(over []int) string {
+	if over == nil {
+		over = discovery.ScanPorts()
+	}
+	s := make([]string, len(over))
+	for i, p := range over {
+		s[i] = strconv.Itoa(p)
+	}
+	return strings.Join(s, ", ")
+}
+
+// Servers implements discoverer: what servers.json remembers.
+func (b *RunBackend) Servers(context.Context) (string, error) {
+	r, err := discovery.LoadServers(discovery.ServersFile(config.Dir()))
+	if err != nil {
+		return "", err
+	}
+	if len(r.Servers) == 0 {
+		return "no servers remembered: /scan finds them", nil
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "servers found by the scan of %s:\n", r.Scanned.Local().Format("2006-01-02 15:04"))
+	discovery.WriteScan(&sb, r.Servers)
+	return strings.TrimSuffix(sb.String(), "\n"), nil
+}
+
+// Connect implements discoverer: model N of the last scan (of this app,
+// else of servers.json). On the server the session already talks to it
+// switches the model now; any other server is saved as the active
+// profile of the user config, used from the next start (the run layer
+// switches models, not providers, within a session).
+func (b *RunBackend) Connect(_ context.Context, arg string) (string, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(arg))
+	if err != nil || n < 1 {
+		return "", fmt.Errorf("usage: /connect N (a number /scan printed)")
+	}
+	b.mu.Lock()
+	servers := b.scanned
+	b.mu.Unlock()
+	if servers == nil {
+		r, err := discovery.LoadServers(discovery.ServersFile(config.Dir()))
+		if err != nil {
+			return "", err
+		}
+		servers = r.Servers
+	}
+	choices := discovery.Choices(servers)
+	if n > len(choices) {
+		return "", fmt.Errorf("no model %d: the last scan found %d (/scan again)", n, len(choices))
+	}
+	c := choices[n-1]
+	name := profileName(c.Server)
+	if err := config.SaveUser(func(f *config.File) { saveProfile(f, name, c) }); err != nil {
+		return "", err
+	}
+	if sameServer(b.rt.Active.BaseURL, c.Server.BaseURL) {
+		b.Session().SetModel(c.Model)
+		return fmt.Sprintf("connected: %s on %s (saved as profile %q)", c.Model, c.Server.BaseURL, name), nil
+	}
+	return fmt.Sprintf("saved %s on %s as profile %q, now the active one: it applies from the next start "+
+		"(this session stays on %s)", c.Model, c.Server.BaseURL, name, b.rt.Active.BaseURL), nil
+}
+
+// profileName names the profile of a scanned server: its kind and port.
+func profileName(s discovery.Server) string {
+	port := strings.TrimSuffix(s.BaseURL[strings.LastIndex(s.BaseURL, ":")+1:], "/v1")
+	return "local-" + strings.ReplaceAll(string(s.Kind), ".", "") + "-" + port
+}
+
+// saveProfile adds or replaces profile name for c and makes it active.
+func saveProfile(f *config.File, name string, c discovery.Choice) {
+	p := config.Provider{Name: name, Kind: config.KindOpenAICompatible, BaseURL: c.Server.BaseURL, Model: c.Model}
+	for i := range f.Providers {
+		if f.Providers[i].Name == name {
+			f.Providers[i] = p
+			f.ActiveProvider = name
+			return
+		}
+	}
+	f.Providers = append(f.Providers, p)
+	f.ActiveProvider = name
+}
+
+func sameServer(a, b string) bool {
+	norm := func(s string) string {
+		s = strings.TrimSuffix(strings.TrimRight(s, "/"), "/v1")
+		return strings.Replace(s, "://localhost:", "://127.0.0.1:", 1)
+	}
+	return norm(a) == norm(b)
+}

@@ -1,0 +1,91 @@
+package tui
+
+import (
+	"context"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/zero-agent/zero/internal/config"
+	"github.com/zero-agent/zero/internal/llm/llmtest"
+	"github.com/zero-agent/zero/internal/providers/discovery"
+)
+
+func portOf(t *testing.T, raw string) int {
+	t.Helper()
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := strconv.Atoi(u.Port())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestConnectSwitchesTheModelOnTheSameServerAndSavesAnyOther: /scan lists
+// both servers, /servers reads servers.json back, /connect on the
+// session's own server switches the model now, on another saves the
+// active profile for the next start; a bad number loses nothing.
+func TestConnectSwitchesTheModelOnTheSameServerAndSavesAnyOther(t *testing.T) {
+	here := llmtest.NewServer(t)
+	here.SetModels("m", "other-model")
+	there := llmtest.NewServer(t)
+	there.SetModels("far-model")
+	b, _ := testBackend(t, here)
+	scanPorts = []int{portOf(t, here.URL()), portOf(t, there.URL())}
+	t.Cleanup(func() { scanPorts = nil })
+	ctx := context.Background()
+
+	out, err := b.Scan(ctx)
+	if err != nil || !strings.Contains(out, "  2. other-model") || !strings.Contains(out, "  3. far-model") {
+		t.Fatalf("Scan = %q, %v", out, err)
+	}
+	out, err = b.Servers(ctx)
+	if err != nil || !strings.Contains(out, there.URL()+"/v1") {
+		t.Fatalf("Servers = %q, %v", out, err)
+	}
+
+	if out, err = b.Connect(ctx, "2"); err != nil || !strings.Contains(out, "connected: other-model") {
+		t.Fatalf("Connect 2 = %q, %v", out, err)
+	}
+	if got := b.Info().Model; got != "other-model" {
+		t.Errorf("model after /connect 2 = %q", got)
+	}
+
+	if out, err = b.Connect(ctx, "3"); err != nil || !strings.Contains(out, "applies from the next start") {
+		t.Fatalf("Connect 3 = %q, %v", out, err)
+	}
+	if got := b.Info().Model; got != "other-model" {
+		t.Errorf("/connect to another server changed this session's model to %q", got)
+	}
+	path, _ := config.UserPath()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _, err := config.ParseFile(path, data)
+	if err != nil {
+		t.Fatalf("user config: %v\n%s", err, data)
+	}
+	name := profileName(discovery.Server{Kind: discovery.Unknown, BaseURL: there.URL() + "/v1"})
+	found := false
+	for _, p := range f.Providers {
+		found = found || p.Name == name && p.BaseURL == there.URL()+"/v1" && p.Model == "far-model"
+	}
+	if f.ActiveProvider != name || !found {
+		t.Errorf("user config after /connect 3:\n%s", data)
+	}
+
+	for _, bad := range []string{"", "0", "4", "x"} {
+		if _, err := b.Connect(ctx, bad); err == nil {
+			t.Errorf("Connect(%q) succeeded", bad)
+		}
+	}
+	if after, _ := os.ReadFile(path); string(after) != string(data) {
+		t.Errorf("a bad /connect changed the user config:\n%s", after)
+	}
+}
