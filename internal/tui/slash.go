@@ -165,6 +165,9 @@ func (m *Model) slash(line string) tea.Cmd {
 		})
 	case "scan", "servers", "connect":
 		return m.background("", func(ctx context.Context, b Backend) (string, error) {
+			if name == "scan" && strings.TrimSpace(arg) != "" {
+				return "", fmt.Errorf("/scan probes 127.0.0.1 only: /scan --lan is not built yet")
+			}
 			d, ok := b.(discoverer)
 			if !ok {
 				return "", fmt.Errorf("/%s is not available here", name)

@@ -78,3 +78,33 @@ func TestChoicesNumberModelsAcrossServers(t *testing.T) {
 		t.Errorf("Choices = %+v", got)
 	}
 }
+
+// FuzzLoadServers: any servers.json either loads or is an error naming
+// the file, and what loads saves and loads back the same.
+func FuzzLoadServers(f *testing.F) {
+	f.Add([]byte(`{"scanned":"2026-12-02T05:00:00Z","servers":[{"kind":"ollama","baseURL":"http://127.0.0.1:11434/v1","models":["qwen3:latest"]}]}`))
+	f.Add([]byte(`{"servers":null}`))
+	f.Add([]byte(`[]`))
+	f.Add([]byte(``))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dir := t.TempDir()
+		path := ServersFile(dir)
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		r, err := LoadServers(path)
+		if err != nil {
+			if !strings.Contains(err.Error(), path) {
+				t.Fatalf("error %v does not name %s", err, path)
+			}
+			return
+		}
+		if err := SaveServers(path, r); err != nil {
+			t.Fatal(err)
+		}
+		again, err := LoadServers(path)
+		if err != nil || len(again.Servers) != len(r.Servers) || !again.Scanned.Equal(r.Scanned) {
+			t.Fatalf("round trip: %+v, %v; was %+v", again, err, r)
+		}
+	})
+}
