@@ -25,7 +25,7 @@ func (rt *Runtime) newTracker(emit func(event.Event)) *checkpoint.Tracker {
 		return nil
 	}
 	store := checkpoint.Open(CheckpointDir(rt.Store.Dir()))
-	go collectCheckpoints(store)
+	rt.background.Go(func() { collectCheckpoints(store) }) // Close waits for it
 	return checkpoint.NewTracker(checkpoint.Options{
 		Root:   rt.Workspace.Root(),
 		Store:  store,

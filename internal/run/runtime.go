@@ -89,6 +89,9 @@ type Runtime struct {
 	mcp *mcpServers
 	// asking are the sessions prompting now, for elicitations.
 	asking asking
+	// background are the runtime's own goroutines that write into the
+	// data directory (checkpoint collection); Close waits for them.
+	background sync.WaitGroup
 
 	// windowAssumed: Window is the server's default for a model it had
 	// not loaded yet (windowrefresh.go); guarded by mu.
@@ -254,6 +257,7 @@ func (rt *Runtime) Tools() *tools.Registry {
 // Close releases the workspace.
 func (rt *Runtime) Close() {
 	rt.mcp.close()
+	rt.background.Wait()
 	rt.Workspace.Close()
 }
 

@@ -3,7 +3,9 @@ package tui
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/zero-agent/zero/internal/llm/llmtest"
 	"github.com/zero-agent/zero/internal/mcp/mcptest"
@@ -22,8 +24,7 @@ func TestAppRunsAnMCPToolAfterAsking(t *testing.T) {
 	)
 	x, _ := startAppWithHome(t, buildZero(t), home, "--base-url", srv.URL(), "--model", "e2e-model")
 	x.waitFor("the footer", func(l []string) bool { return contains(l, "e2e-model") && contains(l, "· normal") })
-	x.typeLine("/mcp")
-	x.waitFor("the server in /mcp", func(l []string) bool { return contains(l, "tester") && contains(l, "connected") })
+	x.waitMCPConnected("tester")
 	x.typeLine("echo through the server")
 	x.waitFor("the MCP prompt", func(l []string) bool { return contains(l, "allow mcp__tester__echo?") })
 	pause() // answers typed in the same burst as the prompt are ignored
@@ -48,4 +49,24 @@ func homeWithTestServer(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return home
+}
+
+// waitMCPConnected types /mcp until it shows server connected: /mcp
+// reports the state at that moment, and on a loaded machine the server
+// may still be starting when the first frame is up.
+func (x tmux) waitMCPConnected(server string) {
+	x.t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		x.typeLine("/mcp")
+		for i := 0; i < 50; i++ {
+			if l := x.screen(); contains(l, server) && contains(l, "connected") {
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if time.Now().After(deadline) {
+			x.t.Fatalf("/mcp never showed %s connected:\n%s", server, strings.Join(x.screen(), "\n"))
+		}
+	}
 }
