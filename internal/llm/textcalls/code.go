@@ -91,6 +91,11 @@ func runLen(s string, i int, c byte) int {
 // findRun finds the next run of exactly n backticks at or after i.
 func findRun(s string, i, n int) int {
 	for i < len(s) {
+		if (i == 0 || s[i-1] == '\n') && isFenceLine(s, i) {
+			// A fence line opens a block: an inline span never crosses it
+			// (CommonMark parses blocks before inlines).
+			return -1
+		}
 		if s[i] == '`' {
 			m := runLen(s, i, '`')
 			if m == n {
@@ -102,6 +107,12 @@ func findRun(s string, i, n int) int {
 		i++
 	}
 	return -1
+}
+
+// isFenceLine reports whether a fence opens the line at i.
+func isFenceLine(s string, i int) bool {
+	_, ok := fenceAt(s, i)
+	return ok
 }
 
 func inSpans(spans []span, pos int) bool {

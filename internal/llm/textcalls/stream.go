@@ -200,6 +200,11 @@ func (f *StreamFilter) stepText(text *strings.Builder, final bool) bool {
 		if n == len(s) && !final {
 			return false // the run may go on
 		}
+		if f.lineBeg && n >= 3 && !f.fence {
+			// A fence line opens a block even after an unclosed backtick:
+			// an inline span never crosses it (as codeSpans reads it).
+			f.inline = 0
+		}
 		if n == 3 && f.inline == 0 && !f.fence && !final && (f.lineBeg || f.blank()) && f.mayHold() && f.callLead() {
 			nl := strings.IndexByte(s, '\n')
 			if nl < 0 {
