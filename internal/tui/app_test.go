@@ -710,7 +710,7 @@ func TestManyLinePasteFoldsInTheTranscript(t *testing.T) {
 	}
 	d.send(tea.PasteMsg{Content: b.String()})
 	d.press("enter")
-	d.until(func() bool { return f.nturns() == 1 })
+	d.until(func() bool { return f.nturns() == 1 && contains(d.plainScrollback(), "[pasted 30 lines]") })
 	if got := f.lastTurn().Prompt; !strings.Contains(got, "log line 29") || !strings.HasPrefix(got, "explain this log: log line 0") {
 		t.Fatalf("the model got %q", got)
 	}
