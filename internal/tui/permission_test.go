@@ -450,6 +450,8 @@ func TestPromptDiffWrapsAndApprovalShowsTheWholeChange(t *testing.T) {
 	mustContain(t, "scrollback after v", d.plainScrollback(), "change awaiting approval (edit_file: main.go)", "60 + line 60")
 	now = now.Add(2 * time.Second)
 	d.press("y")
-	d.until(func() bool { return !d.m.turn.running && contains(d.plainScrollback(), "approved change (edit_file: main.go)") })
+	d.until(func() bool {
+		return !d.m.turn.running && contains(d.plainScrollback(), "approved change (edit_file: main.go)")
+	})
 	mustContain(t, "scrollback after approval", d.plainScrollback(), "approved change (edit_file: main.go)", "DROP TABLE users")
 }
