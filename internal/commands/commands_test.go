@@ -3,26 +3,16 @@ package commands
 import (
 	"context"
 	"errors"
+	"github.com/zero-agent/zero/internal/testbin"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/zero-agent/zero/internal/skills"
 )
 
-func write(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for p, c := range files {
-		full := filepath.Join(root, p)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+// write creates files under root (path → content).
+func write(t *testing.T, root string, files map[string]string) { testbin.WriteTree(t, root, files) }
 
 func TestDiscoverNamespacesAndPrecedence(t *testing.T) {
 	home, config, repo := t.TempDir(), t.TempDir(), t.TempDir()

@@ -3,6 +3,7 @@ package skills
 import (
 	"context"
 	"encoding/json"
+	"github.com/zero-agent/zero/internal/testbin"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,18 +11,7 @@ import (
 )
 
 // write creates files under root (path → content).
-func write(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for p, c := range files {
-		full := filepath.Join(root, p)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+func write(t *testing.T, root string, files map[string]string) { testbin.WriteTree(t, root, files) }
 
 func skill(name, desc string) string {
 	return "---\nname: " + name + "\ndescription: " + desc + "\n---\nBody of " + name + ".\n"

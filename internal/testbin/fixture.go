@@ -44,3 +44,18 @@ func Fixture(t testing.TB, src string) string {
 	}
 	return dst
 }
+
+// WriteTree writes files (slash path → content) under root, making the
+// folders they need.
+func WriteTree(t testing.TB, root string, files map[string]string) {
+	t.Helper()
+	for p, c := range files {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
