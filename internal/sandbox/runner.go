@@ -112,7 +112,7 @@ func detect() (string, string) {
 func probeBwrap(bw string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	args := append(bwrapBase(false), "--", "true")
+	args := append(bwrapBase(false, true), "--", "true")
 	cmd := exec.CommandContext(ctx, bw, args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -126,11 +126,15 @@ func probeBwrap(bw string) error {
 }
 
 // bwrapBase is bubblewrap's namespace setup: read-only root, private /dev
-// and /proc, new pid/ipc/uts namespaces (and net unless allowed), a new
-// session (no TIOCSTI into the terminal) and death with Zero.
-func bwrapBase(network bool) []string {
+// and /proc, new pid/ipc/uts namespaces (and net unless allowed), death
+// with Zero, and with newSession bubblewrap's own new session (no TIOCSTI
+// into the terminal; see innerSession for why Wrap prefers another).
+func bwrapBase(network, newSession bool) []string {
 	args := []string{"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-		"--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--new-session"}
+		"--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent"}
+	if newSession {
+		args = append(args, "--new-session")
+	}
 	if !network {
 		args = append(args, "--unshare-net")
 	}
@@ -209,7 +213,8 @@ func (p Policy) wrapBwrap(cmd *exec.Cmd, dir string) error {
 	if err != nil {
 		return fmt.Errorf("sandbox: bubblewrap backend chosen but bwrap is missing: %w", err)
 	}
-	args := append([]string{bw}, bwrapBase(p.Network)...)
+	setsid := innerSession()
+	args := append([]string{bw}, bwrapBase(p.Network, setsid == "")...)
 	// Temp directories are private and empty for each command, so a
 	// command cannot write into other projects or files that live under
 	// /tmp; the workspace and writable roots are bound after them, so a
@@ -241,12 +246,42 @@ func (p Policy) wrapBwrap(cmd *exec.Cmd, dir string) error {
 		}
 	}
 	args = append(args, "--chdir", dir, "--")
+	if setsid != "" {
+		args = append(args, setsid, "--wait")
+	}
 	args = append(args, cmd.Path)
 	if len(cmd.Args) > 1 {
 		args = append(args, cmd.Args[1:]...)
 	}
 	cmd.Path, cmd.Args = bw, args
 	return nil
+}
+
+// innerSession is util-linux's setsid, which Wrap runs inside the sandbox
+// in front of the command instead of passing bubblewrap --new-session:
+// the command still gets a session without a terminal (no TIOCSTI), but
+// bubblewrap's process 1 of the pid namespace stays in the caller's
+// process group, so killing that group always ends the namespace and
+// everything in it. With --new-session process 1 calls setsid(2) itself,
+// before it forks the command and before it binds its life to its parent
+// (prctl PR_SET_PDEATHSIG in do_init, bubblewrap.c,
+// https://github.com/containers/bubblewrap/blob/main/bubblewrap.c): a kill
+// of the group in that window killed bubblewrap's outer process only, and
+// the command ran on (TestKilledProcessGroupTakesTheSandboxedCommandWithIt).
+// The system's copy comes first: the sandbox covers temp directories, so a
+// setsid found there on PATH would be missing inside. "" when setsid is
+// not installed (Wrap falls back to --new-session).
+func innerSession() string {
+	for _, p := range []string{"/usr/bin/setsid", "/bin/setsid"} {
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			return p
+		}
+	}
+	p, err := exec.LookPath("setsid")
+	if err != nil {
+		return ""
+	}
+	return p
 }
 
 // readOnlyControl returns the bubblewrap arguments that bind a writable
