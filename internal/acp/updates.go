@@ -2,7 +2,6 @@ package acp
 
 import (
 	"context"
-	"strings"
 	"sync"
 
 	acpsdk "github.com/coder/acp-go-sdk"
@@ -31,6 +30,8 @@ type updates struct {
 	mu sync.Mutex
 	// before are the contents of files edit calls will change, by call id.
 	before map[string]fileBefore
+	// streams are the running calls' outputs (stream.go), by call id.
+	streams map[string]*outputStream
 }
 
 type fileBefore struct {
@@ -39,13 +40,15 @@ type fileBefore struct {
 }
 
 func newUpdates(conn notifier, id string, root string, read func(string) (string, bool)) *updates {
-	return &updates{conn: conn, id: acpsdk.SessionId(id), root: root, read: read, before: map[string]fileBefore{}}
+	return &updates{conn: conn, id: acpsdk.SessionId(id), root: root, read: read, before: map[string]fileBefore{}, streams: map[string]*outputStream{}}
 }
 
 func (u *updates) send(up acpsdk.SessionUpdate) {
 	// Background: the last updates of a cancelled prompt still go out.
 	_ = u.conn.SessionUpdate(context.Background(), acpsdk.SessionNotification{SessionId: u.id, Update: up})
 }
+
+var _ event.OutputSink = (*updates)(nil)
 
 // Emit maps e to zero or more session/update notifications.
 func (u *updates) Emit(e event.Event) {
@@ -94,6 +97,7 @@ func (u *updates) toolCall(call llm.ToolCall) {
 }
 
 func (u *updates) toolResult(r event.ToolOutcome) {
+	u.endStream(r.CallID)
 	status := acpsdk.ToolCallStatusCompleted
 	if r.IsError {
 		status = acpsdk.ToolCallStatusFailed
@@ -128,7 +132,7 @@ func resultText(r event.ToolOutcome) string {
 		return ""
 	}
 	if r.ExitCode != nil {
-		return "```\n" + strings.TrimRight(r.Content, "\n") + "\n```"
+		return fence(r.Content)
 	}
 	return r.Content
 }

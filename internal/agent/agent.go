@@ -165,6 +165,9 @@ type Options struct {
 	Planning bool
 	// Sink receives every event; nil discards.
 	Sink event.Sink
+	// ToolOutput, when set, takes a running tool's output as it arrives
+	// (tools.WithOutputStream), by call id.
+	ToolOutput func(callID string, p []byte)
 }
 
 // Agent runs prompts against one conversation. It is not safe for

@@ -94,11 +94,23 @@ func (a *Agent) CapAttached(id, path, content string) (string, error) {
 // memory (bash) streams the whole of it to the call's spill file
 // (tools.WithFullOutput at contextmgr.SpillPath), so the spill holds the
 // entire output up to the tool's limit instead of the part it kept.
+// With Options.ToolOutput the tool's output also goes there as it runs.
 func (a *Agent) toolContext(ctx context.Context, callID string) context.Context {
+	if f := a.opts.ToolOutput; f != nil {
+		ctx = tools.WithOutputStream(ctx, outputFunc(func(p []byte) { f(callID, p) }))
+	}
 	if a.opts.DisableLevers || a.opts.SessionDir == "" {
 		return ctx
 	}
 	return tools.WithFullOutput(ctx, contextmgr.SpillPath(a.opts.SessionDir, callID))
+}
+
+// outputFunc is a function as an io.Writer that never fails.
+type outputFunc func([]byte)
+
+func (f outputFunc) Write(p []byte) (int, error) {
+	f(p)
+	return len(p), nil
 }
 
 // readKey identifies one read_file result for the read cache.

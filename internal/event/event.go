@@ -291,6 +291,16 @@ type Sink interface {
 	Emit(Event)
 }
 
+// OutputSink is a Sink that also takes a running tool's output as the
+// tool produces it (bash's combined stdout and stderr, in pieces), so a
+// surface can show a command while it runs. These pieces are not events:
+// no log records them, and the tool's result still carries the output.
+// ToolOutput is called from the tool's goroutine and must not block.
+type OutputSink interface {
+	Sink
+	ToolOutput(callID string, p []byte)
+}
+
 // SinkFunc adapts a function to Sink.
 type SinkFunc func(Event)
 

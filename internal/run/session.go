@@ -155,6 +155,7 @@ func (rt *Runtime) OpenSession(w Which) (*Session, error) {
 		Plan:                 got.plan,
 		Planning:             mode == permission.ModePlan,
 		Sink:                 event.Multi{s.chain, event.SinkFunc(s.track), event.SinkFunc(s.noteSpent)},
+		ToolOutput:           s.surface.toolOutput,
 		SessionDir:           log.Dir(),
 		ContextWindow:        window,
 		MaxToolOutput:        rt.Config.MaxToolOutput,

@@ -55,6 +55,17 @@ func (s *surface) Emit(e event.Event) {
 	}
 }
 
+// toolOutput passes a running tool's output to the prompt's consumer
+// when it takes it (event.OutputSink).
+func (s *surface) toolOutput(callID string, p []byte) {
+	s.mu.Lock()
+	sink, ok := s.sink.(event.OutputSink)
+	s.mu.Unlock()
+	if ok {
+		sink.ToolOutput(callID, p)
+	}
+}
+
 // sessionLog is the session store as an event consumer: it records every
 // event except streaming deltas (the complete messages are recorded as
 // message events, so deltas would only repeat them).

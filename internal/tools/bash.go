@@ -52,7 +52,8 @@ func (*Bash) SideEffect() SideEffect { return SideShell }
 // up to Options.BashFullOutputLimit, is streamed to the named file once
 // it passes that cap (Result.FullOutput). A non-zero exit or a timeout is a Result with IsError;
 // ExitCode is the shell's status (128+signal when killed). On ctx
-// cancellation the partial Result is returned with ctx.Err().
+// cancellation the partial Result is returned with ctx.Err(). Under
+// WithOutputStream the output is also copied there as it arrives.
 func (t *Bash) Run(ctx context.Context, args json.RawMessage) (Result, error) {
 	var a struct {
 		Command   string  `json:"command"`
@@ -96,7 +97,7 @@ func (t *Bash) Run(ctx context.Context, args json.RawMessage) (Result, error) {
 	out := &headTail{half: t.opts.BashOutputCap / 2, path: fullOutputPath(ctx), limit: int64(t.opts.BashFullOutputLimit)}
 	copied := make(chan struct{})
 	go func() {
-		_, _ = io.Copy(out, pr)
+		_, _ = io.Copy(streamTo(ctx, out), pr)
 		close(copied)
 	}()
 	waited := make(chan error, 1)

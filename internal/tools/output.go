@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,6 +34,35 @@ func WithFullOutput(ctx context.Context, path string) context.Context {
 func fullOutputPath(ctx context.Context) string {
 	p, _ := ctx.Value(fullOutputKey{}).(string)
 	return p
+}
+
+type outputStreamKey struct{}
+
+// WithOutputStream returns ctx asking a tool run under it that produces
+// output while it runs (bash) to copy each piece to w as it arrives,
+// besides keeping it for its Result. w must not block; its errors are
+// ignored.
+func WithOutputStream(ctx context.Context, w io.Writer) context.Context {
+	return context.WithValue(ctx, outputStreamKey{}, w)
+}
+
+// streamTo is out, plus the stream WithOutputStream set on ctx.
+func streamTo(ctx context.Context, out io.Writer) io.Writer {
+	w, _ := ctx.Value(outputStreamKey{}).(io.Writer)
+	if w == nil {
+		return out
+	}
+	return teeWriter{out, w}
+}
+
+// teeWriter writes to both, reporting only the first's result: a
+// failing stream must not cut the output the tool keeps.
+type teeWriter struct{ keep, stream io.Writer }
+
+func (t teeWriter) Write(p []byte) (int, error) {
+	n, err := t.keep.Write(p)
+	_, _ = t.stream.Write(p[:n])
+	return n, err
 }
 
 // headTail keeps the first and last half bytes written and counts all.
