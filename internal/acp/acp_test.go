@@ -280,8 +280,7 @@ func TestCancelEndsRunningCommandAndTurn(t *testing.T) {
 	c.mu.Unlock()
 	go func() {
 		<-started
-		// Cancel once sleep itself runs: bwrap's start-up has a moment
-		// where a kill of its process group misses its inner process.
+		// Cancel once sleep itself runs: mid-command.
 		for !running("sleep\x00" + marker) {
 			time.Sleep(10 * time.Millisecond)
 		}
@@ -290,8 +289,8 @@ func TestCancelEndsRunningCommandAndTurn(t *testing.T) {
 	if got := b.prompt(t, id, "sleep"); got != acpsdk.StopReasonCancelled {
 		t.Fatalf("stop reason %q, want cancelled", got)
 	}
-	// bwrap's inner process dies with its parent (--die-with-parent), a
-	// moment after the tool's own process group.
+	// A sandbox's pid namespace ends with its process group, a moment
+	// after the kill.
 	if !gone(marker, 10*time.Second) {
 		t.Error("the command still runs after the turn was cancelled")
 	}
