@@ -147,9 +147,9 @@ func TestRewindRestoresToolAndShellChangesByteExact(t *testing.T) {
 	// The user edits notes.txt after Zero did: a conflict, kept.
 	userNotes := "\ufeffmine now\r\n"
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte(userNotes), 0o644)
-	r := zero("sessions", "rewind", id, "--to", "1")
-	if !strings.Contains(r.stdout, "conflict  notes.txt") || !strings.Contains(r.stdout, "undo: --to 3") {
-		t.Fatalf("rewind output:\n%s", r.stdout)
+	r := e.run(dir, "", "sessions", "rewind", id, "--to", "1")
+	if r.code != 1 || !strings.Contains(r.stdout, "conflict  notes.txt") || !strings.Contains(r.stdout, "undo: --to 3") || !strings.Contains(r.stderr, "kept: notes.txt") {
+		t.Fatalf("a rewind keeping a conflict: exit %d (want 1)\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 	want := map[string]string{}
 	for k, v := range original {

@@ -244,6 +244,23 @@ func (a *Agent) History() []llm.Message {
 	return append([]llm.Message(nil), a.history...)
 }
 
+// SetHistory replaces the conversation (a rewind cut it back): later
+// requests continue from h. The read cache and the server's last usage
+// report describe the old conversation and are dropped. Not safe during
+// a Run.
+func (a *Agent) SetHistory(h []llm.Message) {
+	a.history = append([]llm.Message(nil), h...)
+	for _, m := range h {
+		for _, c := range m.ToolCalls() {
+			a.ids.Observe(c.ID)
+		}
+	}
+	if a.mgr.Cache != nil {
+		a.mgr.Cache = contextmgr.NewReadCache()
+	}
+	a.lastInput, a.lastBytes = 0, 0
+}
+
 // SetModel switches the model for later requests.
 func (a *Agent) SetModel(model string) { a.opts.Model = model }
 

@@ -17,8 +17,8 @@ checkpoints), and the conversation, cut so the next --resume continues
 from there. Without --to, lists the session's prompts and what each changed.
 
 A file changed since Zero last wrote it (by you, an editor, another
-program) is kept as it is and listed as a conflict; --force restores it
-anyway. A rewind is itself numbered like a prompt, so rewinding to it
+program) is kept as it is and listed as a conflict (the rewind then exits
+1 after restoring the rest); --force restores it anyway. A rewind is itself numbered like a prompt, so rewinding to it
 undoes it. Files over the size limit (8 MiB) are not recorded, and .git
 is never touched.`
 
@@ -58,45 +58,18 @@ func runRewind(s stdio, id string, o run.RewindOptions) error {
 		return err
 	}
 	printRewind(s, o, rep)
+	var conflicts *run.ConflictError
+	if errors.As(err, &conflicts) {
+		return &exitError{code: ExitFailed, err: err} // the rest was restored
+	}
 	return err
 }
 
 // printRewind says what a rewind did, one line a file.
 func printRewind(s stdio, o run.RewindOptions, rep run.RewindReport) {
-	verb := map[bool]string{true: "would restore", false: "restored"}[o.DryRun]
-	conflicts := 0
-	for _, a := range rep.Actions {
-		what := "restore"
-		if a.To.Hash == "" {
-			what = "delete"
-		} else if a.Now.Hash == "" {
-			what = "recreate"
-		}
-		switch {
-		case a.Conflict != "" && !rep.Forced:
-			conflicts++
-			fmt.Fprintf(s.out, "conflict  %s (%s; kept, --force restores it)\n", a.Path, a.Conflict)
-		default:
-			fmt.Fprintf(s.out, "%-8s  %s\n", what, a.Path)
-		}
+	for _, l := range rep.Lines(o, "--force restores it", "undo: --to %d") {
+		fmt.Fprintln(s.out, l)
 	}
-	for _, p := range rep.Skipped {
-		fmt.Fprintf(s.out, "skipped   %s (over the size limit when it changed; left as it is)\n", p)
-	}
-	files := len(rep.Actions) - conflicts
-	summary := fmt.Sprintf("%s %d file(s) to before prompt %d", verb, files, o.To)
-	if o.ConversationOnly {
-		summary = fmt.Sprintf("%s the conversation to before prompt %d", verb, o.To)
-	} else if rep.Conversation {
-		summary += " and the conversation"
-	}
-	if conflicts > 0 {
-		summary += fmt.Sprintf("; %d conflict(s) kept", conflicts)
-	}
-	if rep.Prompt > 0 {
-		summary += fmt.Sprintf(" (undo: --to %d)", rep.Prompt)
-	}
-	fmt.Fprintln(s.out, summary)
 }
 
 // listPrompts prints the session's numbered prompts.

@@ -3,6 +3,7 @@ package run
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/zero-agent/zero/internal/agent"
 	"github.com/zero-agent/zero/internal/checkpoint"
@@ -38,14 +39,10 @@ type RewindReport struct {
 	Conversation bool
 }
 
-// Rewind puts session id back to the state before prompt o.To: it logs a
-// Rewound event (and, for files, a Checkpointed one holding the files as
-// they were, so the rewind can itself be rewound), then restores the
-// files. The session must not be open elsewhere.
+// Rewind puts session id back to the state before prompt o.To (see
+// rewindLog). The session must not be open elsewhere: an open one is
+// rewound in process with Session.Rewind.
 func Rewind(st *sessions.Store, id string, o RewindOptions) (RewindReport, error) {
-	if o.FilesOnly && o.ConversationOnly {
-		return RewindReport{}, &ConfigError{"--files-only and --conversation-only exclude each other"}
-	}
 	log, err := st.Load(id)
 	if err != nil {
 		return RewindReport{}, err
@@ -58,6 +55,25 @@ func Rewind(st *sessions.Store, id string, o RewindOptions) (RewindReport, error
 			}
 			return RewindReport{}, err
 		}
+	}
+	return rewindLog(log, checkpoint.Open(CheckpointDir(st.Dir())), o)
+}
+
+// ConflictError: a rewind kept files changed since Zero last wrote them
+// (everything else was restored); --force restores them too.
+type ConflictError struct{ Paths []string }
+
+func (e *ConflictError) Error() string {
+	return fmt.Sprintf("%d file(s) changed since Zero last wrote them were kept: %s (--force restores them)", len(e.Paths), strings.Join(e.Paths, ", "))
+}
+
+// rewindLog rewinds the open log (locked unless o.DryRun): it logs a
+// Rewound event (and, for files, a Checkpointed one holding the files as
+// they were, so the rewind can itself be rewound), then restores the
+// files. Kept conflicts are a ConflictError after the rest is restored.
+func rewindLog(log *sessions.Session, store *checkpoint.Store, o RewindOptions) (RewindReport, error) {
+	if o.FilesOnly && o.ConversationOnly {
+		return RewindReport{}, &ConfigError{"--files-only and --conversation-only exclude each other"}
 	}
 	evs, _, err := log.Events()
 	if err != nil {
@@ -87,7 +103,6 @@ func Rewind(st *sessions.Store, id string, o RewindOptions) (RewindReport, error
 	if o.DryRun {
 		return rep, nil
 	}
-	store := checkpoint.Open(CheckpointDir(st.Dir()))
 	cp, restore, err := checkpoint.Apply(store, root, rep.Actions, o.Force)
 	if err != nil {
 		return rep, err
@@ -106,7 +121,87 @@ func Rewind(st *sessions.Store, id string, o RewindOptions) (RewindReport, error
 	if restore != nil {
 		err = restore()
 	}
-	return rep, errors.Join(err, log.Sync())
+	return rep, errors.Join(err, log.Sync(), rep.conflicts())
+}
+
+// conflicts is the ConflictError of the files the rewind kept, or nil.
+func (r RewindReport) conflicts() error {
+	var kept []string
+	for _, a := range r.Actions {
+		if a.Conflict != "" && !r.Forced {
+			kept = append(kept, a.Path)
+		}
+	}
+	if len(kept) == 0 {
+		return nil
+	}
+	return &ConflictError{Paths: kept}
+}
+
+// Lines describe what a rewind did (or, dry, would do): one line a file
+// and a summary. force says, on the surface, how to restore a conflict;
+// undo how to undo the rewind (%d: its number).
+func (r RewindReport) Lines(o RewindOptions, force, undo string) []string {
+	verb := map[bool]string{true: "would restore", false: "restored"}[o.DryRun]
+	var out []string
+	conflicts := 0
+	for _, a := range r.Actions {
+		what := "restore"
+		if a.To.Hash == "" {
+			what = "delete"
+		} else if a.Now.Hash == "" {
+			what = "recreate"
+		}
+		if a.Conflict != "" && !r.Forced {
+			conflicts++
+			out = append(out, fmt.Sprintf("conflict  %s (%s; kept, %s)", a.Path, a.Conflict, force))
+			continue
+		}
+		out = append(out, fmt.Sprintf("%-8s  %s", what, a.Path))
+	}
+	for _, p := range r.Skipped {
+		out = append(out, fmt.Sprintf("skipped   %s (over the size limit when it changed; left as it is)", p))
+	}
+	summary := fmt.Sprintf("%s %d file(s) to before prompt %d", verb, len(r.Actions)-conflicts, o.To)
+	if o.ConversationOnly {
+		summary = fmt.Sprintf("%s the conversation to before prompt %d", verb, o.To)
+	} else if r.Conversation {
+		summary += " and the conversation"
+	}
+	if conflicts > 0 {
+		summary += fmt.Sprintf("; %d conflict(s) kept", conflicts)
+	}
+	if r.Prompt > 0 {
+		summary += " (" + fmt.Sprintf(undo, r.Prompt) + ")"
+	}
+	return append(out, summary)
+}
+
+// Rewind puts this open session back to the state before prompt o.To,
+// in process (its lock is this process's): files as Rewind restores
+// them, and, when the conversation is restored, the agent's history cut
+// to what it was when that prompt began, so the next prompt continues
+// from there. Not safe while a prompt runs.
+func (s *Session) Rewind(o RewindOptions) (RewindReport, error) {
+	rep, err := rewindLog(s.log, checkpoint.Open(CheckpointDir(s.rt.Store.Dir())), o)
+	if rep.Prompt == 0 || !rep.Conversation {
+		return rep, err // nothing logged (dry, refused) or files only
+	}
+	history, _, _, herr := s.log.Restore()
+	if herr == nil {
+		s.agent.SetHistory(history)
+		s.mu.Lock()
+		s.usage = Usage{UsedTokens: s.agent.ContextReport().UsedTokens, Estimated: true}
+		s.reported = false
+		s.mu.Unlock()
+	}
+	return rep, errors.Join(err, herr)
+}
+
+// Prompts are this open session's numbered prompts (rewind targets).
+func (s *Session) Prompts() ([]sessions.Prompt, error) {
+	evs, err := s.Logged()
+	return sessions.Prompts(evs), err
 }
 
 // SessionPrompts are the numbered prompts of session id, for choosing a

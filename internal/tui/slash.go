@@ -33,6 +33,7 @@ var commands = []command{
 	{"new", "", "new session; the screen stays as it is"},
 	{"sessions", "", "list this project's sessions"},
 	{"resume", "<id|prefix>", "resume a session"},
+	{"rewind", "[N [files|conversation]]", "put the files and/or conversation back to before prompt N"},
 	{"logs", "", "show where the session log and spilled outputs live"},
 	{"tools", "", "list the tools the model can use"},
 	{"memory", "", "list the instruction files loaded (AGENTS.md, CLAUDE.md…)"},
@@ -220,6 +221,8 @@ func (m *Model) slash(line string) tea.Cmd {
 			plan = r.Plan
 			return formatResumed(r), err
 		}), &plan)
+	case "rewind":
+		return m.rewind(arg)
 	case "compact":
 		return m.sessionChange("compacting", func(ctx context.Context, b Backend) (string, error) {
 			return b.Compact(ctx)
