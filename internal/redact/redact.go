@@ -45,8 +45,11 @@ type pattern struct {
 // AWS access key ids (AKIA/ASIA...) and secret keys named in context,
 // GitHub (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_), Slack (xox?-, hook
 // URLs), Google (AIza), Stripe (sk_live_), Hugging Face (hf_), GitLab
-// (glpat-), npm (npm_), JWT (RFC 7519 compact form), PEM private keys
-// (RFC 7468).
+// (glpat-), npm (npm_), SendGrid (SG.), DigitalOcean (dop_v1_ and kin),
+// PyPI (pypi-), Azure storage and Service Bus connection strings
+// (AccountKey=, SharedAccessKey=) and SAS URLs (sig=), HTTP Basic
+// credentials (RFC 7617), JWT (RFC 7519 compact form), PEM private keys
+// (RFC 7468). testdata/secrets.txt holds a fake of each.
 var patterns = []pattern{
 	{kind: "private-key", hints: []string{"-----BEGIN"}, window: 64 << 10, re: lazyregexp.New(
 		`^-----BEGIN[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----(?s:.*?)(-----END[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|\z)`)},
@@ -66,10 +69,18 @@ var patterns = []pattern{
 	{kind: "stripe-key", hints: []string{"sk_live_", "rk_live_"}, boundary: true, re: lazyregexp.New(`^[sr]k_live_[0-9A-Za-z]{20,}\b`)},
 	{kind: "huggingface-token", hints: []string{"hf_"}, boundary: true, re: lazyregexp.New(`^hf_[A-Za-z0-9]{34,}\b`)},
 	{kind: "npm-token", hints: []string{"npm_"}, boundary: true, re: lazyregexp.New(`^npm_[A-Za-z0-9]{36}\b`)},
+	{kind: "sendgrid-key", hints: []string{"SG."}, boundary: true, re: lazyregexp.New(`^SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}`)},
+	{kind: "digitalocean-token", hints: []string{"dop_v1_", "doo_v1_", "dor_v1_"}, boundary: true, re: lazyregexp.New(`^do[opr]_v1_[A-Za-z0-9]{64}\b`)},
+	{kind: "pypi-token", hints: []string{"pypi-"}, boundary: true, re: lazyregexp.New(`^pypi-[A-Za-z0-9_-]{50,}`)},
+	{kind: "azure-key", hints: []string{"AccountKey=", "SharedAccessKey="}, re: lazyregexp.New(
+		`^(?:AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{20,}={0,2})`), group: 1},
+	{kind: "azure-sas", hints: []string{"&sig=", "?sig="}, re: lazyregexp.New(`^[?&]sig=([A-Za-z0-9%+/=]{20,})`), group: 1},
+	{kind: "basic-auth", hints: []string{"authorization"}, fold: true, re: lazyregexp.New(
+		`^(?i)authorization["']?\s*[:=]\s*["']?basic\s+([A-Za-z0-9+/]{8,}={0,2})`), group: 1},
 	{kind: "jwt", hints: []string{"eyJ"}, boundary: true, re: lazyregexp.New(`^eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
 	{kind: "bearer-token", hints: []string{"bearer"}, fold: true, boundary: true, re: lazyregexp.New(
 		`^(?i)bearer\s+([A-Za-z0-9._~+/-]{20,}=*)`), group: 1},
-	{kind: "url-password", hints: []string{"://"}, re: lazyregexp.New(`^://[^/\s:@]+:([^/\s@]{3,})@`), group: 1},
+	{kind: "url-password", hints: []string{"://"}, re: lazyregexp.New(`^://[^/\s:@]*:([^/\s@]{3,})@`), group: 1},
 	{kind: "password", hints: []string{"password", "passwd", "passphrase", "secret", "token", "api", "private", "access"},
 		fold: true, boundary: true, group: -1, re: lazyregexp.New(
 			`^(?i)(?:password|passwd|passphrase|secret(?:_?key)?|token|api[_-]?key|apikey|private[_-]?key|access[_-]?key)` +
@@ -145,6 +156,14 @@ func isWordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
+// assignBoundary reports whether a secret name may start at s[i] though
+// a word byte precedes it: after '_' or '-' (DB_PASSWORD), or at a
+// camelCase hump (SessionToken, _authToken).
+func assignBoundary(s string, i int) bool {
+	prev, c := s[i-1], s[i]
+	return prev == '_' || prev == '-' || prev >= 'a' && prev <= 'z' && c >= 'A' && c <= 'Z'
+}
+
 // span is a masked range of s.
 type span struct{ start, end int }
 
@@ -164,7 +183,7 @@ func replace(s, hay string, p pattern) (string, int) {
 			}
 			i += off
 			off = i + 1
-			if p.boundary && i > 0 && isWordByte(s[i-1]) && !(p.group == -1 && (s[i-1] == '_' || s[i-1] == '-')) {
+			if p.boundary && i > 0 && isWordByte(s[i-1]) && !(p.group == -1 && assignBoundary(s, i)) {
 				continue
 			}
 			end := min(len(s), i+window)

@@ -126,6 +126,7 @@ func (h *HookRunner) Fire(ctx context.Context, ev hooks.Event, in hooks.Input) h
 		in.PermissionMode = claudeMode(h.engine.Mode())
 	}
 	res := h.runner.Fire(ctx, ev, in)
+	maskHookResult(&res)
 	if h.audit != nil {
 		for _, r := range res.Runs {
 			e := event.Event{Type: event.Hook, HookRun: hookRunEvent(r, in.Tool)}
@@ -142,6 +143,25 @@ func (h *HookRunner) Fire(ctx context.Context, ev hooks.Event, in hooks.Input) h
 		}
 	}
 	return res
+}
+
+// maskHookResult masks secrets in what hooks printed (a block's reason,
+// additionalContext, systemMessage, the audited stdout and stderr) before
+// the model, the screen or the session log sees it, as tool output is.
+func maskHookResult(res *hooks.Result) {
+	res.Reason = redactSecrets(res.Reason)
+	res.PermissionReason = redactSecrets(res.PermissionReason)
+	res.StopReason = redactSecrets(res.StopReason)
+	for i := range res.Context {
+		res.Context[i] = redactSecrets(res.Context[i])
+	}
+	for i := range res.Messages {
+		res.Messages[i] = redactSecrets(res.Messages[i])
+	}
+	for i := range res.Runs {
+		r := &res.Runs[i]
+		r.Stdout, r.Stderr, r.Error = redactSecrets(r.Stdout), redactSecrets(r.Stderr), redactSecrets(r.Error)
+	}
 }
 
 func hookRunEvent(r hooks.Run, tool string) *event.HookRun {
