@@ -239,7 +239,7 @@ func TestPromptStreamsToolCallsPlanAndAsksPermission(t *testing.T) {
 	}
 }
 
-func TestRejectAlwaysDeniesLaterIdenticalCallsWithoutAsking(t *testing.T) {
+func TestRejectAlwaysIsSavedAndRefusesLaterIdenticalCallsWithoutAsking(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	dir := workspace(t)
 	call := llmtest.ToolCall("write_file", `{"path":"b.txt","content":"x"}`)
@@ -253,6 +253,22 @@ func TestRejectAlwaysDeniesLaterIdenticalCallsWithoutAsking(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "b.txt")); err == nil {
 		t.Error("b.txt written despite the rejection")
+	}
+	// The denial is saved as allow_always's grants are: a fresh zero acp
+	// refuses the same write without asking.
+	b.close()
+	srv.Script(llmtest.Reply(call), llmtest.Reply(llmtest.Text("Refused again.")))
+	again := &client{answer: "allow_once"}
+	b2 := startBridge(t, srv, again)
+	b2.prompt(t, b2.newSession(t, dir), "write b.txt")
+	if len(again.asked) != 0 {
+		t.Errorf("a later session asked %d times about a call rejected always", len(again.asked))
+	}
+	if body := lastCompletion(srv); !strings.Contains(body, "rejected this always") {
+		t.Errorf("the model was not told: %s", body)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "b.txt")); err == nil {
+		t.Error("b.txt written in the later session")
 	}
 }
 

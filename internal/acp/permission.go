@@ -3,7 +3,6 @@ package acp
 import (
 	"context"
 	"path/filepath"
-	"sync"
 
 	acpsdk "github.com/coder/acp-go-sdk"
 
@@ -14,20 +13,15 @@ import (
 // permissionAsker asks the editor (session/request_permission) for the
 // calls Zero's gate sends to a person: the shell guard, the rules and
 // the mode have decided first. The four ACP option kinds map onto Zero's
-// choices (permission.ParseChoice reads the option ids): allow_once and
-// allow_always are Zero's (allow_always is a grant saved in grants.json);
-// reject_once denies the call; reject_always also denies every later
-// identical request of this session without asking (Zero keeps no
-// persistent denials).
+// choices (permission.ParseChoice reads the option ids): allow_always
+// is a grant and reject_always a denial, both saved in grants.json by
+// the gate; reject_once denies this call only.
 type permissionAsker struct {
 	conn interface {
 		RequestPermission(ctx context.Context, p acpsdk.RequestPermissionRequest) (acpsdk.RequestPermissionResponse, error)
 	}
 	id   acpsdk.SessionId
 	root string
-
-	mu       sync.Mutex
-	rejected map[string]bool
 }
 
 // permissionOptions are offered with every request; their ids are
@@ -36,28 +30,11 @@ var permissionOptions = []acpsdk.PermissionOption{
 	{OptionId: "allow_once", Name: "Allow once", Kind: acpsdk.PermissionOptionKindAllowOnce},
 	{OptionId: "allow_always", Name: "Always allow", Kind: acpsdk.PermissionOptionKindAllowAlways},
 	{OptionId: "reject_once", Name: "Reject", Kind: acpsdk.PermissionOptionKindRejectOnce},
-	{OptionId: "reject_always", Name: "Always reject (this session)", Kind: acpsdk.PermissionOptionKindRejectAlways},
-}
-
-// permissionKey names what a reject_always refuses again: the tool and
-// its command or file.
-type permissionKey struct{ tool, what string }
-
-func (r permissionKey) String() string { return r.tool + "\x00" + r.what }
-
-func keyOf(req permission.Request) permissionKey {
-	return permissionKey{req.Tool, firstNonEmpty(req.Command, req.Path, req.Summary)}
+	{OptionId: "reject_always", Name: "Always reject", Kind: acpsdk.PermissionOptionKindRejectAlways},
 }
 
 // ask is the permission.Asker of a prompt.
 func (a *permissionAsker) ask(ctx context.Context, req permission.Request) permission.Decision {
-	key := keyOf(req).String()
-	a.mu.Lock()
-	refused := a.rejected[key]
-	a.mu.Unlock()
-	if refused {
-		return permission.Decision{Choice: permission.Reject, Reason: "the user rejected this always"}
-	}
 	info := describe(llm.ToolCall{ID: req.ID, Name: req.Tool, Arguments: "{}"}, a.root)
 	title := firstNonEmpty(req.Command, req.Path, req.Summary, req.Tool)
 	var content []acpsdk.ToolCallContent
@@ -83,8 +60,7 @@ func (a *permissionAsker) ask(ctx context.Context, req permission.Request) permi
 	if resp.Outcome.Selected == nil {
 		return permission.Decision{Choice: permission.Reject, Reason: "the user cancelled the request"}
 	}
-	id := string(resp.Outcome.Selected.OptionId)
-	choice, err := permission.ParseChoice(id)
+	choice, err := permission.ParseChoice(string(resp.Outcome.Selected.OptionId))
 	if err != nil {
 		return permission.Decision{Choice: permission.Reject, Reason: "the editor answered with an unknown option: " + err.Error()}
 	}
@@ -92,10 +68,7 @@ func (a *permissionAsker) ask(ctx context.Context, req permission.Request) permi
 	switch {
 	case choice == permission.AllowAlways:
 		d.Prefix = req.Prefix
-	case id == "reject_always":
-		a.mu.Lock()
-		a.rejected[key] = true
-		a.mu.Unlock()
+	case choice == permission.RejectAlways:
 		d.Reason = "the user rejected this always"
 	case !d.Allowed():
 		d.Reason = "the user rejected it"

@@ -46,7 +46,7 @@ func newSession(c conn, rt *run.Runtime, rs *run.Session) *session {
 	return &session{
 		id: rs.ID(), conn: c, rt: rt, s: rs,
 		updates: newUpdates(c, rs.ID(), ws.Root(), read),
-		asker:   &permissionAsker{conn: c, id: id, root: ws.Root(), rejected: map[string]bool{}},
+		asker:   &permissionAsker{conn: c, id: id, root: ws.Root()},
 	}
 }
 

@@ -68,8 +68,11 @@ func elicit(ctx context.Context, ss *mcp.ServerSession, r permission.Request) pe
 		if err != nil {
 			return permission.Decision{Choice: permission.Reject, Reason: err.Error()}
 		}
-		if c == permission.AllowAlways {
+		switch c {
+		case permission.AllowAlways:
 			c = permission.AllowSession // "always" is the user's to grant in Zero, not a client's
+		case permission.RejectAlways:
+			c = permission.Reject // and so is a saved denial
 		}
 		choice = c
 	}

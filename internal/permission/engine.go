@@ -177,6 +177,12 @@ func (e *Engine) Grant(g Grant) error {
 	return e.grants.Add(g, e.ws.Root())
 }
 
+// Refused reports whether the user rejected q always (a saved denial,
+// Grants.Refuses).
+func (e *Engine) Refused(q Grant) bool {
+	return e.grants.Refuses(q, e.ws.Root(), e.fold)
+}
+
 // Decide is the seam the agent loop calls before running a tool call:
 //
 //	d := engine.Decide(ctx, call, tool)

@@ -77,28 +77,8 @@ func (g *Gate) Decide(ctx context.Context, call llm.ToolCall, t tools.Tool) Outc
 	case Deny:
 		return Outcome{Reason: v.Reason}
 	case Ask:
-		if g.Ask == nil {
-			if g.Engine.Mode() == ModeAutoAccept {
-				return Outcome{Reason: "needs a person even in auto-accept mode: " + v.Reason + ". Do it another way, or the user can approve it in the interactive app or answer permission_request events with -i stream-json."}
-			}
-			return Outcome{Reason: v.NonInteractive().Reason}
-		}
-		req := g.request(call, t, v)
-		g.emit(event.PermissionRequest, req.Event())
-		d := g.Ask(ctx, req)
-		if !d.Allowed() && d.Choice == "" {
-			d.Choice = Reject
-		}
-		g.emit(event.PermissionDecision, d.Event(req))
-		if !d.Allowed() {
-			reason := d.Reason
-			if reason == "" {
-				reason = "no reason given"
-			}
-			return Outcome{Reason: "the user denied this call: " + reason}
-		}
-		if err := g.grant(call, t, v, d); err != nil {
-			g.emitWarning("the grant was not saved (" + err.Error() + "); this call runs, later ones ask again")
+		if denied := g.askPerson(ctx, call, t, v); denied != "" {
+			return Outcome{Reason: denied}
 		}
 	}
 	out := Outcome{Allow: true, Rewrite: rewrite}
@@ -109,6 +89,46 @@ func (g *Gate) Decide(ctx context.Context, call llm.ToolCall, t tools.Tool) Outc
 		out.Rewrite = withCommand(call, v.Command)
 	}
 	return out
+}
+
+// askPerson asks about a call the engine would ask about, unless the user
+// rejected it always, and records the answer: a grant, or a saved
+// denial. It returns why the call may not run, or "".
+func (g *Gate) askPerson(ctx context.Context, call llm.ToolCall, t tools.Tool, v Verdict) string {
+	if g.Engine.Refused(g.subject(call, t)) {
+		return "the user rejected this always (a denial saved in grants.json; the user can remove it there)"
+	}
+	if g.Ask == nil {
+		if g.Engine.Mode() == ModeAutoAccept {
+			return "needs a person even in auto-accept mode: " + v.Reason + ". Do it another way, or the user can approve it in the interactive app or answer permission_request events with -i stream-json."
+		}
+		return v.NonInteractive().Reason
+	}
+	req := g.request(call, t, v)
+	g.emit(event.PermissionRequest, req.Event())
+	d := g.Ask(ctx, req)
+	if !d.Allowed() && d.Choice == "" {
+		d.Choice = Reject
+	}
+	g.emit(event.PermissionDecision, d.Event(req))
+	// A shell call without a command would deny the whole tool.
+	if denial := g.subject(call, t); d.Choice == RejectAlways && (denial.Command != "" || t.SideEffect() != tools.SideShell) {
+		denial.Scope, denial.Deny = ScopePersistent, true
+		if err := g.Engine.Grant(denial); err != nil {
+			g.emitWarning("the denial was not saved (" + err.Error() + "); the next such call asks again")
+		}
+	}
+	if !d.Allowed() {
+		reason := d.Reason
+		if reason == "" {
+			reason = "no reason given"
+		}
+		return "the user denied this call: " + reason
+	}
+	if err := g.grant(call, t, v, d); err != nil {
+		g.emitWarning("the grant was not saved (" + err.Error() + "); this call runs, later ones ask again")
+	}
+	return ""
 }
 
 // preToolUse fires the hooks and folds their verdict into v: a block
@@ -154,6 +174,19 @@ func (g *Gate) request(call llm.ToolCall, t tools.Tool, v Verdict) Request {
 		req.Prefix = SuggestPrefix(p.Command, shellguard.Options{Workspace: g.Workspace.Root(), Roots: g.Workspace.Roots()[1:], Home: home})
 	}
 	return req
+}
+
+// subject is what a saved denial of call names: a shell call's exact
+// command, a file tool's absolute path, else the tool.
+func (g *Gate) subject(call llm.ToolCall, t tools.Tool) Grant {
+	q := Grant{Tool: t.Name()}
+	switch {
+	case t.SideEffect() == tools.SideShell:
+		q.Command = commandOf(call)
+	case pathOf(call) != "":
+		q.Path = g.absPath(call)
+	}
+	return q
 }
 
 // grant records an allow for the session or always with the engine.

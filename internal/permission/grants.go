@@ -50,6 +50,10 @@ type Grant struct {
 	// permissions do); a grant for everywhere is written in grants.json
 	// by hand.
 	Workspace string `json:"workspace,omitempty"`
+	// Deny makes it a denial (the user's "reject always"): it approves
+	// nothing, and a call it matches (Refuses) is refused where the
+	// gate would ask.
+	Deny bool `json:"deny,omitempty"`
 }
 
 // grantsFile is the on-disk shape of grants.json.
@@ -175,6 +179,9 @@ func (g *Grants) match(q Grant, wsRoot string, fold bool, limit string) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	hit := func(gr Grant) bool {
+		if gr.Deny {
+			return false
+		}
 		if limit != "" && (gr.Tool != q.Tool || gr.Path == "" || !pathWithin(gr.Path, limit, fold)) {
 			return false
 		}
@@ -206,6 +213,34 @@ func (g *Grants) match(q Grant, wsRoot string, fold bool, limit string) bool {
 	return false
 }
 
+// Refuses reports whether a denial (a Deny grant) matches q: the same
+// tool (or "*") and the exact command, a path at or below the denial's,
+// or, for a tool-wide denial, any call of the tool.
+func (g *Grants) Refuses(q Grant, wsRoot string, fold bool) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, list := range [][]Grant{g.session, g.persistent} {
+		for _, gr := range list {
+			if !gr.Deny || !toolMatches(gr.Tool, q.Tool) || gr.Workspace != "" && gr.Workspace != wsRoot {
+				continue
+			}
+			switch {
+			case gr.Command != "":
+				if gr.Command == q.Command {
+					return true
+				}
+			case gr.Path != "":
+				if q.Path != "" && pathWithin(q.Path, gr.Path, fold) {
+					return true
+				}
+			default:
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Covers reports whether every part (the simple commands of a line, from
 // shellguard.Parts) starts with the words of a prefix or exact command
 // grant for tool, or a tool-wide grant exists. Words known only at run
@@ -216,7 +251,7 @@ func (g *Grants) Covers(tool string, parts [][]string, wsRoot string) bool {
 	var prefixes [][]string
 	for _, list := range [][]Grant{g.once, g.session, g.persistent} {
 		for _, gr := range list {
-			if gr.Tool != tool && gr.Tool != "*" || gr.Workspace != "" && gr.Workspace != wsRoot || gr.Path != "" {
+			if gr.Deny || gr.Tool != tool && gr.Tool != "*" || gr.Workspace != "" && gr.Workspace != wsRoot || gr.Path != "" {
 				continue
 			}
 			if gr.Command == "" {

@@ -49,12 +49,17 @@ const (
 	// AllowAlways is saved in grants.json and holds in later sessions.
 	AllowAlways Choice = "allow_always"
 	Reject      Choice = "deny"
+	// RejectAlways is a denial saved in grants.json: the same call (the
+	// same command, file or tool) is refused without asking, in later
+	// sessions too, until the user removes it there.
+	RejectAlways Choice = "deny_always"
 )
 
 // ParseChoice is the one parser of decision names (stream-json input,
 // editor clients). "allow" and "yes" are allow_once, "always" is
-// allow_always, "no" is deny, and the ACP option kinds reject_once and
-// reject_always are deny too (https://agentclientprotocol.com/protocol/tool-calls#permission-options).
+// allow_always, "no" is deny, "never" is deny_always, and the ACP option
+// kinds reject_once and reject_always are deny and deny_always
+// (https://agentclientprotocol.com/protocol/tool-calls#permission-options).
 func ParseChoice(s string) (Choice, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "allow_once", "allow", "once", "yes", "y":
@@ -63,10 +68,12 @@ func ParseChoice(s string) (Choice, error) {
 		return AllowSession, nil
 	case "allow_always", "always":
 		return AllowAlways, nil
-	case "deny", "reject", "no", "n", "reject_once", "reject_always":
+	case "deny", "reject", "no", "n", "reject_once":
 		return Reject, nil
+	case "deny_always", "reject_always", "never":
+		return RejectAlways, nil
 	}
-	return "", fmt.Errorf("unknown decision %q (want allow_once, allow_session, allow_always or deny)", s)
+	return "", fmt.Errorf("unknown decision %q (want allow_once, allow_session, allow_always, deny or deny_always)", s)
 }
 
 // Decision is a person's answer: the choice, for a shell call allowed for
@@ -105,6 +112,8 @@ func (d Decision) Event(req Request) *event.Permission {
 func (d Decision) Describe() string {
 	scope := map[Choice]string{AllowOnce: "once", AllowSession: "for this session", AllowAlways: "always"}[d.Choice]
 	switch {
+	case d.Choice == RejectAlways:
+		return "denied always"
 	case !d.Allowed():
 		if d.Reason != "" {
 			return "denied (" + d.Reason + ")"
