@@ -53,7 +53,7 @@ func newRoot(s stdio) *cobra.Command {
 		execCmd(s), acpCmd(s),
 		sessionsCmd(s), logsCmd(s), contextCmd(s),
 		configCmd(s), providersCmd(s), modelsCmd(s), mcpCmd(s), skillsCmd(s), commandsCmd(s), initCmd(s), doctorCmd(s),
-		trustCmd(s), rulesCmd(s), guardCmd(s), hooksCmd(s), scanCmd(s),
+		trustCmd(s), rulesCmd(s), guardCmd(s), hooksCmd(s), scanCmd(s), loopCmd(s),
 		versionCmd(s),
 	)
 	root.SetHelpCommand(helpCmd())

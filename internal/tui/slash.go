@@ -46,6 +46,7 @@ var commands = []command{
 	{"scan", "", "find model servers on this machine (127.0.0.1) and list their models"},
 	{"servers", "", "list the servers the last scan remembered"},
 	{"connect", "<n>", "use model n of the last scan (saved as a profile)"},
+	{"loops", "", "list the loops (read-only; zero loop run NAME drives one)"},
 	{"ps", "", "list the processes the model started (exec_command)"},
 	{"stop", "<id>", "end a process the model started, and its children"},
 	{"exit", "", "quit"},
@@ -181,6 +182,8 @@ func (m *Model) slash(line string) tea.Cmd {
 			}
 			return d.Connect(ctx, arg)
 		})
+	case "loops":
+		return m.background("", func(context.Context, Backend) (string, error) { return loopsList() })
 	case "rules":
 		return m.background("", func(ctx context.Context, b Backend) (string, error) {
 			return b.Rules(ctx, arg)
