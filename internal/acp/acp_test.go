@@ -117,12 +117,18 @@ type bridge struct {
 // the home the test isolated.
 func startBridge(t testing.TB, srv *llmtest.Server, c *client) *bridge {
 	t.Helper()
+	return startBridgeWith(t, run.Options{Overrides: config.Overrides{BaseURL: srv.URL() + "/v1", Model: "m"}}, c)
+}
+
+// startBridgeWith serves the bridge with run options o.
+func startBridgeWith(t testing.TB, o run.Options, c *client) *bridge {
+	t.Helper()
 	toAgent, agentIn := io.Pipe()
 	agentOut, fromAgent := io.Pipe()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_ = Serve(toAgent, fromAgent, Options{Run: run.Options{Overrides: config.Overrides{BaseURL: srv.URL() + "/v1", Model: "m"}}, Stderr: io.Discard})
+		_ = Serve(toAgent, fromAgent, Options{Run: o, Stderr: io.Discard})
 		fromAgent.Close()
 	}()
 	b := &bridge{conn: acpsdk.NewClientSideConnection(c, agentIn, agentOut), client: c, done: done}

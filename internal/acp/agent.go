@@ -231,7 +231,7 @@ func (a *agent) SetSessionMode(_ context.Context, p acpsdk.SetSessionModeRequest
 func (a *agent) SetSessionConfigOption(_ context.Context, p acpsdk.SetSessionConfigOptionRequest) (acpsdk.SetSessionConfigOptionResponse, error) {
 	v := p.ValueId
 	if v == nil {
-		return acpsdk.SetSessionConfigOptionResponse{}, acpsdk.NewInvalidParams("zero's config options (mode, model) take a value id")
+		return acpsdk.SetSessionConfigOptionResponse{}, acpsdk.NewInvalidParams("zero's config options (mode, model, thought_level) take a value id")
 	}
 	s := a.get(v.SessionId)
 	if s == nil {

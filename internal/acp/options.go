@@ -3,7 +3,9 @@ package acp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	acpsdk "github.com/coder/acp-go-sdk"
@@ -14,13 +16,18 @@ import (
 
 // Config option ids (https://agentclientprotocol.com/protocol/session-config-options).
 const (
-	optionMode  = "mode"
-	optionModel = "model"
+	optionMode    = "mode"
+	optionModel   = "model"
+	optionThought = "thought_level"
+	// thoughtDefault is the thought level that sends no effort: the
+	// provider's default.
+	thoughtDefault = "default"
 )
 
-// configOptions are the session's options: the permission mode and the
+// configOptions are the session's options: the permission mode, the
 // model (the models the provider lists, once fetched; until then the one
-// in use).
+// in use) and, for a model that takes a reasoning effort
+// (run.Session.ReasoningEfforts), the thought level.
 func (s *session) configOptions() []acpsdk.SessionConfigOption {
 	var modes acpsdk.SessionConfigSelectOptionsUngrouped
 	for _, m := range sessionModes {
@@ -42,10 +49,21 @@ func (s *session) configOptions() []acpsdk.SessionConfigOption {
 		o.Select.Id, o.Select.Name, o.Select.Category = acpsdk.SessionConfigId(id), name, &cat
 		return o
 	}
-	return []acpsdk.SessionConfigOption{
+	opts := []acpsdk.SessionConfigOption{
 		sel(optionMode, "Mode", acpsdk.SessionConfigOptionCategoryMode, string(s.rt.Mode()), modes),
 		sel(optionModel, "Model", acpsdk.SessionConfigOptionCategoryModel, model, models),
 	}
+	if efforts := s.s.ReasoningEfforts(); len(efforts) > 0 {
+		levels := acpsdk.SessionConfigSelectOptionsUngrouped{{Value: thoughtDefault, Name: "Default", Description: acpsdk.Ptr("The provider's default")}}
+		for _, e := range efforts {
+			levels = append(levels, acpsdk.SessionConfigSelectOption{Value: acpsdk.SessionConfigValueId(e), Name: strings.ToUpper(e[:1]) + e[1:]})
+		}
+		s.mu.Lock()
+		cur := firstNonEmpty(s.effort, thoughtDefault)
+		s.mu.Unlock()
+		opts = append(opts, sel(optionThought, "Thought level", acpsdk.SessionConfigOptionCategoryThoughtLevel, cur, levels))
+	}
+	return opts
 }
 
 // fetchModels lists the provider's models in the background (a local
@@ -85,7 +103,35 @@ func (s *session) setOption(id, value string) error {
 			return errors.New("the model cannot change while a prompt runs (cancel it first)")
 		}
 		s.s.SetModel(value)
+		if !slices.Contains(s.s.ReasoningEfforts(), s.effort) {
+			s.effort = "" // the new model takes no such effort
+			s.s.SetReasoningEffort("")
+		}
 		return nil
+	case optionThought:
+		return s.setThought(value)
 	}
-	return errors.New("unknown config option " + id + " (mode, model)")
+	return errors.New("unknown config option " + id + " (mode, model, thought_level)")
+}
+
+// setThought sets the thought level between prompts: one of the model's
+// reasoning efforts, or default.
+func (s *session) setThought(value string) error {
+	efforts := s.s.ReasoningEfforts()
+	if len(efforts) == 0 {
+		return errors.New("this model takes no thought level")
+	}
+	if value == thoughtDefault {
+		value = ""
+	} else if !slices.Contains(efforts, value) {
+		return fmt.Errorf("unknown thought level %q (%s, %s)", value, thoughtDefault, strings.Join(efforts, ", "))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cancel != nil {
+		return errors.New("the thought level cannot change while a prompt runs (cancel it first)")
+	}
+	s.effort = value
+	s.s.SetReasoningEffort(value)
+	return nil
 }

@@ -30,6 +30,8 @@ type session struct {
 	running sync.WaitGroup
 	// models are the provider's models, once fetched (options.go).
 	models []string
+	// effort is the thought level set ("": the provider's default).
+	effort string
 }
 
 func newSession(c conn, rt *run.Runtime, rs *run.Session) *session {

@@ -165,6 +165,10 @@ type Options struct {
 	Planning bool
 	// Sink receives every event; nil discards.
 	Sink event.Sink
+	// ReasoningEffort is sent as llm.Request.ReasoningEffort ("low",
+	// "medium", "high"; "" leaves it to the provider); SetReasoningEffort
+	// changes it.
+	ReasoningEffort string
 	// ToolOutput, when set, takes a running tool's output as it arrives
 	// (tools.WithOutputStream), by call id.
 	ToolOutput func(callID string, p []byte)
@@ -263,6 +267,10 @@ func (a *Agent) SetHistory(h []llm.Message) {
 
 // SetModel switches the model for later requests.
 func (a *Agent) SetModel(model string) { a.opts.Model = model }
+
+// SetReasoningEffort sets the reasoning effort of later requests ("" for
+// the provider's default). Not safe during Run.
+func (a *Agent) SetReasoningEffort(effort string) { a.opts.ReasoningEffort = effort }
 
 // Model is the model later requests go to.
 func (a *Agent) Model() string { return a.opts.Model }

@@ -212,7 +212,8 @@ func (a *Agent) buildRequest(context.Context, func(event.Event)) llm.Request {
 		Messages: a.history,
 		Tools:    a.opts.Tools.Specs(a.opts.Visible),
 
-		ResponseSchema: a.responseSchema,
+		ResponseSchema:  a.responseSchema,
+		ReasoningEffort: a.opts.ReasoningEffort,
 	}
 	if a.prompted {
 		req = promptedRequest(req)

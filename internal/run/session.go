@@ -13,6 +13,7 @@ import (
 	"github.com/zero-agent/zero/internal/ask"
 	"github.com/zero-agent/zero/internal/checkpoint"
 	"github.com/zero-agent/zero/internal/commands"
+	"github.com/zero-agent/zero/internal/config"
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/hooks"
 	"github.com/zero-agent/zero/internal/instructions"
@@ -483,6 +484,29 @@ func (s *Session) SetModel(name string) {
 	s.fitWindow(w)
 	s.pricing.setModel(name)
 	s.rt.setModel(name, w)
+}
+
+// ReasoningEfforts are the reasoning efforts the session's model takes
+// (Session.SetReasoningEffort): low, medium and high for a model the
+// catalog knows to reason, on a vendor API whose provider sends the
+// effort (OpenAI's reasoning_effort, Anthropic's and Gemini's thinking
+// budgets or levels); none otherwise, since an OpenAI-compatible server
+// may ignore or refuse the field.
+func (s *Session) ReasoningEfforts() []string {
+	model, _ := s.rt.ModelWindow()
+	switch s.rt.Active.Kind {
+	case config.KindOpenAI, config.KindAnthropic, config.KindGemini:
+		if m, ok := catalog.Lookup(string(s.rt.Active.Kind), model); ok && m.Reasoning {
+			return []string{"low", "medium", "high"}
+		}
+	}
+	return nil
+}
+
+// SetReasoningEffort sets the reasoning effort of later requests (one of
+// ReasoningEfforts, or "" for the provider's default).
+func (s *Session) SetReasoningEffort(effort string) {
+	s.agent.SetReasoningEffort(effort)
 }
 
 // Compact compacts the history now and describes what it did.
