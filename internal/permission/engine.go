@@ -93,6 +93,10 @@ type Config struct {
 	// (toolrules.go); load project files only after the user trusts the
 	// folder.
 	ToolRules *ToolRules
+	// Checkpoints: the session records what shell commands change in the
+	// workspace (internal/checkpoint), so in auto-accept mode a delete
+	// there that a rewind can undo runs without asking (undo.go).
+	Checkpoints bool
 }
 
 // Engine decides tool calls. It is safe for concurrent use.
@@ -108,6 +112,8 @@ type Engine struct {
 	recent []string
 	rules  *rules.Set
 	tools  *ToolRules
+	// checkpoints is Config.Checkpoints.
+	checkpoints bool
 	// scoped are allow rules in force for a while: a custom command's or
 	// skill's allowed-tools during its prompt (AllowWhile).
 	scoped []ToolRule
@@ -120,7 +126,7 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.Workspace == nil {
 		return nil, errors.New("permission: Config.Workspace is required")
 	}
-	e := &Engine{ws: cfg.Workspace, home: cfg.Home, configDir: cfg.ConfigDir, mode: cfg.Mode, rules: cfg.Rules, tools: cfg.ToolRules}
+	e := &Engine{ws: cfg.Workspace, home: cfg.Home, configDir: cfg.ConfigDir, mode: cfg.Mode, rules: cfg.Rules, tools: cfg.ToolRules, checkpoints: cfg.Checkpoints}
 	if e.home == "" {
 		e.home, _ = os.UserHomeDir()
 	}
@@ -524,6 +530,9 @@ func (e *Engine) controlDir(abs string) (name, full string, ok bool) {
 // mode or when prefix grants cover every part of the command.
 func (e *Engine) decideShell(name, cmd, cwd string, mode Mode, recent []string, rs *rules.Set) Verdict {
 	opts := shellguard.Options{Workspace: e.ws.Root(), Cwd: cwd, Home: e.home, Roots: e.ws.Roots()[1:], RecentWrites: recent}
+	if e.checkpoints {
+		opts.Undoable = e.undoable
+	}
 	v := shellguard.Check(cmd, opts)
 	if v.Verdict == shellguard.Deny {
 		return Verdict{Action: Deny, Reason: "refused in every mode: " + v.Reason, Rule: v.Rule}
@@ -565,6 +574,9 @@ func (e *Engine) shellGrantsAndMode(name, cmd string, v shellguard.Verdict, mode
 		return Verdict{Action: Allow, Reason: "approved earlier: " + cmd, Rule: RuleGrant}
 	}
 	if v.Verdict == shellguard.Ask {
+		if v.Rule == shellguard.RuleDeleteUndoable && mode == ModeAutoAccept {
+			return Verdict{Action: Allow, Reason: "auto-accept mode runs deletes a rewind can undo: " + v.Reason, Rule: RuleModeAuto}
+		}
 		return Verdict{Action: Ask, Reason: v.Reason, Rule: v.Rule}
 	}
 	if ruleAllow {

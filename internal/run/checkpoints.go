@@ -21,7 +21,7 @@ func CheckpointDir(sessionsDir string) string { return filepath.Join(sessionsDir
 // emitting into emit; it collects old checkpoints at most once an hour.
 // ZERO_CHECKPOINTS=0 turns checkpoints off (nil).
 func (rt *Runtime) newTracker(emit func(event.Event)) *checkpoint.Tracker {
-	if os.Getenv("ZERO_CHECKPOINTS") == "0" {
+	if !checkpointsOn() {
 		return nil
 	}
 	store := checkpoint.Open(CheckpointDir(rt.Store.Dir()))
@@ -33,6 +33,11 @@ func (rt *Runtime) newTracker(emit func(event.Event)) *checkpoint.Tracker {
 		Emit:   emit,
 	})
 }
+
+// checkpointsOn: sessions record their file changes (ZERO_CHECKPOINTS=0
+// turns it off; the permission engine then asks before shell deletes in
+// auto-accept mode, as nothing could undo them).
+func checkpointsOn() bool { return os.Getenv("ZERO_CHECKPOINTS") != "0" }
 
 // collectCheckpoints runs Collect when the last run is over an hour old.
 func collectCheckpoints(store *checkpoint.Store) {

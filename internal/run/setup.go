@@ -63,7 +63,7 @@ func newSafety(stderr io.Writer, ws *workspace.Workspace, cfg *config.Config, tr
 	if !sf.trusted && trust.State != permission.TrustChanged && (len(setup.Ignored) > 0 || exists(filepath.Join(root, rules.ProjectFile))) {
 		fmt.Fprintf(stderr, "zero: this folder has project rules, hooks or permission settings (%s); they are ignored until you run `zero trust` here\n", strings.Join(append(setup.Ignored, ignoredRules(root)...), ", "))
 	}
-	sf.engine, err = permission.New(permission.Config{Workspace: ws, Home: home, ConfigDir: config.Dir(), Mode: mode, Rules: set, ToolRules: setup.Rules})
+	sf.engine, err = permission.New(permission.Config{Workspace: ws, Home: home, ConfigDir: config.Dir(), Mode: mode, Rules: set, ToolRules: setup.Rules, Checkpoints: checkpointsOn()})
 	if err != nil {
 		return nil, err
 	}

@@ -54,7 +54,7 @@ func init() {
 		"awk": (*checker).awk, "gawk": (*checker).awk, "mawk": (*checker).awk, "nawk": (*checker).awk,
 		"nc": (*checker).netcat, "ncat": (*checker).netcat, "netcat": (*checker).netcat, "socat": (*checker).socat,
 		"ssh": (*checker).ssh, "crontab": (*checker).crontab,
-		"kill": (*checker).kill, "systemctl": (*checker).systemctl, "cd": (*checker).cd, "pushd": (*checker).cd, "init": (*checker).initCmd, "su": (*checker).su,
+		"kill": (*checker).kill, "systemctl": (*checker).systemctl, "cd": (*checker).cd, "pushd": (*checker).cd, "shopt": (*checker).shopt, "init": (*checker).initCmd, "su": (*checker).su,
 	}
 	for s := range shells {
 		handlers[s] = (*checker).shell

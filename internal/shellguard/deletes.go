@@ -57,6 +57,7 @@ func (c *checker) deletes(cmd command, targets []arg, recursive bool) {
 	if recursive {
 		worst = RuleDeleteRecursive
 	}
+	undo := len(targets) > 0
 	for _, t := range targets {
 		rec, filtered, glob := recursive, false, t.glob
 		var p string
@@ -73,6 +74,7 @@ func (c *checker) deletes(cmd command, targets []arg, recursive bool) {
 				c.add(RuleDeleteRecursive, "recursive delete of a path computed at run time", cmd.part)
 				return
 			}
+			undo = false
 			continue
 		default:
 			if t.userHome != "" && rec {
@@ -86,8 +88,10 @@ func (c *checker) deletes(cmd command, targets []arg, recursive bool) {
 				c.add(RuleDeleteRecursive, "recursive delete of a path relative to a directory computed at run time", cmd.part)
 				return
 			}
+			undo = false
 			continue
 		}
+		undo = undo && c.undoable(p, glob)
 		if rec {
 			worst = RuleDeleteRecursive
 			if why := c.workspaceItself(p, glob, filtered); why != "" {
@@ -100,7 +104,13 @@ func (c *checker) deletes(cmd command, targets []arg, recursive bool) {
 			}
 		}
 	}
-	if worstWhat != "" {
+	if undo {
+		what := cmd.base + " deletes files inside the workspace"
+		if worst == RuleDeleteRecursive {
+			what = "recursive delete inside the workspace"
+		}
+		c.add(RuleDeleteUndoable, what+" (checkpoints can rewind it)", cmd.part)
+	} else if worstWhat != "" {
 		c.add(worst, worstWhat, cmd.part)
 	} else if worst == RuleDeleteRecursive {
 		c.add(worst, "recursive delete", cmd.part)

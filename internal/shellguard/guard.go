@@ -88,6 +88,12 @@ type Options struct {
 	// RecentWrites are files the session wrote (absolute or relative to
 	// Cwd); running one of them asks (case B19).
 	RecentWrites []string
+	// Undoable, when set, says that a delete of the absolute path abs can
+	// be rewound (Zero's checkpoints record the files under it: it is
+	// inside the workspace once symbolic links are resolved). A
+	// recursive or glob delete whose every target it approves is then
+	// RuleDeleteUndoable instead of delete.recursive or delete.files.
+	Undoable func(abs string) bool
 	// MaxDepth caps how deep nested code (bash -c, eval, heredocs) is
 	// parsed; 0 means 5. Deeper code asks.
 	MaxDepth int
@@ -164,6 +170,9 @@ type checker struct {
 	// hypothetical is set while the arguments of an unknown command are
 	// classified as if run (wrapped.go); they are not searched again.
 	hypothetical bool
+	// dotglob: the line turned on bash's dotglob (`shopt -s dotglob`),
+	// so * matches names that start with a dot, .git among them.
+	dotglob bool
 }
 
 // maxSteps bounds the work of one Check: nested code (eval $(eval ...))
@@ -345,7 +354,13 @@ func (c *checker) finish() {
 func (c *checker) verdict() Verdict {
 	best := -1
 	for i, f := range c.findings {
-		if best < 0 || policy[f.rule].level.rank() > policy[c.findings[best].rule].level.rank() {
+		r, b := 0, 0
+		if best >= 0 {
+			r, b = policy[f.rule].level.rank(), policy[c.findings[best].rule].level.rank()
+		}
+		// At one level an undoable delete yields to any other finding:
+		// the verdict names it only when nothing else asks.
+		if best < 0 || r > b || r == b && c.findings[best].rule == RuleDeleteUndoable && f.rule != RuleDeleteUndoable {
 			best = i
 		}
 	}

@@ -16,6 +16,7 @@ const (
 	RuleDeleteWorkspace  = "delete.workspace"      // recursive delete of the workspace root itself or everything in it
 	RuleDeleteRecursive  = "delete.recursive"      // any other recursive delete
 	RuleDeleteFiles      = "delete.files"          // a delete of files outside, by a glob, computed at run time, or shred
+	RuleDeleteUndoable   = "delete.undoable"       // a recursive or glob delete inside the workspace that checkpoints can rewind
 	RuleWrappedCommand   = "wrapped.command"       // a command unknown to the guard whose arguments are a dangerous command line
 	RuleMoveProtected    = "move.protected"        // mv of /, ~, the workspace root or a system path
 	RuleDiskWrite        = "disk.write"            // writing a block device (dd of=/dev/sda, > /dev/sda)
@@ -63,6 +64,7 @@ var policy = map[string]struct {
 	RuleDeleteWorkspace:  {Ask, "recursive delete of the workspace root itself"},
 	RuleDeleteRecursive:  {Ask, "recursive delete"},
 	RuleDeleteFiles:      {Ask, "file delete outside the workspace, by a glob or of a path computed at run time"},
+	RuleDeleteUndoable:   {Ask, "recursive or glob delete inside the workspace that checkpoints can rewind (auto-accept runs it)"},
 	RuleWrappedCommand:   {Ask, "a command the guard does not know, given a dangerous command line as arguments"},
 	RuleMoveProtected:    {Deny, "moving /, the home directory, the workspace root or a system path"},
 	RuleDiskWrite:        {Deny, "raw write to a disk device"},

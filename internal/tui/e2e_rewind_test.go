@@ -11,7 +11,8 @@ import (
 )
 
 // TestEndToEndRewindInTheApp: the real binary in tmux, auto-accept. Two
-// prompts change files through edit_file and bash; /rewind lists them;
+// prompts change files through edit_file and bash (its recursive delete
+// runs without asking: checkpoints can undo it); /rewind lists them;
 // /rewind 2 puts prompt 2's files back (a file the user changed since is
 // kept as a conflict) and cuts the conversation; /rewind 3 files undoes
 // the rewind's file changes (a rewind of a rewind); the next prompt's
@@ -22,7 +23,7 @@ func TestEndToEndRewindInTheApp(t *testing.T) {
 	srv.Script(
 		llmtest.Reply(llmtest.ToolCall("edit_file", `{"path":"f.txt","old_string":"one","new_string":"two"}`)),
 		llmtest.Reply(llmtest.Text("first done")),
-		llmtest.Reply(llmtest.ToolCall("bash", `{"command":"printf 'more\\n' >> keep.txt && echo made > made.txt"}`)),
+		llmtest.Reply(llmtest.ToolCall("bash", `{"command":"printf 'more\\n' >> keep.txt && echo made > made.txt && rm -r old"}`)),
 		llmtest.Reply(llmtest.Text("second done")),
 		llmtest.Reply(llmtest.Text("third done")),
 	)
@@ -42,34 +43,36 @@ func TestEndToEndRewindInTheApp(t *testing.T) {
 	}
 	write("f.txt", "one\n")
 	write("keep.txt", "keep\n")
+	os.Mkdir(filepath.Join(work, "old"), 0o755)
+	write("old/a.txt", "old\n")
 	x, _ := startAppIn(t, bin, t.TempDir(), work, "--base-url", srv.URL(), "--model", "e2e-model", "--permission-mode", "auto-accept")
 	x.waitFor("the footer", func(l []string) bool { return contains(l, "e2e-model") && contains(l, "auto-accept") })
 	x.typeLine("first change")
 	x.waitFor("the first reply", func(l []string) bool { return contains(l, "first done") && contains(l, "ask anything") })
 	x.typeLine("second change")
 	x.waitFor("the second reply", func(l []string) bool { return contains(l, "second done") && contains(l, "ask anything") })
-	if read("f.txt") != "two\n" || read("keep.txt") != "keep\nmore\n" || read("made.txt") != "made\n" {
+	if read("f.txt") != "two\n" || read("keep.txt") != "keep\nmore\n" || read("made.txt") != "made\n" || read("old/a.txt") != "(absent)" {
 		t.Fatalf("the prompts did not change the files: %q %q %q", read("f.txt"), read("keep.txt"), read("made.txt"))
 	}
 	write("made.txt", "mine\n") // the user's change: a conflict
 
 	x.typeLine("/rewind")
 	x.waitFor("the prompt list", func(l []string) bool {
-		return contains(l, "1  ") && contains(l, "first change") && contains(l, "2 file(s)  second change") && contains(l, "rewind with /rewind N")
+		return contains(l, "1  ") && contains(l, "first change") && contains(l, "3 file(s)  second change") && contains(l, "rewind with /rewind N")
 	})
 	x.typeLine("/rewind 2")
 	x.waitFor("the rewind's report", func(l []string) bool {
-		return contains(l, "restore   keep.txt") && contains(l, "conflict  made.txt") && contains(l, "1 conflict(s) kept (undo:") && contains(l, "/rewind 3)")
+		return contains(l, "restore   keep.txt") && contains(l, "recreate  old/a.txt") && contains(l, "conflict  made.txt") && contains(l, "1 conflict(s) kept (undo:") && contains(l, "/rewind 3)")
 	})
-	if read("f.txt") != "two\n" || read("keep.txt") != "keep\n" || read("made.txt") != "mine\n" {
-		t.Fatalf("after /rewind 2: %q %q %q", read("f.txt"), read("keep.txt"), read("made.txt"))
+	if read("f.txt") != "two\n" || read("keep.txt") != "keep\n" || read("made.txt") != "mine\n" || read("old/a.txt") != "old\n" {
+		t.Fatalf("after /rewind 2: %q %q %q %q", read("f.txt"), read("keep.txt"), read("made.txt"), read("old/a.txt"))
 	}
 	x.typeLine("/rewind 3 files")
 	x.waitFor("the undo's report", func(l []string) bool {
-		return contains(l, "restored 1 file(s) to before prompt 3 (undo: /rewind 4)")
+		return contains(l, "restored 2 file(s) to before prompt 3 (undo: /rewind 4)")
 	})
-	if read("keep.txt") != "keep\nmore\n" {
-		t.Fatalf("after undoing the rewind keep.txt is %q", read("keep.txt"))
+	if read("keep.txt") != "keep\nmore\n" || read("old/a.txt") != "(absent)" {
+		t.Fatalf("after undoing the rewind: keep.txt %q, old/a.txt %q", read("keep.txt"), read("old/a.txt"))
 	}
 
 	x.typeLine("after the rewind")
