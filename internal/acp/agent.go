@@ -266,7 +266,9 @@ func (a *agent) open(cwd string, dirs []string, servers []acpsdk.McpServer, w ru
 	o := a.o.Run
 	o.MCPServers = extra
 	o.Workdir, o.AddDirs = cwd, append(append([]string(nil), o.AddDirs...), dirs...)
-	o.Questions = false
+	// ask_user is offered: a question with choices reaches the editor
+	// (questions.go).
+	o.Questions = true
 	rt, err := run.Open(o)
 	if err != nil {
 		return nil, openError(err)

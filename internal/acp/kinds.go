@@ -74,6 +74,8 @@ func describe(call llm.ToolCall, root string) callInfo {
 	case "grep", "glob", "mcp_search":
 		info.kind = acpsdk.ToolKindSearch
 		info.title = strings.TrimSpace(call.Name + " " + firstNonEmpty(str("pattern"), str("query")))
+	case "ask_user":
+		info.title = firstNonEmpty(str("question"), call.Name)
 	case "update_plan":
 		info.kind, info.title = acpsdk.ToolKindThink, "Update plan"
 	case "web_fetch", "fetch":

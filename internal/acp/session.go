@@ -89,7 +89,7 @@ func (s *session) prompt(ctx context.Context, text string, imgs []llm.Image) (ac
 		}
 		return acpsdk.PromptResponse{StopReason: acpsdk.StopReasonEndTurn}, nil
 	}
-	res := s.s.Prompt(ctx, run.Turn{Prompt: text, Images: imgs, Sink: s.updates, Ask: s.asker.ask})
+	res := s.s.Prompt(ctx, run.Turn{Prompt: text, Images: imgs, Sink: s.updates, Ask: s.asker.ask, Question: s.askQuestion})
 	s.sendUsage()
 	if ctx.Err() != nil || res.StopReason == event.StopInterrupted {
 		return acpsdk.PromptResponse{StopReason: acpsdk.StopReasonCancelled}, nil
