@@ -193,3 +193,33 @@ func List(root string) ([]*Loop, error) {
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
 }
+
+// lockFile is held (flock) by the one zero loop run driving the loop.
+const lockFile = ".run.lock"
+
+// lock takes the loop's run lock, or fails with ErrRunning.
+func (l *Loop) lock() (unlock func(), err error) {
+	f, err := os.OpenFile(l.Path(lockFile), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	held, err := tryLock(f)
+	if err != nil || held {
+		f.Close()
+		if held {
+			err = fmt.Errorf("%w: another zero loop run %s holds %s", ErrRunning, l.Name, l.Path(lockFile))
+		}
+		return nil, err
+	}
+	return func() { f.Close() }, nil
+}
+
+// Running reports whether a zero loop run is driving the loop now.
+func (l *Loop) Running() bool {
+	unlock, err := l.lock()
+	if err != nil {
+		return errors.Is(err, ErrRunning)
+	}
+	unlock()
+	return false
+}

@@ -23,8 +23,11 @@ func Report(root string) (string, error) {
 	for _, l := range ls {
 		led, err := l.Ledger()
 		status := led.Status()
-		if err != nil {
+		switch {
+		case err != nil:
 			status = "unreadable: " + err.Error()
+		case l.Running():
+			status = "running"
 		}
 		st, _ := l.State()
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\n", l.Name, clip(status, 60), led.Wakes, led.Tokens, clip(orDash(st.NextAction()), 60))

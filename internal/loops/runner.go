@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
-	"syscall"
 	"time"
 )
 
@@ -55,10 +54,12 @@ type Runner struct {
 	Log io.Writer
 }
 
-// ErrNotArmed and ErrGatesChanged refuse a run before any wake.
+// ErrNotArmed, ErrGatesChanged and ErrRunning refuse a run before any
+// wake.
 var (
 	ErrNotArmed     = errors.New("the loop is not armed")
 	ErrGatesChanged = errors.New("the gates in loop.toml changed since the loop was armed")
+	ErrRunning      = errors.New("the loop is running already")
 )
 
 // Run wakes the loop until a stop condition, a pause, or ctx ends (a stop
@@ -68,6 +69,11 @@ func (r *Runner) Run(ctx context.Context) (End, error) {
 	if r.Log == nil {
 		r.Log = io.Discard
 	}
+	unlock, err := r.Loop.lock()
+	if err != nil {
+		return End{}, err
+	}
+	defer unlock()
 	for {
 		cfg, l, err := r.check()
 		if err != nil {
@@ -223,10 +229,7 @@ func RunGate(ctx context.Context, g Gate, workdir string) GateResult {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "sh", "-c", g.Run)
 	cmd.Dir = workdir
-	// The command's children go with it when it times out (a shell's
-	// `sleep` would hold stdout open and Wait with it).
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	setGroup(cmd)
 	cmd.WaitDelay = 5 * time.Second
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout

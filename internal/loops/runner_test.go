@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -231,6 +232,49 @@ func TestRunStopsWhenInterruptedBetweenWakes(t *testing.T) {
 		cancel()
 		if end := <-done; end.Kind != KindStop || end.Reason != "interrupted" || len(b.times) != 1 {
 			t.Fatalf("end %+v after %d wakes", end, len(b.times))
+		}
+	})
+}
+
+func TestRunPausesWhenTheWakeFails(t *testing.T) {
+	l := newLoop(t, "[[gate]]\nname = \"g\"\nrun = \"true\"\n")
+	fail := func(context.Context, WakeInput) WakeOutput {
+		return WakeOutput{Outcome: "provider_error", Err: errors.New("no server is listening on 127.0.0.1:8080")}
+	}
+	end, err := (&Runner{Loop: l, Wake: fail, Gate: gateValue("0", true)}).Run(context.Background())
+	if err != nil || end.Kind != KindPause || end.Reason != "wake 1 failed: no server is listening on 127.0.0.1:8080" {
+		t.Fatalf("end %+v %v", end, err)
+	}
+	if ts := ticks(t, l); ts[1].Error == "" || ts[1].Outcome != "provider_error" {
+		t.Fatalf("wake tick %+v", ts[1])
+	}
+}
+
+func TestRunRefusesASecondRunOfTheSameLoop(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		l := newLoop(t, "[schedule]\nheartbeat = \"1h\"\n")
+		b := &banker{l: l}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() {
+			(&Runner{Loop: l, Wake: b.wake}).Run(ctx)
+			close(done)
+		}()
+		synctest.Wait() // the first run sleeps after its wake, holding the lock
+		if _, err := (&Runner{Loop: l, Wake: b.wake}).Run(context.Background()); !errors.Is(err, ErrRunning) {
+			t.Fatalf("second run: %v", err)
+		}
+		report, _ := Report(filepath.Dir(l.Dir))
+		if !strings.Contains(report, "demo  running") {
+			t.Fatalf("report while running:\n%s", report)
+		}
+		cancel()
+		<-done
+		if l.Running() {
+			t.Fatal("the lock outlived the run")
+		}
+		if _, err := (&Runner{Loop: l, Wake: b.wake, Once: true}).Run(context.Background()); err != nil || len(b.times) != 2 {
+			t.Fatalf("a run after the first ended: %v, %d wakes", err, len(b.times))
 		}
 	})
 }
