@@ -26,23 +26,44 @@ const InterruptedResult = "interrupted (session ended unexpectedly)"
 //
 // A Rewound event that restored the conversation cuts it back to what it
 // was when prompt To began (prompts are numbered as Prompts numbers them).
+//
+// The loop logs a tool_result event just before the tool result message;
+// a process killed between the two left the result the user saw in the
+// log only as the event. Such a result is restored from the event, so a
+// write the user saw succeed is not reported "interrupted" on resume.
 func RebuildHistory(events []event.Event) ([]llm.Message, []Warning) {
 	var msgs []llm.Message
 	var starts [][]llm.Message // the history when each prompt began
+	var pending []event.ToolOutcome
+	flush := func() {
+		for _, r := range pending {
+			msgs = append(msgs, llm.ToolResultMessage(llm.ToolResult{CallID: r.CallID, Name: r.Name, Content: r.Content, IsError: r.IsError}))
+		}
+		pending = nil
+	}
 	for _, ev := range events {
 		switch ev.Type {
 		case event.RunStart:
+			flush()
 			starts = append(starts, msgs[:len(msgs):len(msgs)])
 		case event.Rewound:
+			flush()
 			starts = append(starts, msgs[:len(msgs):len(msgs)])
 			if c := ev.Checkpoint; c != nil && c.Conversation && c.To >= 1 && c.To <= len(starts) {
 				msgs = starts[c.To-1]
 			}
+		case event.ToolResult:
+			if ev.Result != nil && ev.Result.CallID != "" {
+				pending = append(pending, *ev.Result)
+			}
 		case event.Message:
 			if ev.Message != nil {
+				pending = answered(pending, *ev.Message)
+				flush()
 				msgs = append(msgs, *ev.Message)
 			}
 		case event.Compaction:
+			pending = nil
 			msgs = msgs[:0:0]
 			switch {
 			case ev.Message != nil:
@@ -52,7 +73,29 @@ func RebuildHistory(events []event.Event) ([]llm.Message, []Warning) {
 			}
 		}
 	}
+	flush()
 	return RepairToolPairs(msgs)
+}
+
+// answered drops from pending the results that m, a tool result message,
+// carries.
+func answered(pending []event.ToolOutcome, m llm.Message) []event.ToolOutcome {
+	if len(pending) == 0 || m.Role != llm.RoleTool {
+		return pending
+	}
+	out := pending[:0:0]
+	for _, r := range pending {
+		found := false
+		for _, p := range m.Parts {
+			if p.ToolResult != nil && p.ToolResult.CallID == r.CallID {
+				found = true
+			}
+		}
+		if !found {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // RepairToolPairs makes a history valid for every provider after a crash

@@ -122,3 +122,35 @@ func TestRebuildHistoryCompaction(t *testing.T) {
 		})
 	}
 }
+
+// A process killed between a tool_result event and its message left the
+// result in the log as the event only: resume restores it from there,
+// not as "interrupted"; a result logged both ways is not doubled.
+func TestRebuildHistoryRestoresResultLoggedOnlyAsEvent(t *testing.T) {
+	m := func(msg llm.Message) event.Event { return event.Event{Type: event.Message, Message: &msg} }
+	res := func(id string) event.Event {
+		return event.Event{Type: event.ToolResult, Result: &event.ToolOutcome{CallID: id, Name: "bash", Content: "ok"}}
+	}
+	tests := []struct {
+		name string
+		evs  []event.Event
+		want []llm.Message
+	}{
+		{"killed after the event", []event.Event{m(user("a")), m(calls("c1", "c2")), res("c1"), m(result("c1")), res("c2")},
+			[]llm.Message{user("a"), calls("c1", "c2"), result("c1"), result("c2")}},
+		{"resumed after the kill", []event.Event{m(user("a")), m(calls("c1")), res("c1"), {Type: event.RunStart}, m(user("continue"))},
+			[]llm.Message{user("a"), calls("c1"), result("c1"), user("continue")}},
+		{"logged both ways", []event.Event{m(user("a")), m(calls("c1")), res("c1"), m(result("c1")), m(user("b"))},
+			[]llm.Message{user("a"), calls("c1"), result("c1"), user("b")}},
+		{"killed before the event", []event.Event{m(user("a")), m(calls("c1"))},
+			[]llm.Message{user("a"), calls("c1"), interrupted("c1")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _ := RebuildHistory(tt.evs)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got %+v\nwant %+v", got, tt.want)
+			}
+		})
+	}
+}
