@@ -29,10 +29,12 @@ type acpRun struct {
 		ToolCall map[string]any   `json:"toolCall"`
 		Options  []map[string]any `json:"options"`
 	} `json:"permissions"`
-	FSRequests []struct{ Method, Path string } `json:"fsRequests"`
-	Buffers    map[string]string               `json:"buffers"`
-	ExitCode   int                             `json:"exitCode"`
-	stderr     string
+	FSRequests       []struct{ Method, Path string } `json:"fsRequests"`
+	Buffers          map[string]string               `json:"buffers"`
+	TerminalRequests []map[string]any                `json:"terminalRequests"`
+	OpenTerminals    int                             `json:"openTerminals"`
+	ExitCode         int                             `json:"exitCode"`
+	stderr           string
 }
 
 // acpClient runs the TypeScript client's scenario against `zero acp` over

@@ -12,13 +12,17 @@
 //   load ID       session/load of session ID in a fresh process
 //   cancel TEXT   a new session switched to auto-accept (session/set_mode),
 //                 TEXT sent, session/cancel once an execute tool call runs
+//   auto TEXT     a new session switched to auto-accept, TEXT sent
 // With $ZERO_ACP_BUFFERS (a JSON object of absolute path → text) the client
 // offers fs/read_text_file and fs/write_text_file over those editor buffers.
+// With $ZERO_ACP_TERMINAL=1 it offers terminal/*: each terminal/create runs
+// its command with child_process, as an editor's terminal would.
 // It prints one JSON object: the initialize response, the session id, the
 // stop reason, every session/update, the permission requests, the fs
-// requests and buffers after them, and zero's exit code after the client
-// closed its stdin.
+// requests and buffers after them, the terminal requests, and zero's exit
+// code after the client closed its stdin.
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 
@@ -32,7 +36,41 @@ const buffers = process.env.ZERO_ACP_BUFFERS ? JSON.parse(process.env.ZERO_ACP_B
 const fsRequests = [];
 const updates = [];
 const permissions = [];
+const terminalRequests = [];
+const terminal = process.env.ZERO_ACP_TERMINAL === '1';
+const terminals = new Map();
+let nextTerminal = 0;
 let onUpdate = () => {};
+
+// startTerminal runs a terminal/create request's command, keeping its
+// output and, once it ends, its exit status.
+function startTerminal(params) {
+  const proc = spawn(params.command, params.args ?? [], { cwd: params.cwd ?? process.cwd(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const t = { proc, output: '', exit: null };
+  const keep = (chunk) => { t.output += chunk.toString(); };
+  proc.stdout.on('data', keep);
+  proc.stderr.on('data', keep);
+  t.exited = once(proc, 'close').then(([code, signal]) => {
+    t.exit = { exitCode: code, signal };
+    return t.exit;
+  });
+  const id = `term-${++nextTerminal}`;
+  terminals.set(id, t);
+  return id;
+}
+
+function terminalOf(id) {
+  const t = terminals.get(id);
+  if (!t) throw acp.RequestError.invalidParams({ terminalId: id });
+  return t;
+}
+
+// killTerminal kills the command's process group.
+function killTerminal(t) {
+  if (t.exit === null) {
+    try { process.kill(-t.proc.pid, 'SIGKILL'); } catch {}
+  }
+}
 const app = acp
   .client({ name: 'zero-e2e-acp' })
   .onNotification(acp.methods.client.session.update, ({ params }) => {
@@ -53,12 +91,39 @@ const app = acp
     fsRequests.push({ method: 'write', path: params.path });
     buffers[params.path] = params.content;
     return {};
+  })
+  .onRequest(acp.methods.client.terminal.create, ({ params }) => {
+    terminalRequests.push({ method: 'create', command: params.command, args: params.args, cwd: params.cwd });
+    return { terminalId: startTerminal(params) };
+  })
+  .onRequest(acp.methods.client.terminal.output, ({ params }) => {
+    terminalRequests.push({ method: 'output', terminalId: params.terminalId });
+    const t = terminalOf(params.terminalId);
+    return { output: t.output, truncated: false, exitStatus: t.exit };
+  })
+  .onRequest(acp.methods.client.terminal.waitForExit, async ({ params }) => {
+    terminalRequests.push({ method: 'wait_for_exit', terminalId: params.terminalId });
+    return await terminalOf(params.terminalId).exited;
+  })
+  .onRequest(acp.methods.client.terminal.kill, ({ params }) => {
+    terminalRequests.push({ method: 'kill', terminalId: params.terminalId });
+    killTerminal(terminalOf(params.terminalId));
+    return {};
+  })
+  .onRequest(acp.methods.client.terminal.release, ({ params }) => {
+    terminalRequests.push({ method: 'release', terminalId: params.terminalId });
+    killTerminal(terminalOf(params.terminalId));
+    terminals.delete(params.terminalId);
+    return {};
   });
 
 const out = await app.connectWith(stream, async (ctx) => {
   const init = await ctx.request(acp.methods.agent.initialize, {
     protocolVersion: acp.PROTOCOL_VERSION,
-    clientCapabilities: buffers ? { fs: { readTextFile: true, writeTextFile: true } } : {},
+    clientCapabilities: {
+      ...(buffers ? { fs: { readTextFile: true, writeTextFile: true } } : {}),
+      ...(terminal ? { terminal: true } : {}),
+    },
     clientInfo: { name: 'zero-e2e-acp', version: '1.0.0' },
   });
   const cwd = process.cwd();
@@ -67,8 +132,10 @@ const out = await app.connectWith(stream, async (ctx) => {
     return { init, sessionId: arg };
   }
   const { sessionId, modes } = await ctx.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
-  if (scenario === 'cancel') {
+  if (scenario === 'cancel' || scenario === 'auto') {
     await ctx.request(acp.methods.agent.session.setMode, { sessionId, modeId: 'auto-accept' });
+  }
+  if (scenario === 'cancel') {
     onUpdate = (n) => {
       if (n.update.sessionUpdate === 'tool_call' && n.update.kind === 'execute') {
         setTimeout(() => ctx.notify(acp.methods.agent.session.cancel, { sessionId }), 300);
@@ -83,4 +150,4 @@ const out = await app.connectWith(stream, async (ctx) => {
 });
 child.stdin.end();
 const code = await exited;
-process.stdout.write(JSON.stringify({ ...out, updates, permissions, fsRequests, buffers, exitCode: code }) + '\n');
+process.stdout.write(JSON.stringify({ ...out, updates, permissions, fsRequests, buffers, terminalRequests, openTerminals: terminals.size, exitCode: code }) + '\n');

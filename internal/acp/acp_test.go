@@ -43,6 +43,8 @@ type client struct {
 	buffers map[string]string
 	written map[string]string
 	reads   []string
+	// terminals, when set, are the editor's terminal/* (terminal_test.go).
+	terminals *terminals
 }
 
 func (c *client) SessionUpdate(_ context.Context, n acpsdk.SessionNotification) error {
@@ -89,20 +91,23 @@ func (c *client) WriteTextFile(_ context.Context, p acpsdk.WriteTextFileRequest)
 	c.buffers[p.Path] = p.Content
 	return acpsdk.WriteTextFileResponse{}, nil
 }
-func (*client) CreateTerminal(context.Context, acpsdk.CreateTerminalRequest) (acpsdk.CreateTerminalResponse, error) {
-	return acpsdk.CreateTerminalResponse{}, acpsdk.NewMethodNotFound("terminal/create")
+func (c *client) CreateTerminal(ctx context.Context, p acpsdk.CreateTerminalRequest) (acpsdk.CreateTerminalResponse, error) {
+	if c.terminals == nil {
+		return acpsdk.CreateTerminalResponse{}, acpsdk.NewMethodNotFound("terminal/create")
+	}
+	return c.terminals.create(p)
 }
-func (*client) KillTerminal(context.Context, acpsdk.KillTerminalRequest) (acpsdk.KillTerminalResponse, error) {
-	return acpsdk.KillTerminalResponse{}, acpsdk.NewMethodNotFound("terminal/kill")
+func (c *client) KillTerminal(_ context.Context, p acpsdk.KillTerminalRequest) (acpsdk.KillTerminalResponse, error) {
+	return acpsdk.KillTerminalResponse{}, c.terminals.kill(p.TerminalId)
 }
-func (*client) TerminalOutput(context.Context, acpsdk.TerminalOutputRequest) (acpsdk.TerminalOutputResponse, error) {
-	return acpsdk.TerminalOutputResponse{}, acpsdk.NewMethodNotFound("terminal/output")
+func (c *client) TerminalOutput(_ context.Context, p acpsdk.TerminalOutputRequest) (acpsdk.TerminalOutputResponse, error) {
+	return c.terminals.output(p.TerminalId)
 }
-func (*client) ReleaseTerminal(context.Context, acpsdk.ReleaseTerminalRequest) (acpsdk.ReleaseTerminalResponse, error) {
-	return acpsdk.ReleaseTerminalResponse{}, acpsdk.NewMethodNotFound("terminal/release")
+func (c *client) ReleaseTerminal(_ context.Context, p acpsdk.ReleaseTerminalRequest) (acpsdk.ReleaseTerminalResponse, error) {
+	return acpsdk.ReleaseTerminalResponse{}, c.terminals.release(p.TerminalId)
 }
-func (*client) WaitForTerminalExit(context.Context, acpsdk.WaitForTerminalExitRequest) (acpsdk.WaitForTerminalExitResponse, error) {
-	return acpsdk.WaitForTerminalExitResponse{}, acpsdk.NewMethodNotFound("terminal/wait_for_exit")
+func (c *client) WaitForTerminalExit(_ context.Context, p acpsdk.WaitForTerminalExitRequest) (acpsdk.WaitForTerminalExitResponse, error) {
+	return c.terminals.wait(p.TerminalId)
 }
 
 // bridge is zero acp over pipes with an SDK client on the other end.

@@ -44,6 +44,7 @@ func Serve(in io.Reader, out io.Writer, o Options) error {
 type conn interface {
 	notifier
 	fsConn
+	termConn
 	RequestPermission(ctx context.Context, p acpsdk.RequestPermissionRequest) (acpsdk.RequestPermissionResponse, error)
 }
 
@@ -69,6 +70,31 @@ func (l *lateConn) WriteTextFile(ctx context.Context, p acpsdk.WriteTextFileRequ
 	return l.c.WriteTextFile(ctx, p)
 }
 
+func (l *lateConn) CreateTerminal(ctx context.Context, p acpsdk.CreateTerminalRequest) (acpsdk.CreateTerminalResponse, error) {
+	<-l.ready
+	return l.c.CreateTerminal(ctx, p)
+}
+
+func (l *lateConn) TerminalOutput(ctx context.Context, p acpsdk.TerminalOutputRequest) (acpsdk.TerminalOutputResponse, error) {
+	<-l.ready
+	return l.c.TerminalOutput(ctx, p)
+}
+
+func (l *lateConn) WaitForTerminalExit(ctx context.Context, p acpsdk.WaitForTerminalExitRequest) (acpsdk.WaitForTerminalExitResponse, error) {
+	<-l.ready
+	return l.c.WaitForTerminalExit(ctx, p)
+}
+
+func (l *lateConn) KillTerminal(ctx context.Context, p acpsdk.KillTerminalRequest) (acpsdk.KillTerminalResponse, error) {
+	<-l.ready
+	return l.c.KillTerminal(ctx, p)
+}
+
+func (l *lateConn) ReleaseTerminal(ctx context.Context, p acpsdk.ReleaseTerminalRequest) (acpsdk.ReleaseTerminalResponse, error) {
+	<-l.ready
+	return l.c.ReleaseTerminal(ctx, p)
+}
+
 func (l *lateConn) RequestPermission(ctx context.Context, p acpsdk.RequestPermissionRequest) (acpsdk.RequestPermissionResponse, error) {
 	<-l.ready
 	return l.c.RequestPermission(ctx, p)
@@ -81,8 +107,10 @@ type agent struct {
 
 	mu       sync.Mutex
 	sessions map[string]*session
-	// fs is what the client's initialize offered of its file system.
-	fs acpsdk.FileSystemCapabilities
+	// fs is what the client's initialize offered of its file system;
+	// terminal whether it offered terminal/*.
+	fs       acpsdk.FileSystemCapabilities
+	terminal bool
 }
 
 func newAgent(o Options) *agent {
@@ -106,6 +134,7 @@ const authLocal = "zero-config"
 func (a *agent) Initialize(_ context.Context, p acpsdk.InitializeRequest) (acpsdk.InitializeResponse, error) {
 	a.mu.Lock()
 	a.fs = p.ClientCapabilities.Fs
+	a.terminal = p.ClientCapabilities.Terminal
 	a.mu.Unlock()
 	desc := "Use the providers of Zero's config and environment (no key for local servers)"
 	return acpsdk.InitializeResponse{
@@ -282,6 +311,10 @@ func (a *agent) open(cwd string, dirs []string, servers []acpsdk.McpServer, w ru
 	a.mu.Lock()
 	if a.fs.ReadTextFile || a.fs.WriteTextFile {
 		rt.Workspace.SetEditor(&editorFS{conn: a.conn, id: acpsdk.SessionId(s.id), read: a.fs.ReadTextFile, write: a.fs.WriteTextFile})
+	}
+	if a.terminal && rt.Config.ACPTerminal {
+		s.terminal = &editorTerminal{conn: a.conn, id: acpsdk.SessionId(s.id), updates: s.updates}
+		fmt.Fprintln(a.o.Stderr, "zero: acp.terminal is on: bash commands of session "+s.id+" run in the editor's terminal, outside Zero's sandbox")
 	}
 	a.sessions[s.id] = s
 	a.mu.Unlock()

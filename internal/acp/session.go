@@ -11,6 +11,7 @@ import (
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/permission"
 	"github.com/zero-agent/zero/internal/run"
+	"github.com/zero-agent/zero/internal/tools"
 )
 
 // session is one ACP session: a runtime and a run-layer session, the
@@ -22,6 +23,9 @@ type session struct {
 	s       *run.Session
 	updates *updates
 	asker   *permissionAsker
+	// terminal runs bash's commands in the editor's terminal (the user
+	// opted in and the editor offers one); nil: in Zero's sandbox.
+	terminal *editorTerminal
 
 	mu      sync.Mutex
 	cancel  context.CancelFunc // the prompt under way; nil between prompts
@@ -88,6 +92,9 @@ func (s *session) prompt(ctx context.Context, text string, imgs []llm.Image) (ac
 			return acpsdk.PromptResponse{}, acpsdk.NewInternalError(err.Error())
 		}
 		return acpsdk.PromptResponse{StopReason: acpsdk.StopReasonEndTurn}, nil
+	}
+	if s.terminal != nil {
+		ctx = tools.WithShellRunner(ctx, s.terminal)
 	}
 	res := s.s.Prompt(ctx, run.Turn{Prompt: text, Images: imgs, Sink: s.updates, Ask: s.asker.ask, Question: s.askQuestion})
 	s.sendUsage()

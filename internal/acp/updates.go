@@ -32,6 +32,8 @@ type updates struct {
 	before map[string]fileBefore
 	// streams are the running calls' outputs (stream.go), by call id.
 	streams map[string]*outputStream
+	// terminals are the editor terminals calls ran in (terminal.go).
+	terminals map[string]string
 }
 
 type fileBefore struct {
@@ -40,7 +42,7 @@ type fileBefore struct {
 }
 
 func newUpdates(conn notifier, id string, root string, read func(string) (string, bool)) *updates {
-	return &updates{conn: conn, id: acpsdk.SessionId(id), root: root, read: read, before: map[string]fileBefore{}, streams: map[string]*outputStream{}}
+	return &updates{conn: conn, id: acpsdk.SessionId(id), root: root, read: read, before: map[string]fileBefore{}, streams: map[string]*outputStream{}, terminals: map[string]string{}}
 }
 
 func (u *updates) send(up acpsdk.SessionUpdate) {
@@ -106,7 +108,13 @@ func (u *updates) toolResult(r event.ToolOutcome) {
 	u.mu.Lock()
 	fb, edit := u.before[r.CallID]
 	delete(u.before, r.CallID)
+	term, inTerm := u.terminals[r.CallID]
+	delete(u.terminals, r.CallID)
 	u.mu.Unlock()
+	if inTerm {
+		// The editor shows the terminal (released, it keeps its output).
+		content = append(content, acpsdk.ToolTerminalRef(term))
+	}
 	if edit && !r.IsError {
 		if now, ok := u.read(fb.path); ok {
 			d := acpsdk.ToolDiffContent(fb.path, now)
@@ -114,7 +122,7 @@ func (u *updates) toolResult(r event.ToolOutcome) {
 			content = append(content, d)
 		}
 	}
-	if text := resultText(r); text != "" && (content == nil || r.IsError) {
+	if text := resultText(r); text != "" && !inTerm && (content == nil || r.IsError) {
 		content = append(content, acpsdk.ToolContent(acpsdk.TextBlock(text)))
 	}
 	raw := map[string]any{"content": r.Content}
@@ -123,6 +131,16 @@ func (u *updates) toolResult(r event.ToolOutcome) {
 	}
 	u.send(acpsdk.UpdateToolCall(acpsdk.ToolCallId(r.CallID), acpsdk.WithUpdateStatus(status),
 		acpsdk.WithUpdateContent(content), acpsdk.WithUpdateRawOutput(raw)))
+}
+
+// inTerminal embeds the editor's terminal term in callID's content while
+// the command runs there, and in its result.
+func (u *updates) inTerminal(callID, term string) {
+	u.mu.Lock()
+	u.terminals[callID] = term
+	u.mu.Unlock()
+	u.send(acpsdk.UpdateToolCall(acpsdk.ToolCallId(callID), acpsdk.WithUpdateStatus(acpsdk.ToolCallStatusInProgress),
+		acpsdk.WithUpdateContent([]acpsdk.ToolCallContent{acpsdk.ToolTerminalRef(term)})))
 }
 
 // resultText is a tool result as an editor shows it: command output in

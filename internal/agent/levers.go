@@ -96,6 +96,7 @@ func (a *Agent) CapAttached(id, path, content string) (string, error) {
 // entire output up to the tool's limit instead of the part it kept.
 // With Options.ToolOutput the tool's output also goes there as it runs.
 func (a *Agent) toolContext(ctx context.Context, callID string) context.Context {
+	ctx = tools.WithCallID(ctx, callID)
 	if f := a.opts.ToolOutput; f != nil {
 		ctx = tools.WithOutputStream(ctx, outputFunc(func(p []byte) { f(callID, p) }))
 	}

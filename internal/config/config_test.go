@@ -482,3 +482,35 @@ func TestSandboxSettingsAreTheUsersToWiden(t *testing.T) {
 		t.Errorf("a bad sandbox.network: %v", err)
 	}
 }
+
+// acp.terminal runs commands outside the sandbox: only the user file can
+// turn it on; a project file can only turn it off.
+func TestACPTerminalIsTheUsersToTurnOn(t *testing.T) {
+	for _, tt := range []struct {
+		name, user, project string
+		on                  bool
+		warn                string
+	}{
+		{name: "default"},
+		{name: "user on", user: `{"acp":{"terminal":true}}`, on: true},
+		{name: "project on", project: `{"acp":{"terminal":true}}`, warn: "acp.terminal true ignored"},
+		{name: "project off", user: `{"acp":{"terminal":true}}`, project: `{"acp":{"terminal":false}}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			user := tt.user
+			if user == "" {
+				user = "{}"
+			}
+			c, err := Load(setup(t, user, tt.project, env{}, Overrides{}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.ACPTerminal != tt.on {
+				t.Errorf("ACPTerminal = %v", c.ACPTerminal)
+			}
+			if tt.warn != "" && !hasWarning(c, tt.warn) {
+				t.Errorf("warnings %q lack %q", c.Warnings, tt.warn)
+			}
+		})
+	}
+}

@@ -95,6 +95,8 @@ type File struct {
 	// Sandbox configures the OS sandbox of shell commands (user file
 	// only: a project file may narrow it, never widen it).
 	Sandbox *Sandbox `json:"sandbox,omitempty"`
+	// ACP configures `zero acp`, the editor bridge (user file only).
+	ACP *ACP `json:"acp,omitempty"`
 	// ContextWindow overrides the model's window, in tokens.
 	ContextWindow *int `json:"contextWindow,omitempty"`
 	// MaxToolOutput caps one tool result sent to the model, in bytes;
@@ -313,6 +315,13 @@ type Sandbox struct {
 	// Enabled false runs shell commands without the OS sandbox (the guard
 	// and the permission mode still decide what runs).
 	Enabled *bool `json:"enabled,omitempty"`
+}
+
+// ACP is the "acp" object of a config file.
+type ACP struct {
+	// Terminal true runs bash's commands in the editor's terminal when
+	// the editor offers one (ACP terminal/*): outside Zero's OS sandbox.
+	Terminal *bool `json:"terminal,omitempty"`
 }
 
 // Sandbox network settings.

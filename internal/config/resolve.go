@@ -90,6 +90,10 @@ type Config struct {
 	// command line); a project file cannot widen them.
 	SandboxNetwork string `json:"sandboxNetwork,omitempty"`
 	NoSandbox      bool   `json:"noSandbox,omitempty"`
+	// ACPTerminal is acp.terminal of the user file: `zero acp` runs bash
+	// commands in the editor's terminal (outside the sandbox) when the
+	// editor offers one. A project file cannot set it.
+	ACPTerminal bool `json:"acpTerminal,omitempty"`
 	// Hooks come from the user file.
 	Hooks json.RawMessage `json:"hooks,omitempty"`
 	// ProjectHooks come from the project file: untrusted code that arrived
@@ -258,6 +262,9 @@ func (c *Config) applyUser(f *File) {
 			c.NoSandbox = !*sb.Enabled
 		}
 	}
+	if f.ACP != nil && f.ACP.Terminal != nil {
+		c.ACPTerminal = *f.ACP.Terminal
+	}
 	c.Hooks = f.Hooks
 }
 
@@ -335,6 +342,13 @@ func (c *Config) applyProject(f *File, path string) {
 		}
 		if sb.Enabled != nil && *sb.Enabled {
 			c.NoSandbox = false
+		}
+	}
+	if f.ACP != nil && f.ACP.Terminal != nil {
+		if *f.ACP.Terminal {
+			warn("acp.terminal true ignored: a project config cannot run commands outside the sandbox (set it in ~/.config/zero/config.json)")
+		} else {
+			c.ACPTerminal = false
 		}
 	}
 	c.ProjectHooks = f.Hooks

@@ -53,7 +53,8 @@ func (*Bash) SideEffect() SideEffect { return SideShell }
 // it passes that cap (Result.FullOutput). A non-zero exit or a timeout is a Result with IsError;
 // ExitCode is the shell's status (128+signal when killed). On ctx
 // cancellation the partial Result is returned with ctx.Err(). Under
-// WithOutputStream the output is also copied there as it arrives.
+// WithOutputStream the output is also copied there as it arrives. Under
+// WithShellRunner the runner runs the command instead (shellrunner.go).
 func (t *Bash) Run(ctx context.Context, args json.RawMessage) (Result, error) {
 	var a struct {
 		Command   string  `json:"command"`
@@ -72,6 +73,9 @@ func (t *Bash) Run(ctx context.Context, args json.RawMessage) (Result, error) {
 			timeout = t.opts.BashMaxTimeout
 			note = fmt.Sprintf("[timeout_ms capped at %d]\n", t.opts.BashMaxTimeout.Milliseconds())
 		}
+	}
+	if r := shellRunner(ctx); r != nil {
+		return t.runWith(ctx, r, a.Command, timeout, note)
 	}
 	cmd := exec.Command("bash", "-c", a.Command)
 	cmd.Dir = t.ws.Root()
