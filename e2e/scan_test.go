@@ -85,4 +85,8 @@ func TestScanListsEveryLocalServerAndRemembersThem(t *testing.T) {
 	if res.code != 1 || !strings.Contains(res.stderr, "no model server on 127.0.0.1 (tried ports "+closed+")") {
 		t.Errorf("nothing found: exit %d, stderr %q", res.code, res.stderr)
 	}
+	// headless, the scan stays on loopback: the LAN is the app's /scan --lan
+	if res = e.run(t.TempDir(), "", "scan", "--lan"); res.code != 2 || !strings.Contains(res.stderr, "unknown flag: --lan") {
+		t.Errorf("zero scan --lan: exit %d, stderr %q", res.code, res.stderr)
+	}
 }

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -12,9 +13,10 @@ import (
 )
 
 // discoverer is a Backend that finds local model servers: /scan,
-// /servers and /connect N.
+// /scan --lan, /servers and /connect N.
 type discoverer interface {
 	Scan(ctx context.Context) (string, error)
+	ScanLAN(ctx context.Context) (string, error)
 	Servers(ctx context.Context) (string, error)
 	Connect(ctx context.Context, arg string) (string, error)
 }
@@ -39,6 +41,37 @@ func (b *RunBackend) Scan(ctx context.Context) (string, error) {
 		return "no model server on 127.0.0.1 (ports " + ports(scanPorts) + ")", nil
 	}
 	var sb strings.Builder
+	discovery.WriteScan(&sb, r.Servers)
+	sb.WriteString("attach one with /connect N")
+	return sb.String(), nil
+}
+
+// localLAN is the network /scan --lan probes and the machine's own
+// address on it (tests: a 127.0.0.0/24 "LAN", so only loopback is ever
+// dialed).
+var localLAN = discovery.LocalLAN
+
+// ScanLAN implements discoverer: loopback, then every other host of the
+// machine's /24 on the same ports; servers.json keeps all it found.
+func (b *RunBackend) ScanLAN(ctx context.Context) (string, error) {
+	lan, self, err := localLAN()
+	if err != nil {
+		return "", err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	r, err := discovery.ScanLANAndRemember(ctx, config.Dir(), scanPorts, lan, self)
+	if err != nil {
+		return "", err
+	}
+	b.mu.Lock()
+	b.scanned = r.Servers
+	b.mu.Unlock()
+	if len(r.Servers) == 0 {
+		return fmt.Sprintf("no model server on 127.0.0.1 or %s (ports %s)", lan, ports(scanPorts)), nil
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "scanned 127.0.0.1 and %s (ports %s)\n", lan, ports(scanPorts))
 	discovery.WriteScan(&sb, r.Servers)
 	sb.WriteString("attach one with /connect N")
 	return sb.String(), nil
@@ -107,10 +140,15 @@ func (b *RunBackend) Connect(_ context.Context, arg string) (string, error) {
 		"(this session stays on %s)", c.Model, c.Server.BaseURL, name, b.rt.Active.BaseURL), nil
 }
 
-// profileName names the profile of a scanned server: its kind and port.
+// profileName names the profile of a scanned server: its kind and port,
+// and for a server on another host (/scan --lan) that host too.
 func profileName(s discovery.Server) string {
 	port := strings.TrimSuffix(s.BaseURL[strings.LastIndex(s.BaseURL, ":")+1:], "/v1")
-	return "local-" + strings.ReplaceAll(string(s.Kind), ".", "") + "-" + port
+	kind := strings.ReplaceAll(string(s.Kind), ".", "")
+	if u, err := url.Parse(s.BaseURL); err == nil && u.Hostname() != "127.0.0.1" && u.Hostname() != "localhost" {
+		return "lan-" + kind + "-" + strings.ReplaceAll(u.Hostname(), ".", "-") + "-" + port
+	}
+	return "local-" + kind + "-" + port
 }
 
 // saveProfile adds or replaces profile name for c and makes it active.

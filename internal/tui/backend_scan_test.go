@@ -2,6 +2,8 @@ package tui
 
 import (
 	"context"
+	"fmt"
+	"net/netip"
 	"net/url"
 	"os"
 	"strconv"
@@ -87,5 +89,39 @@ func TestConnectSwitchesTheModelOnTheSameServerAndSavesAnyOther(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(path); string(after) != string(data) {
 		t.Errorf("a bad /connect changed the user config:\n%s", after)
+	}
+}
+
+// TestScanLANFindsServersOnOtherHostsOfTheSubnet: /scan --lan probes
+// loopback, then the other hosts of the machine's /24, here a 127.0.0.0/24
+// "LAN" so that nothing but loopback is dialed; /connect N saves the LAN
+// server under a profile naming its host.
+func TestScanLANFindsServersOnOtherHostsOfTheSubnet(t *testing.T) {
+	here := llmtest.NewServer(t)
+	there := llmtest.NewServerOn(t, "127.0.0.9")
+	there.SetModels("lan-model")
+	b, _ := testBackend(t, here)
+	scanPorts = []int{portOf(t, here.URL()), portOf(t, there.URL())}
+	localLAN = func() (netip.Prefix, netip.Addr, error) {
+		return netip.MustParsePrefix("127.0.0.0/24"), netip.MustParseAddr("127.0.0.1"), nil
+	}
+	t.Cleanup(func() { scanPorts, localLAN = nil, discovery.LocalLAN })
+	ctx := context.Background()
+
+	out, err := b.ScanLAN(ctx)
+	if err != nil || !strings.Contains(out, "scanned 127.0.0.1 and 127.0.0.0/24") ||
+		!strings.Contains(out, here.URL()+"/v1\n  1. llmtest-model") || !strings.Contains(out, there.URL()+"/v1\n  2. lan-model") {
+		t.Fatalf("ScanLAN = %q, %v", out, err)
+	}
+	if strings.Count(out, "/v1\n") != 2 {
+		t.Fatalf("ScanLAN found more than the two servers:\n%s", out)
+	}
+	if out, err := b.Servers(ctx); err != nil || !strings.Contains(out, there.URL()+"/v1") {
+		t.Fatalf("Servers = %q, %v", out, err)
+	}
+	out, err = b.Connect(ctx, "2")
+	want := fmt.Sprintf("lan-openai-compatible-127-0-0-9-%d", portOf(t, there.URL()))
+	if err != nil || !strings.Contains(out, `profile "`+want+`"`) {
+		t.Fatalf("Connect 2 = %q, %v (want profile %s)", out, err, want)
 	}
 }

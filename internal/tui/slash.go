@@ -43,7 +43,7 @@ var commands = []command{
 	{"mcp", "[tools|prompts|reconnect NAME|remove NAME]", "MCP servers: state, tools, prompts (/mcp__server__prompt runs one), reconnect, remove"},
 	{"clip", "[n]", "copy code block n (or the last reply) to the clipboard"},
 	{"image", "<path>", "attach an image (PNG, JPEG, GIF, WebP) to the next prompt"},
-	{"scan", "", "find model servers on this machine (127.0.0.1) and list their models"},
+	{"scan", "[--lan]", "find model servers on this machine (127.0.0.1; --lan: and its /24) and list their models"},
 	{"servers", "", "list the servers the last scan remembered"},
 	{"connect", "<n>", "use model n of the last scan (saved as a profile)"},
 	{"loops", "", "list the loops (read-only; zero loop run NAME drives one)"},
@@ -167,17 +167,20 @@ func (m *Model) slash(line string) tea.Cmd {
 		})
 	case "scan", "servers", "connect":
 		return m.background("", func(ctx context.Context, b Backend) (string, error) {
-			if name == "scan" && strings.TrimSpace(arg) != "" {
-				return "", fmt.Errorf("/scan probes 127.0.0.1 only: /scan --lan is not built yet")
+			lan := strings.TrimSpace(arg) == "--lan"
+			if name == "scan" && strings.TrimSpace(arg) != "" && !lan {
+				return "", fmt.Errorf("usage: /scan (this machine) or /scan --lan (also the other hosts of its /24)")
 			}
 			d, ok := b.(discoverer)
 			if !ok {
 				return "", fmt.Errorf("/%s is not available here", name)
 			}
-			switch name {
-			case "scan":
+			switch {
+			case name == "scan" && lan:
+				return d.ScanLAN(ctx)
+			case name == "scan":
 				return d.Scan(ctx)
-			case "servers":
+			case name == "servers":
 				return d.Servers(ctx)
 			}
 			return d.Connect(ctx, arg)

@@ -33,7 +33,7 @@ func TestSlashCommands(t *testing.T) {
 		{"/resume", "sessions", []string{"20261130-abc    3 prompts  2m ago  fix the bug", "resume with /resume <id|prefix>"}}, // which one: the list
 		{"/compact", "compact", []string{"42k → 6k tokens"}},
 		{"/rules why no-deploy", "rules why no-deploy", []string{"rule no-deploy: deploys go through CI"}},
-		{"/scan --lan", "", []string{"/scan --lan is not built yet"}},
+		{"/scan --wan", "", []string{"usage: /scan (this machine) or /scan --lan (also the other hosts of its /24)"}},
 		{"/hlep", "", []string{"unknown command /hlep — did you mean /help?"}},
 		{"/sesions", "", []string{"did you mean /sessions?"}},
 		{"/zzzzzzzz", "", []string{"unknown command /zzzzzzzz (/help lists them)"}},

@@ -19,8 +19,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"sync"
 	"testing"
 	"time"
@@ -70,12 +72,30 @@ func registerEncoder(f func() Encoder) { registered = append(registered, f) }
 
 // NewServer starts a server on 127.0.0.1. When t is not nil the server is
 // closed at the end of the test; otherwise call Close.
-func NewServer(t testing.TB) *Server {
+func NewServer(t testing.TB) *Server { return NewServerOn(t, "127.0.0.1") }
+
+// NewServerOn starts a server on addr, which must be a loopback address:
+// 127.0.0.7 stands for another host of a LAN in a test that must never
+// dial one (Linux routes all of 127.0.0.0/8 to the loopback interface).
+func NewServerOn(t testing.TB, addr string) *Server {
+	ip, err := netip.ParseAddr(addr)
+	if err != nil || !ip.IsLoopback() {
+		panic(fmt.Sprintf("llmtest: %q is not a loopback address; tests dial nothing else", addr))
+	}
 	s := &Server{models: []string{"llmtest-model"}}
 	for _, f := range registered {
 		s.encoders = append(s.encoders, f())
 	}
-	s.ts = httptest.NewServer(http.HandlerFunc(s.serve))
+	s.ts = httptest.NewUnstartedServer(http.HandlerFunc(s.serve))
+	if addr != "127.0.0.1" {
+		ln, err := net.Listen("tcp", net.JoinHostPort(addr, "0"))
+		if err != nil {
+			panic(fmt.Sprintf("llmtest: listening on %s: %v", addr, err))
+		}
+		s.ts.Listener.Close()
+		s.ts.Listener = ln
+	}
+	s.ts.Start()
 	if t != nil {
 		t.Cleanup(s.Close)
 	}

@@ -21,7 +21,10 @@
 // answer) and keeps what a scan found in servers.json (SaveServers,
 // LoadServers: the one file it writes, at the path its caller gives).
 //
-// It only ever dials the host it is given (127.0.0.1 by default) and never
+// The app's `/scan --lan`, and only it, also probes the machine's /24
+// (lan.go: LocalLAN, ScanLANAndRemember), when a person asks.
+//
+// It only ever dials the hosts it is given (127.0.0.1 by default) and never
 // goes through a proxy. It remembers nothing else between runs (the run
 // layer keeps what must last, internal/run/toolmemory.go); configuration is
 // internal/config's job and the chat protocol internal/providers/openai's.
