@@ -196,3 +196,22 @@ func processWith(arg string) bool {
 	}
 	return false
 }
+
+func TestACPQuitEditorLeavesNoCommandRunning(t *testing.T) {
+	e := newEnv(t)
+	dir := t.TempDir()
+	srv := llmtest.NewServer(t)
+	marker := "23.1406"
+	srv.Script(llmtest.Reply(tc("c1", "bash", `{"command":"sleep `+marker+`"}`)), llmtest.Reply(llmtest.Text("never")))
+	// The editor closes zero's stdin once sleep runs, sending no cancel;
+	// acpClient checks zero then exits 0.
+	r := acpClient(t, e, dir, srv, nil, "hangup", "wait a while", `ZERO_ACP_HANGUP_ON=sleep\0`+marker)
+	if r.StopReason != "zero exited" && r.StopReason != "cancelled" {
+		t.Fatalf("stop reason %q\n%s", r.StopReason, r.stderr)
+	}
+	for end := time.Now().Add(10 * time.Second); processWith(marker); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("the command outlived zero acp after its stdin closed")
+		}
+	}
+}

@@ -13,6 +13,10 @@
 //   cancel TEXT   a new session switched to auto-accept (session/set_mode),
 //                 TEXT sent, session/cancel once an execute tool call runs
 //   auto TEXT     a new session switched to auto-accept, TEXT sent
+//   hangup TEXT   as auto, but the client closes zero's stdin (as an editor
+//                 that quits) once a process with $ZERO_ACP_HANGUP_ON on its
+//                 command line runs (\0 in it is a NUL), without a cancel; the stop reason is
+//                 "zero exited" when zero exits before answering the prompt
 // With $ZERO_ACP_BUFFERS (a JSON object of absolute path → text) the client
 // offers fs/read_text_file and fs/write_text_file over those editor buffers.
 // With $ZERO_ACP_TERMINAL=1 it offers terminal/*: each terminal/create runs
@@ -23,6 +27,7 @@
 // code after the client closed its stdin.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 
@@ -63,6 +68,17 @@ function terminalOf(id) {
   const t = terminals.get(id);
   if (!t) throw acp.RequestError.invalidParams({ terminalId: id });
   return t;
+}
+
+// processWith reports whether a process has marker on its command line.
+function processWith(marker) {
+  for (const pid of readdirSync('/proc')) {
+    if (!/^[0-9]+$/.test(pid)) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker)) return true;
+    } catch {}
+  }
+  return false;
 }
 
 // killTerminal kills the command's process group.
@@ -132,7 +148,7 @@ const out = await app.connectWith(stream, async (ctx) => {
     return { init, sessionId: arg };
   }
   const { sessionId, modes } = await ctx.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
-  if (scenario === 'cancel' || scenario === 'auto') {
+  if (scenario === 'cancel' || scenario === 'auto' || scenario === 'hangup') {
     await ctx.request(acp.methods.agent.session.setMode, { sessionId, modeId: 'auto-accept' });
   }
   if (scenario === 'cancel') {
@@ -142,10 +158,22 @@ const out = await app.connectWith(stream, async (ctx) => {
       }
     };
   }
-  const resp = await ctx.request(acp.methods.agent.session.prompt, {
+  if (scenario === 'hangup') {
+    // "\\0" in the variable stands for the NUL between arguments.
+    const marker = process.env.ZERO_ACP_HANGUP_ON.replaceAll('\\0', '\0');
+    const poll = setInterval(() => {
+      if (processWith(marker)) {
+        clearInterval(poll);
+        child.stdin.end();
+      }
+    }, 20);
+    exited.then(() => clearInterval(poll));
+  }
+  const prompted = ctx.request(acp.methods.agent.session.prompt, {
     sessionId,
     prompt: [{ type: 'text', text: arg }],
   });
+  const resp = await Promise.race([prompted, exited.then(() => ({ stopReason: 'zero exited' }))]);
   return { init, sessionId, modes, stopReason: resp.stopReason };
 });
 child.stdin.end();
