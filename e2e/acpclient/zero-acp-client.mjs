@@ -173,7 +173,10 @@ const out = await app.connectWith(stream, async (ctx) => {
     sessionId,
     prompt: [{ type: 'text', text: arg }],
   });
-  const resp = await Promise.race([prompted, exited.then(() => ({ stopReason: 'zero exited' }))]);
+  // In hangup the connection closes under the prompt (zero exiting),
+  // which fails it.
+  const gone = () => exited.then(() => ({ stopReason: 'zero exited' }));
+  const resp = await Promise.race([scenario === 'hangup' ? prompted.catch(gone) : prompted, gone()]);
   return { init, sessionId, modes, stopReason: resp.stopReason };
 });
 child.stdin.end();
