@@ -110,7 +110,7 @@ func contextReport(s stdio, wd, id string) error {
 		return err
 	}
 	defer ws.Close()
-	sk := skills.Discover(run.ExtensionOptions(wd, trust.OK()))
+	sk := skills.Discover(run.ExtensionOptions(wd, trust.OK(), run.LoadPlugins()))
 	reg := run.ToolSet(ws, run.ToolOptions{})
 	run.AddSkillTool(reg, sk, run.ToolOptions{})
 	a := agent.New(agent.Options{

@@ -80,7 +80,8 @@ func mcpCmd(s stdio) *cobra.Command {
 }
 
 // mcpOptions are the sources of this folder: the real home and config
-// dir, the current folder as the workspace and its trust.
+// dir, the current folder as the workspace and its trust, the enabled
+// plugins' servers.
 func mcpOptions() (mcpconfig.Options, error) {
 	home, err := os.UserHomeDir()
 	if err != nil {
@@ -90,10 +91,8 @@ func mcpOptions() (mcpconfig.Options, error) {
 	if err != nil {
 		return mcpconfig.Options{}, err
 	}
-	return mcpconfig.Options{
-		Home: home, ConfigDir: config.Dir(), Workspace: ws,
-		Trusted: run.ReadFolderTrust(ws).OK(), LookupEnv: os.LookupEnv,
-	}, nil
+	o, _ := run.MCPOptions(home, ws, run.ReadFolderTrust(ws).OK(), run.LoadPlugins())
+	return o, nil
 }
 
 func mcpLoad() (mcpconfig.Options, mcpconfig.Loaded, error) {

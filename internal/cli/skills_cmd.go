@@ -79,7 +79,7 @@ func exactArgs(n int, usage string) cobra.PositionalArgs {
 func extensionOptions() skills.Options {
 	wd, _ := os.Getwd()
 	wd = run.CanonicalDir(wd)
-	return run.ExtensionOptions(wd, run.ReadFolderTrust(wd).OK())
+	return run.ExtensionOptions(wd, run.ReadFolderTrust(wd).OK(), run.LoadPlugins())
 }
 
 func runSkillsList(s stdio) error {

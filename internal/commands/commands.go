@@ -16,7 +16,9 @@
 //  2. the project's, from the working directory up to the repository
 //     root, nearest folder first, and in each folder .zero/commands,
 //     .claude/commands, .gemini/commands — only when the folder is
-//     trusted (`zero trust`): a command can run shell commands.
+//     trusted (`zero trust`): a command can run shell commands;
+//  3. the enabled plugins' command folders and files (Options.Plugins),
+//     named PLUGIN:NAME.
 //
 // Expand, the one expansion every surface uses (the app, `zero exec`),
 // is pure: running a command line and reading a file are the caller's
@@ -114,43 +116,61 @@ func Discover(o Options) *Set {
 	seen := map[string]string{}
 	ds, scopes := dirs(o)
 	for i, dir := range ds {
-		var found []Command
-		_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return nil
-			}
-			ext := filepath.Ext(p)
-			if ext != ".md" && ext != ".toml" {
-				return nil
-			}
-			if scopes[i] == skills.Project && !o.Trusted {
-				s.Untrusted++
-				return nil
-			}
-			c, err := load(dir, p)
-			if err != nil {
-				s.Notes = append(s.Notes, fmt.Sprintf("command %s skipped: %v", p, err))
-				s.Broken++
-				return nil
-			}
-			c.Scope = scopes[i]
-			found = append(found, c)
-			return nil
-		})
-		sort.Slice(found, func(a, b int) bool { return found[a].Name < found[b].Name })
-		for _, c := range found {
-			if first, dup := seen[c.Name]; dup {
-				s.Notes = append(s.Notes, fmt.Sprintf("command /%s in %s is shadowed by %s", c.Name, c.Path, first))
-				continue
-			}
-			seen[c.Name] = c.Path
-			s.Commands = append(s.Commands, c)
+		s.addDir(dir, scopes[i], "", o.Trusted, seen)
+	}
+	for _, ns := range o.Plugins {
+		for _, p := range ns.Commands {
+			s.addDir(p, skills.Plugin, ns.Prefix, true, seen)
 		}
 	}
 	if s.Untrusted > 0 {
 		s.Notes = append(s.Notes, fmt.Sprintf("%d project command(s) not loaded: the folder is not trusted (zero trust loads them)", s.Untrusted))
 	}
 	return s
+}
+
+// addDir adds the command files under dir (or dir itself when it is a
+// file), named prefix:NAME when prefix is set; names in seen are taken.
+func (s *Set) addDir(dir string, scope skills.Scope, prefix string, trusted bool, seen map[string]string) {
+	base := dir
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		base = filepath.Dir(dir)
+	}
+	var found []Command
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		ext := filepath.Ext(p)
+		if ext != ".md" && ext != ".toml" {
+			return nil
+		}
+		if scope == skills.Project && !trusted {
+			s.Untrusted++
+			return nil
+		}
+		c, err := load(base, p)
+		if err != nil {
+			s.Notes = append(s.Notes, fmt.Sprintf("command %s skipped: %v", p, err))
+			s.Broken++
+			return nil
+		}
+		c.Scope = scope
+		if prefix != "" {
+			c.Name = prefix + ":" + c.Name
+		}
+		found = append(found, c)
+		return nil
+	})
+	sort.Slice(found, func(a, b int) bool { return found[a].Name < found[b].Name })
+	for _, c := range found {
+		if first, dup := seen[c.Name]; dup {
+			s.Notes = append(s.Notes, fmt.Sprintf("command /%s in %s is shadowed by %s", c.Name, c.Path, first))
+			continue
+		}
+		seen[c.Name] = c.Path
+		s.Commands = append(s.Commands, c)
+	}
 }
 
 // load reads the command file p under dir.

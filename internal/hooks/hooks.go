@@ -109,6 +109,9 @@ type Hook struct {
 	Legacy bool
 	// Source is the file (or config key) the hook came from.
 	Source string
+	// Env are variables set for this hook only, NAME=value (a plugin's
+	// hooks get CLAUDE_PLUGIN_ROOT).
+	Env []string
 
 	re *regexp.Regexp
 }

@@ -345,7 +345,7 @@ func (r *Runner) runOne(ctx context.Context, h Hook, in Input) (Run, *output) {
 			timeout = LegacyTimeout
 		}
 	}
-	r.exec(ctx, &run, payload, timeout)
+	r.exec(ctx, &run, h.Env, payload, timeout)
 	if run.ExitCode != 0 || h.Legacy {
 		return run, nil
 	}
@@ -353,7 +353,8 @@ func (r *Runner) runOne(ctx context.Context, h Hook, in Input) (Run, *output) {
 }
 
 // exec runs run.Command with payload on stdin, filling in the outcome.
-func (r *Runner) exec(ctx context.Context, run *Run, payload []byte, timeout time.Duration) {
+// extra are the hook's own variables (a plugin's CLAUDE_PLUGIN_ROOT).
+func (r *Runner) exec(ctx context.Context, run *Run, extra []string, payload []byte, timeout time.Duration) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.Command("/bin/sh", "-c", run.Command)
@@ -362,7 +363,7 @@ func (r *Runner) exec(ctx context.Context, run *Run, payload []byte, timeout tim
 	if env == nil {
 		env = os.Environ()
 	}
-	cmd.Env = append(append([]string(nil), env...), "CLAUDE_PROJECT_DIR="+r.Dir, "ZERO_PROJECT_DIR="+r.Dir)
+	cmd.Env = append(append(append([]string(nil), env...), "CLAUDE_PROJECT_DIR="+r.Dir, "ZERO_PROJECT_DIR="+r.Dir), extra...)
 	cmd.Stdin = bytes.NewReader(payload)
 	var stdout, stderr capped
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

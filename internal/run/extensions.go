@@ -25,17 +25,23 @@ import (
 	"github.com/zero-agent/zero/internal/instructions"
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/permission"
+	"github.com/zero-agent/zero/internal/plugins"
 	"github.com/zero-agent/zero/internal/shellguard"
 	"github.com/zero-agent/zero/internal/skills"
 	"github.com/zero-agent/zero/internal/tools"
 )
 
 // ExtensionOptions are where skills and commands are looked for from
-// workspace root, with the folder's trust (project folders need it).
-func ExtensionOptions(root string, trusted bool) skills.Options {
+// workspace root, with the folder's trust (project folders need it) and
+// the enabled plugins (nil: none).
+func ExtensionOptions(root string, trusted bool, plug *plugins.Set) skills.Options {
 	home, _ := os.UserHomeDir()
-	return skills.Options{Workdir: root, Home: home, ConfigDir: config.Dir(), Trusted: trusted}
+	return skills.Options{Workdir: root, Home: home, ConfigDir: config.Dir(), Trusted: trusted, Plugins: plug.Namespaces()}
 }
+
+// LoadPlugins reads the installed plugins (`zero plugin`) and checks
+// each against its pinned hash; Set.Warnings name those refused.
+func LoadPlugins() *plugins.Set { return plugins.DefaultStore().Load() }
 
 // Skills is the session's skills (what /skills lists).
 func (s *Session) Skills() *skills.Set { return s.skills }
@@ -73,7 +79,7 @@ func (s *Session) SlashCommands() []Slash {
 // loadExtensions discovers the session's skills and commands and adds
 // the skill tool when there is a skill.
 func (s *Session) loadExtensions(o ToolOptions) {
-	eo := ExtensionOptions(s.rt.Workspace.Root(), s.rt.Trusted)
+	eo := ExtensionOptions(s.rt.Workspace.Root(), s.rt.Trusted, s.rt.plugins)
 	s.skills, s.commands = skills.Discover(eo), commands.Discover(eo)
 	AddSkillTool(s.tools, s.skills, o)
 	if n, m := s.skills.Untrusted, s.commands.Untrusted; n+m > 0 {

@@ -18,6 +18,7 @@ import (
 	"github.com/zero-agent/zero/internal/mcp/mcpauth"
 	"github.com/zero-agent/zero/internal/mcp/mcpconfig"
 	"github.com/zero-agent/zero/internal/mcp/toolsearch"
+	"github.com/zero-agent/zero/internal/plugins"
 	"github.com/zero-agent/zero/internal/tools"
 )
 
@@ -51,13 +52,16 @@ func (e *MCPRequiredError) Unwrap() error { return e.Err }
 // servers; nil when none is configured. It says on stderr which servers
 // it skipped and why (a project not trusted, a malformed entry) and what
 // its sources warned of.
-func startMCP(warnings func() io.Writer, elicit ask.Asker, workspace string, roots []string, trusted bool, logDir string, extra []mcpconfig.Server) *mcpServers {
+func startMCP(warnings func() io.Writer, elicit ask.Asker, o mcpStart) *mcpServers {
 	stderr := warnings()
 	home, _ := os.UserHomeDir()
-	loaded := mcpconfig.Load(mcpconfig.Options{
-		Home: home, ConfigDir: config.Dir(), Workspace: workspace, Trusted: trusted, LookupEnv: os.LookupEnv,
-	})
-	loaded.Servers = withExtra(loaded.Servers, extra)
+	opts, warns := MCPOptions(home, o.workspace, o.trusted, o.plugins)
+	for _, w := range warns {
+		fmt.Fprintln(stderr, "zero: warning:", w)
+	}
+	loaded := mcpconfig.Load(opts)
+	loaded.Servers = withExtra(loaded.Servers, o.extra)
+	roots, logDir := o.roots, o.logDir
 	for _, w := range loaded.Warnings {
 		fmt.Fprintln(stderr, "zero: warning: MCP:", w)
 	}
@@ -86,6 +90,27 @@ func startMCP(warnings func() io.Writer, elicit ask.Asker, workspace string, roo
 		},
 	})
 	return m
+}
+
+// mcpStart is what startMCP needs of the runtime: the workspace and its
+// roots, its trust, where servers' logs go, the surface's own servers
+// and the plugins.
+type mcpStart struct {
+	workspace string
+	roots     []string
+	trusted   bool
+	logDir    string
+	extra     []mcpconfig.Server
+	plugins   *plugins.Set
+}
+
+// MCPOptions are where MCP servers are read from for workspace (its
+// trust), with the active plugins' servers (`zero mcp list` reads the
+// same); warns are the plugins' MCP files that could not be read.
+func MCPOptions(home, workspace string, trusted bool, plug *plugins.Set) (o mcpconfig.Options, warns []string) {
+	o = mcpconfig.Options{Home: home, ConfigDir: config.Dir(), Workspace: workspace, Trusted: trusted, LookupEnv: os.LookupEnv}
+	o.Plugins, warns = plug.MCPServers(os.LookupEnv)
+	return o, warns
 }
 
 // withExtra is the configured servers with the surface's (Options.MCPServers)

@@ -10,6 +10,7 @@ import (
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/mcp/mcpconfig"
 	"github.com/zero-agent/zero/internal/permission"
+	"github.com/zero-agent/zero/internal/plugins"
 	"github.com/zero-agent/zero/internal/providers/discovery"
 	"github.com/zero-agent/zero/internal/sandbox"
 	"github.com/zero-agent/zero/internal/sessions"
@@ -87,6 +88,9 @@ type Runtime struct {
 	userShell tools.Tool
 	// mcp are the MCP servers (nil: none configured), started at Open.
 	mcp *mcpServers
+	// plugins are the installed plugins, checked at Open; the active
+	// ones' skills, commands, hooks and MCP servers load with the user's.
+	plugins *plugins.Set
 	// asking are the sessions prompting now, for elicitations.
 	asking asking
 	// background are the runtime's own goroutines that write into the
@@ -162,7 +166,11 @@ func Open(o Options) (*Runtime, error) {
 		rt.policy.Backend = sandbox.BackendNone
 		fmt.Fprintln(stderr, "zero: shell commands run without the OS sandbox (--no-sandbox or sandbox.enabled false): the guard and the permission mode still decide what runs")
 	}
-	sf, err := newSafety(stderr, ws, cfg, trust, mode, o.Tools)
+	rt.plugins = LoadPlugins()
+	for _, w := range rt.plugins.Warnings {
+		fmt.Fprintln(stderr, "zero: warning:", w)
+	}
+	sf, err := newSafety(stderr, ws, cfg, trust, mode, o.Tools, rt.plugins)
 	if err != nil {
 		ws.Close()
 		return nil, err
@@ -170,7 +178,7 @@ func Open(o Options) (*Runtime, error) {
 	rt.Engine, rt.Trusted = sf.engine, sf.trusted
 	rt.hooks = sf.hooks
 	rt.userShell = userShell(ws)
-	rt.mcp = startMCP(rt.warnings, rt.elicit, ws.Root(), ws.Roots(), rt.Trusted, MCPLogDir(st.Dir()), o.MCPServers)
+	rt.mcp = startMCP(rt.warnings, rt.elicit, mcpStart{workspace: ws.Root(), roots: ws.Roots(), trusted: rt.Trusted, logDir: MCPLogDir(st.Dir()), extra: o.MCPServers, plugins: rt.plugins})
 	return rt, nil
 }
 

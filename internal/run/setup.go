@@ -10,6 +10,7 @@ import (
 	"github.com/zero-agent/zero/internal/config"
 	"github.com/zero-agent/zero/internal/hooks"
 	"github.com/zero-agent/zero/internal/permission"
+	"github.com/zero-agent/zero/internal/plugins"
 	"github.com/zero-agent/zero/internal/rules"
 	"github.com/zero-agent/zero/internal/settings"
 	"github.com/zero-agent/zero/internal/workspace"
@@ -37,7 +38,7 @@ type ToolFlags struct {
 // only after `zero trust` (trust is the state LoadConfig read for the
 // config, so both agree and the trust file is read once), and Zero says
 // so when they are present but ignored.
-func newSafety(stderr io.Writer, ws *workspace.Workspace, cfg *config.Config, trust FolderTrust, mode permission.Mode, flags ToolFlags) (*safety, error) {
+func newSafety(stderr io.Writer, ws *workspace.Workspace, cfg *config.Config, trust FolderTrust, mode permission.Mode, flags ToolFlags, plug *plugins.Set) (*safety, error) {
 	home, _ := os.UserHomeDir()
 	root := ws.Root()
 	sf := &safety{trusted: trust.OK()}
@@ -53,7 +54,7 @@ func newSafety(stderr io.Writer, ws *workspace.Workspace, cfg *config.Config, tr
 	if err != nil {
 		return nil, configErrorf("rules: %v", err)
 	}
-	setup, err := LoadSetup(root, home, cfg, sf.trusted, flags)
+	setup, err := LoadSetup(root, home, cfg, sf.trusted, flags, plug)
 	if err != nil {
 		return nil, err
 	}
@@ -95,11 +96,13 @@ type Setup struct {
 // (~/.claude/settings.json, Zero's settings.json, the config's `hooks`),
 // then, in a trusted folder only, the project's (.claude/settings.json,
 // .claude/settings.local.json, .zero/settings.json, .zero/config.json's
-// `hooks`, .zero/hooks.json), then the flags. Hooks of every file run,
+// `hooks`, .zero/hooks.json), then the flags. The enabled plugins' hooks
+// (plug) come after the user's and before the project's: the user
+// installed and enabled them. Hooks of every file run,
 // in that order; for rules, deny beats ask beats allow wherever written
 // (permission/toolrules.go). A file that does not parse is a ConfigError
 // naming it; a rule or hook Zero cannot use is a warning.
-func LoadSetup(root, home string, cfg *config.Config, trusted bool, flags ToolFlags) (*Setup, error) {
+func LoadSetup(root, home string, cfg *config.Config, trusted bool, flags ToolFlags, plug *plugins.Set) (*Setup, error) {
 	s := &Setup{Rules: &permission.ToolRules{}}
 	var hcs []hooks.Config
 	addHooks := func(raw []byte, source string, wrapped bool) error {
@@ -129,6 +132,12 @@ func LoadSetup(root, home string, cfg *config.Config, trusted bool, flags ToolFl
 		if err := addHooks(cfg.Hooks, src, false); err != nil {
 			return nil, err
 		}
+	}
+	pc, sources, warns := plug.Hooks()
+	s.Warnings = append(s.Warnings, warns...)
+	if pc.Len() > 0 {
+		s.Loaded = append(s.Loaded, sources...)
+		hcs = append(hcs, pc)
 	}
 	for _, p := range settings.Places(root, home, config.Dir()) {
 		if !p.Project {
@@ -262,7 +271,7 @@ func ReadSetup(dir string) (*SetupReport, error) {
 		return nil, err
 	}
 	home, _ := os.UserHomeDir()
-	s, err := LoadSetup(root, home, cfg, trust.OK(), ToolFlags{})
+	s, err := LoadSetup(root, home, cfg, trust.OK(), ToolFlags{}, LoadPlugins())
 	if err != nil {
 		return nil, err
 	}

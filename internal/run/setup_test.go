@@ -50,7 +50,7 @@ func TestSetupLoadsUserThenTrustedProjectFilesInOrder(t *testing.T) {
 	cfg := &config.Config{Hooks: json.RawMessage(`{"PreToolUse": [{"hooks": [{"command": "config-key"}]}]}`),
 		ProjectHooks: json.RawMessage(`{"sessionEnd": [{"command": "project-config-key"}]}`)}
 
-	s, err := LoadSetup(root, home, cfg, true, ToolFlags{Disallowed: []string{"Bash(go test:*) WebFetch"}})
+	s, err := LoadSetup(root, home, cfg, true, ToolFlags{Disallowed: []string{"Bash(go test:*) WebFetch"}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestSetupLoadsUserThenTrustedProjectFilesInOrder(t *testing.T) {
 		t.Errorf("warnings = %s", warned)
 	}
 
-	s, err = LoadSetup(root, home, cfg, false, ToolFlags{})
+	s, err = LoadSetup(root, home, cfg, false, ToolFlags{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,14 +85,14 @@ func TestSetupErrorsNameTheFile(t *testing.T) {
 	root, home := setupFolders(t)
 	bad := filepath.Join(root, ".claude", "settings.local.json")
 	os.WriteFile(bad, []byte(`{"hooks": {"PreToolUse": [{"hooks": [{"command": ""}]}]}}`), 0o644)
-	if _, err := LoadSetup(root, home, &config.Config{}, true, ToolFlags{}); err == nil || !strings.Contains(err.Error(), bad) {
+	if _, err := LoadSetup(root, home, &config.Config{}, true, ToolFlags{}, nil); err == nil || !strings.Contains(err.Error(), bad) {
 		t.Errorf("a bad hook's error = %v, want it to name %s", err, bad)
 	}
 	os.WriteFile(bad, []byte(`{"hooks": `), 0o644)
-	if s, err := LoadSetup(root, home, &config.Config{}, false, ToolFlags{}); err != nil || !strings.Contains(strings.Join(s.Ignored, " "), ".claude/settings.local.json") {
+	if s, err := LoadSetup(root, home, &config.Config{}, false, ToolFlags{}, nil); err != nil || !strings.Contains(strings.Join(s.Ignored, " "), ".claude/settings.local.json") {
 		t.Errorf("an untrusted folder's broken settings file stops Zero (%v) or is not listed as ignored", err)
 	}
-	if _, err := LoadSetup(root, home, &config.Config{}, false, ToolFlags{Allowed: []string{"Bash(go test"}}); err == nil || !strings.Contains(err.Error(), "--allowed-tools") {
+	if _, err := LoadSetup(root, home, &config.Config{}, false, ToolFlags{Allowed: []string{"Bash(go test"}}, nil); err == nil || !strings.Contains(err.Error(), "--allowed-tools") {
 		t.Errorf("a bad flag rule's error = %v", err)
 	}
 }

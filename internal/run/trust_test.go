@@ -64,7 +64,7 @@ func TestTrustIsReadOnceAtStartUp(t *testing.T) {
 			}
 			defer ws.Close()
 			var stderr bytes.Buffer
-			sf, err := newSafety(&stderr, ws, cfg, trust, permission.ModeNormal, ToolFlags{})
+			sf, err := newSafety(&stderr, ws, cfg, trust, permission.ModeNormal, ToolFlags{}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -12,7 +12,11 @@
 //     root, nearest folder first, and in each folder .zero/skills,
 //     .agents/skills, .claude/skills — only when the folder is trusted
 //     (`zero trust`): a skill is instructions the model follows, and a
-//     cloned repository must not hand it some, nor shadow a user's skill.
+//     cloned repository must not hand it some, nor shadow a user's skill;
+//  3. the enabled plugins' skills folders (Options.Plugins), named
+//     PLUGIN:SKILL so they never take a name of the user's or the
+//     project's (Claude Code's namespacing,
+//     https://docs.claude.com/en/docs/claude-code/plugins-reference).
 //
 // This package discovers skills, lists their names and descriptions for
 // the system prompt within a byte budget (Listing), searches them, and
@@ -46,6 +50,9 @@ type Scope string
 const (
 	User    Scope = "user"
 	Project Scope = "project"
+	// Plugin: from a plugin the user installed and enabled (`zero
+	// plugin`); it loads like the user's own, whatever the folder's trust.
+	Plugin Scope = "plugin"
 )
 
 // Skill is one discovered skill (its body stays on disk until used).
@@ -84,6 +91,18 @@ type Options struct {
 	Home, ConfigDir string
 	// Trusted: the project's folders load (the folder is trusted).
 	Trusted bool
+	// Plugins are the enabled plugins' folders, read after the user's
+	// and the project's (internal/plugins finds them).
+	Plugins []Namespace
+}
+
+// Namespace is one plugin's skills and commands: their names are
+// Prefix:NAME.
+type Namespace struct {
+	Prefix string
+	// Skills are folders holding skill folders; Commands are command
+	// folders or single command files.
+	Skills, Commands []string
 }
 
 // Set is the skills found, in precedence order, with notes on what was
@@ -149,40 +168,54 @@ func Discover(o Options) *Set {
 	seen := map[string]string{}
 	dirs, scopes := Dirs(o)
 	for i, dir := range dirs {
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			continue
-		}
-		for _, e := range entries {
-			sub := filepath.Join(dir, e.Name())
-			if fi, err := os.Stat(sub); err != nil || !fi.IsDir() {
-				continue
-			}
-			if _, err := os.Stat(filepath.Join(sub, File)); err != nil {
-				continue
-			}
-			if scopes[i] == Project && !o.Trusted {
-				s.Untrusted++
-				continue
-			}
-			sk, err := load(sub, scopes[i])
-			if err != nil {
-				s.Notes = append(s.Notes, err.Error())
-				s.Broken++
-				continue
-			}
-			if first, dup := seen[sk.Name]; dup {
-				s.Notes = append(s.Notes, fmt.Sprintf("skill %s in %s is shadowed by %s", sk.Name, sub, first))
-				continue
-			}
-			seen[sk.Name] = sub
-			s.Skills = append(s.Skills, sk)
+		s.addDir(dir, scopes[i], "", o.Trusted, seen)
+	}
+	for _, ns := range o.Plugins {
+		for _, dir := range ns.Skills {
+			s.addDir(dir, Plugin, ns.Prefix, true, seen)
 		}
 	}
 	if s.Untrusted > 0 {
 		s.Notes = append(s.Notes, fmt.Sprintf("%d project skill(s) not loaded: the folder is not trusted (zero trust loads them)", s.Untrusted))
 	}
 	return s
+}
+
+// addDir adds the skill folders in dir, named prefix:NAME when prefix is
+// set; names in seen are taken.
+func (s *Set) addDir(dir string, scope Scope, prefix string, trusted bool, seen map[string]string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		sub := filepath.Join(dir, e.Name())
+		if fi, err := os.Stat(sub); err != nil || !fi.IsDir() {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(sub, File)); err != nil {
+			continue
+		}
+		if scope == Project && !trusted {
+			s.Untrusted++
+			continue
+		}
+		sk, err := load(sub, scope)
+		if err != nil {
+			s.Notes = append(s.Notes, err.Error())
+			s.Broken++
+			continue
+		}
+		if prefix != "" {
+			sk.Name = prefix + ":" + sk.Name
+		}
+		if first, dup := seen[sk.Name]; dup {
+			s.Notes = append(s.Notes, fmt.Sprintf("skill %s in %s is shadowed by %s", sk.Name, sub, first))
+			continue
+		}
+		seen[sk.Name] = sub
+		s.Skills = append(s.Skills, sk)
+	}
 }
 
 // namePattern is a usable skill name: the spec's lowercase letters,

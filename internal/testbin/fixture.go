@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -32,17 +33,29 @@ func Fixture(t testing.TB, src string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, args := range [][]string{
-		{"init", "-q"}, {"add", "-A"},
-		{"-c", "user.name=Zero Test", "-c", "user.email=test@example.com", "commit", "-q", "-m", "fixture"},
-	} {
+	GitCommit(t, dst)
+	return dst
+}
+
+// GitCommit makes dir a git repository (once) and commits everything in
+// it (real git, a fixed author), returning the commit.
+func GitCommit(t testing.TB, dir string) string {
+	t.Helper()
+	git := func(args ...string) string {
 		cmd := exec.Command("git", args...)
-		cmd.Dir = dst
-		if out, err := cmd.CombinedOutput(); err != nil {
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
+		return strings.TrimSpace(string(out))
 	}
-	return dst
+	if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil {
+		git("init", "-q")
+	}
+	git("add", "-A")
+	git("-c", "user.name=Zero Test", "-c", "user.email=test@example.com", "commit", "-q", "-m", "fixture")
+	return git("rev-parse", "HEAD")
 }
 
 // WriteTree writes files (slash path → content) under root, making the

@@ -45,6 +45,10 @@ type Options struct {
 	LookupEnv func(string) (string, bool)
 	// GOOS picks Claude Desktop's path; "" is runtime.GOOS.
 	GOOS string
+	// Plugins are the enabled plugins' servers (PluginServers), after
+	// every file: their names are their own (plugin_<plugin>_<server>),
+	// and Zero's file may still disable one.
+	Plugins []Server
 }
 
 // Loaded is every server Load found.
@@ -186,6 +190,14 @@ func Load(o Options) Loaded {
 			seen[s.Name] = true
 			l.Servers = append(l.Servers, s)
 		}
+	}
+	for _, s := range o.Plugins {
+		if seen[s.Name] {
+			l.Shadowed = append(l.Shadowed, s)
+			continue
+		}
+		seen[s.Name] = true
+		l.Servers = append(l.Servers, s)
 	}
 	over.apply(&l)
 	return l
