@@ -15,7 +15,7 @@ import (
 // startZero starts the binary with args in a detached tmux session named
 // "zero" on a private socket, with the given HOME and work dir.
 func startZero(t *testing.T, bin, home, work, socket string, w, h int, args ...string) tmux {
-	x := tmux{t: t, socket: fmt.Sprintf("zero-e2e-%d-%s-%s", os.Getpid(), strings.ReplaceAll(t.Name(), "/", "-"), socket)}
+	x := tmux{t: t, socket: tmuxSocket(t, socket)}
 	t.Cleanup(func() { exec.Command("tmux", "-L", x.socket, "kill-server").Run() })
 	cmd := fmt.Sprintf("env -i HOME=%s PATH=%s TERM=tmux-256color LANG=C.UTF-8 ZERO_SESSION_DIR=%s %s %s; echo ZERO-EXITED-$?; sleep 60",
 		home, os.Getenv("PATH"), filepath.Join(home, "sessions"), bin, strings.Join(args, " "))

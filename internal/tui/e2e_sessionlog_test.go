@@ -33,7 +33,7 @@ func TestEndToEndAppSessionLog(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	x := tmux{t: t, socket: fmt.Sprintf("zero-e2e-%d-%s", os.Getpid(), t.Name())}
+	x := tmux{t: t, socket: tmuxSocket(t, "")}
 	t.Cleanup(func() { exec.Command("tmux", "-L", x.socket, "kill-server").Run() })
 	store := filepath.Join(home, "sessions")
 	cmd := fmt.Sprintf("env -i HOME=%s PATH=%s TERM=tmux-256color LANG=C.UTF-8 ZERO_SESSION_DIR=%s E2E_KEY=sk-e2e %s; echo ZERO-EXITED-$?; sleep 60",

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -99,6 +100,16 @@ func (x tmux) typeLine(s string) {
 	x.run("send-keys", "-t", "zero", "Enter")
 }
 
+// sockets numbers the tmux servers this process starts.
+var sockets atomic.Int64
+
+// tmuxSocket names a new tmux server for t: one per start, so a test run
+// again (-count) never reaches the server its previous run is still
+// shutting down ("server exited unexpectedly").
+func tmuxSocket(t *testing.T, name string) string {
+	return fmt.Sprintf("zero-e2e-%d-%d-%s-%s", os.Getpid(), sockets.Add(1), strings.ReplaceAll(t.Name(), "/", "-"), name)
+}
+
 // startInTmux starts zero against the server at url in a detached tmux
 // session with its own HOME, and returns the driver and the work dir.
 func startInTmux(t *testing.T, bin, url string) (tmux, string) {
@@ -120,7 +131,7 @@ func startAppWithHome(t *testing.T, bin, home string, args ...string) (tmux, str
 // startAppIn is startAppWithHome in the work folder given (a fixture
 // project).
 func startAppIn(t *testing.T, bin, home, work string, args ...string) (tmux, string) {
-	x := tmux{t: t, socket: fmt.Sprintf("zero-e2e-%d-%s", os.Getpid(), t.Name())}
+	x := tmux{t: t, socket: tmuxSocket(t, "")}
 	t.Cleanup(func() { exec.Command("tmux", "-L", x.socket, "kill-server").Run() })
 	quoted := make([]string, len(args))
 	for i, a := range args {
