@@ -95,8 +95,10 @@ type Model struct {
 	// tea.Println has been handed to the renderer, so order is kept.
 	toPrint  []string
 	printing bool
-	// viewHeight is the height of the last frame drawn, for flush.
+	// viewHeight is the height of the last frame drawn, for flush;
+	// cursor is where View drew the cursor in it (nil: none).
 	viewHeight int
+	cursor     *tea.Cursor
 	// output is the program's output when newProgram built it: View
 	// tells it each frame, for the prints it rewrites (reflow.go).
 	output *lockedWriter

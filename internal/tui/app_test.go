@@ -88,8 +88,11 @@ func TestInlineLayoutNoAltScreen(t *testing.T) {
 	if len(live) != 4 {
 		t.Errorf("idle live region should be rule, input, rule, footer; got %q", live)
 	}
-	if v.Cursor == nil || v.Cursor.Y != 1 || v.Cursor.X != 2 {
-		t.Errorf("cursor = %+v, want (2,1)", v.Cursor)
+	if c := d.m.cursor; c == nil || c.Y != 1 || c.X != 2 {
+		t.Errorf("cursor drawn at %+v, want (2,1)", c)
+	}
+	if v.Cursor == nil || v.Cursor.X != 0 || v.Cursor.Y != 0 {
+		t.Errorf("terminal cursor at %+v, want parked at (0,0)", v.Cursor)
 	}
 }
 
@@ -306,9 +309,9 @@ func TestBigPasteShowsWindow(t *testing.T) {
 		t.Fatalf("live region %d rows for a 20-row terminal", len(live))
 	}
 	mustContain(t, "live", live, "pasted line 199", "more lines")
-	v := d.m.View()
-	if v.Cursor == nil || v.Cursor.Y >= len(live) {
-		t.Errorf("cursor %+v outside the %d-row region", v.Cursor, len(live))
+	d.m.View()
+	if c := d.m.cursor; c == nil || c.Y >= len(live) {
+		t.Errorf("cursor %+v outside the %d-row region", c, len(live))
 	}
 	if f := strings.Count(d.m.Value(), "\n"); f != 200 {
 		t.Errorf("paste kept %d lines", f)

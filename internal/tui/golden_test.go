@@ -122,12 +122,12 @@ func TestGoldenScreens(t *testing.T) {
 		d := newDriver(t, newFake(), Options{Width: 13})
 		d.typeText("你好世界，你好世界 ok 🎉")
 		checkGolden(t, d, "wide-input")
-		v := d.m.View()
+		d.m.View()
 		// Rows of 10 cells: "你好世界，", "你好世界 o", "k 🎉"; the cursor
 		// follows the 2-cell emoji: indent 2 + "k 🎉" 4 = column 6, row 3
 		// (below the rule).
-		if v.Cursor == nil || v.Cursor.X != 6 || v.Cursor.Y != 3 {
-			t.Errorf("cursor = %+v, want (6,3)", v.Cursor)
+		if c := d.m.cursor; c == nil || c.X != 6 || c.Y != 3 {
+			t.Errorf("cursor = %+v, want (6,3)", c)
 		}
 	})
 }

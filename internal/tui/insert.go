@@ -47,19 +47,15 @@ func parseInsert(p []byte) (pr printed, ok bool) {
 	return printed{height: h, row: max(h-1-down, 0), lines: lines}, true
 }
 
-// buildInsert rewrites a print above the frame (parseInsert's lines)
-// into: "\r", CUU up rows to the frame's first row (the caller knows where
-// the cursor really is), the same lines (scrolling as needed), the frame
-// lines with autowrap off (a row wider than a narrowed terminal stays one
-// row), ED, and CUU back to the frame's first row. Nothing moves below the
-// cursor's row before it is written, so rows the terminal deleted there do
-// not matter.
-func buildInsert(lines []byte, up int, frame []string) []byte {
+// buildInsert rewrites a print above the frame (parseInsert's lines),
+// from the frame's first row where the cursor rests (reflow.go), into:
+// the same lines (scrolling as needed), the frame lines with autowrap off
+// (a row wider than a narrowed terminal stays one row), ED, and CUU back
+// to the frame's first row. Nothing moves below the cursor's row before it
+// is written, so rows the terminal deleted there do not matter.
+func buildInsert(lines []byte, frame []string) []byte {
 	var b bytes.Buffer
 	b.WriteByte('\r')
-	if up > 0 {
-		b.WriteString(ansi.CursorUp(up))
-	}
 	// Each row starts with a whole-line erase: tmux rewraps a row by the
 	// cells ever written to it, and only EL 2 forgets a longer old row.
 	b.WriteString(ansi.EraseEntireLine)
@@ -95,12 +91,4 @@ func cutCSI(p []byte, final byte) (n int, rest []byte, ok bool) {
 		n = 1
 	}
 	return n, p[i+1:], true
-}
-
-// isInsertAbove recognises Bubble Tea's print above an inline frame
-// (cursedRenderer.insertAbove in bubbletea v2.1): "\r", scrolling and
-// line insertion, then each printed line followed by EL and "\r\n". A
-// frame the renderer draws ends by placing the cursor instead.
-func isInsertAbove(p []byte) bool {
-	return bytes.HasPrefix(p, []byte("\r")) && bytes.HasSuffix(p, []byte(ansi.EraseLineRight+"\r\n"))
 }

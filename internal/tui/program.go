@@ -29,6 +29,7 @@ type RunOptions struct {
 func Run(ctx context.Context, backend Backend, opts RunOptions) error {
 	p, m := newProgram(ctx, backend, opts)
 	_, err := p.Run()
+	m.output.showCursor()
 	m.turn.interrupt()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return ctx.Err()
@@ -73,14 +74,10 @@ func newProgram(ctx context.Context, backend Backend, opts RunOptions) (*tea.Pro
 		// Wrapped so unbracketed pastes land whole (input package, B33).
 		popts = append(popts, tea.WithInput(input.NewReader(os.Stdin)))
 	}
-	env := opts.Env
-	if env == nil {
-		env = os.Environ()
-	}
-	// One writer for the renderer and the resize filter, which keeps
-	// prints and resizes from misplacing lines (reflow.go).
+	// The renderer writes through one writer that keeps prints and
+	// resizes from misplacing lines (reflow.go).
 	w, locked := lockOutput(out)
-	popts = append(popts, tea.WithOutput(w), tea.WithFilter(reflowFilter(locked, terminalReflows(env))))
+	popts = append(popts, tea.WithOutput(w))
 	m.output = locked
 	if opts.Width > 0 && opts.Height > 0 {
 		popts = append(popts, tea.WithWindowSize(opts.Width, opts.Height))

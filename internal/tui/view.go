@@ -6,6 +6,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/zero-agent/zero/internal/tui/cells"
 	"github.com/zero-agent/zero/internal/tui/render"
@@ -78,11 +79,28 @@ func (m *Model) View() tea.View {
 		}
 	}
 	lines := append(top, bottom...)
+	if cursor != nil && cursor.Y < len(lines) {
+		lines[cursor.Y] = drawCursor(lines[cursor.Y], cursor.X)
+	}
+	m.cursor = cursor
 	m.viewHeight = len(lines)
-	m.noteFrame(lines, cursor)
+	m.noteFrame(lines)
 	v := tea.NewView(strings.Join(lines, "\n"))
-	v.Cursor = cursor
+	// The terminal's cursor stays hidden on the region's first cell
+	// (reflow.go says why); the one the user sees is drawn in the text.
+	v.Cursor = tea.NewCursor(0, 0)
 	return v
+}
+
+// drawCursor shows a cursor on the cell at col of line (in reverse video;
+// a space past the end of the text).
+func drawCursor(line string, col int) string {
+	if w := cells.Width(line); col >= w {
+		return line + strings.Repeat(" ", col-w) + ansi.SGR(ansi.ReverseAttr) + " " + ansi.SGR(ansi.NoReverseAttr)
+	}
+	rest := ansi.TruncateLeft(line, col, "")
+	g, w := ansi.FirstGraphemeCluster(ansi.Strip(rest), ansi.GraphemeWidth)
+	return ansi.Truncate(line, col, "") + ansi.SGR(ansi.ReverseAttr) + g + ansi.SGR(ansi.NoReverseAttr) + ansi.TruncateLeft(rest, w, "")
 }
 
 // statusLine shows that a turn is running and how to interrupt it.

@@ -23,6 +23,10 @@ type vterm struct {
 	emu    *vt.Emulator
 	titles []string
 	alt    bool
+	// held: output the terminal has not read yet (hold), as bytes sit in
+	// a pty's buffer while tmux is busy.
+	held    []byte
+	holding bool
 }
 
 func newTerm(w, h int) *vterm {
@@ -40,10 +44,30 @@ func newTerm(w, h int) *vterm {
 func (t *vterm) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.holding {
+		t.held = append(t.held, p...)
+		return len(p), nil
+	}
 	if _, err := t.emu.Write(bytes.ReplaceAll(p, []byte("\n"), []byte("\r\n"))); err != nil {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// hold keeps the program's output from the terminal until release.
+func (t *vterm) hold() {
+	t.mu.Lock()
+	t.holding = true
+	t.mu.Unlock()
+}
+
+// release lets the terminal read the output held since hold.
+func (t *vterm) release() {
+	t.mu.Lock()
+	held := t.held
+	t.held, t.holding = nil, false
+	t.mu.Unlock()
+	t.Write(held)
 }
 
 // keyboard returns the program's input: what the test writes to the
