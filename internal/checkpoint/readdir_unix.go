@@ -1,4 +1,4 @@
-//go:build unix
+//go:build unix && !linux
 
 package checkpoint
 
@@ -13,7 +13,8 @@ import (
 // path) and its subdirectories to scan, .git and ignored ones left out.
 // Each file is stat'ed relative to the open directory (fstatat), which
 // spares the kernel a walk of the whole path.
-func readDir(abs, rel string, sc *scanner) (map[string]Stat, [][2]string, error) {
+func readDir(abs, rel string, sc *scanner) ([]fileStat, [][2]string, error) {
+	sc.w.add(abs) // before reading: a change from now on is an event
 	f, err := os.Open(abs)
 	if err != nil {
 		return nil, nil, err
@@ -25,7 +26,7 @@ func readDir(abs, rel string, sc *scanner) (map[string]Stat, [][2]string, error)
 	}
 	sc.enter(abs)
 	fd := int(f.Fd())
-	files := make(map[string]Stat, len(ents))
+	files := make([]fileStat, 0, len(ents))
 	var dirs [][2]string
 	for _, e := range ents {
 		name := e.Name()
@@ -46,8 +47,21 @@ func readDir(abs, rel string, sc *scanner) (map[string]Stat, [][2]string, error)
 			if unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
 				continue
 			}
-			files[childRel(rel, name)] = Stat{Size: st.Size, Mtime: st.Mtim.Nano(), Mode: uint32(st.Mode & 0o777)}
+			files = append(files, fileStat{childRel(rel, name), statOfUnix(&st)})
 		}
 	}
 	return files, dirs, nil
+}
+
+func statOfUnix(st *unix.Stat_t) Stat {
+	return Stat{Size: st.Size, Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano(), Mode: uint32(st.Mode & 0o777)}
+}
+
+// lstat is the Stat of the file abs (not following a final link).
+func lstat(abs string) (Stat, error) {
+	var st unix.Stat_t
+	if err := unix.Lstat(abs, &st); err != nil {
+		return Stat{}, err
+	}
+	return statOfUnix(&st), nil
 }

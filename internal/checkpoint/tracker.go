@@ -26,19 +26,28 @@ type Options struct {
 	MaxFileSize int64
 	// Emit receives each Checkpointed event.
 	Emit func(event.Event)
+	// NoWatch: scan before every shell command even where inotify could
+	// tell that nothing changed (benchmarks compare the two).
+	NoWatch bool
 }
 
 // Tracker records, for one session, the state of the files a tool is
 // about to write (Before/AfterWrite) and the files a shell command
 // changed (Before/AfterShell: the tree scanned before and after, content
-// hashed only for files whose stat changed). Safe for concurrent use;
-// calls are serialised.
+// hashed only for files whose stat changed; on Linux the scan before is
+// skipped when inotify saw nothing change since the last one). Safe for
+// concurrent use; calls are serialised.
 type Tracker struct {
 	o   Options
 	mu  sync.Mutex
 	idx Index // nil until the first shell command
 	// dirty: idx changed since it was loaded or saved.
 	dirty bool
+	// w reports changes to the tree since the last scan (nil: none can
+	// be seen, every BeforeShell scans); scanned: a scan with w watching
+	// finished, so w's silence means idx is the tree as it is.
+	w       *watcher
+	scanned bool
 }
 
 // NewTracker returns a tracker for o.
@@ -89,7 +98,9 @@ func (t *Tracker) capture(rel string) (st *event.FileState, big bool, err error)
 		return nil, false, err
 	}
 	if t.idx != nil {
-		t.idx[rel] = Entry{Stat: statOf(info), Hash: h}
+		if s, err := lstat(abs); err == nil {
+			t.idx[rel] = Entry{Stat: s, Hash: h}
+		}
 	}
 	return &event.FileState{Hash: h, Mode: uint32(info.Mode().Perm()), Size: int64(len(data))}, false, nil
 }
@@ -151,12 +162,30 @@ func (t *Tracker) emit(cp event.Checkpoint) {
 	}
 }
 
+// scan reads the tree, watching it from the start (events queued before
+// are dropped: the scan sees what they were about).
 func (t *Tracker) scan() (map[string]Stat, error) {
 	var ig Ignorer
 	if t.o.Ignore != nil {
 		ig = t.o.Ignore(t.o.Root)
 	}
-	return Scan(t.o.Root, ig)
+	if t.w == nil && !t.o.NoWatch {
+		if t.w = newWatcher(); t.w != nil {
+			t.w.addGit(t.o.Root)
+		}
+	}
+	if t.w != nil {
+		t.w.drain()
+	}
+	cur, err := scanWatched(t.o.Root, ig, t.w, len(t.idx)+len(t.idx)/8)
+	t.scanned = err == nil && t.w != nil
+	return cur, err
+}
+
+// unchanged reports whether nothing changed in the tree since the last
+// scan (so idx is up to date), by the watcher's events.
+func (t *Tracker) unchanged() bool {
+	return t.idx != nil && t.scanned && t.w != nil && t.w.drain()
 }
 
 // BeforeShell brings the index up to date with the tree before a shell
@@ -166,6 +195,9 @@ func (t *Tracker) scan() (map[string]Stat, error) {
 func (t *Tracker) BeforeShell() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.unchanged() {
+		return nil
+	}
 	if t.idx == nil {
 		t.idx = t.o.Store.LoadIndex(t.o.Root)
 	}
@@ -187,6 +219,10 @@ func (t *Tracker) BeforeShell() error {
 func (t *Tracker) Close() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.w != nil {
+		t.w.close()
+		t.w, t.scanned = nil, false
+	}
 	if t.idx == nil || !t.dirty {
 		return nil
 	}

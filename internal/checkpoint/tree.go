@@ -2,7 +2,6 @@ package checkpoint
 
 import (
 	"encoding/json"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -14,8 +13,12 @@ import (
 
 // Stat is what the tree index compares: a file changed when any differs.
 type Stat struct {
-	Size  int64  `json:"s"`
-	Mtime int64  `json:"m"` // nanoseconds
+	Size  int64 `json:"s"`
+	Mtime int64 `json:"m"` // nanoseconds
+	// Ctime (nanoseconds; 0 where the system has none) changes with
+	// every write and chmod and cannot be set back: it catches an edit
+	// that keeps the size within one mtime tick, or restores the mtime.
+	Ctime int64  `json:"c,omitempty"`
 	Mode  uint32 `json:"p"` // permission bits
 }
 
@@ -43,7 +46,12 @@ type Ignorer interface {
 // workers at once (ig is called under a lock); each file costs one
 // stat relative to its open directory.
 func Scan(root string, ig Ignorer) (map[string]Stat, error) {
-	sc := &scanner{ig: ig, out: make(map[string]Stat, 1024)}
+	return scanWatched(root, ig, nil, 0)
+}
+
+// scanWatched is Scan that has w watch each directory before it is read.
+func scanWatched(root string, ig Ignorer, w *watcher, size int) (map[string]Stat, error) {
+	sc := &scanner{ig: ig, w: w, out: make(map[string]Stat, max(size, 1024))}
 	sc.dir(root, "")
 	sc.wg.Wait()
 	return sc.out, sc.err
@@ -51,6 +59,7 @@ func Scan(root string, ig Ignorer) (map[string]Stat, error) {
 
 type scanner struct {
 	ig  Ignorer
+	w   *watcher
 	wg  sync.WaitGroup
 	sem chan struct{}
 	mu  sync.Mutex
@@ -69,8 +78,8 @@ func (sc *scanner) dir(abs, rel string) {
 	if err != nil && sc.err == nil && rel == "" {
 		sc.err = err
 	}
-	for p, s := range files {
-		sc.out[p] = s
+	for _, f := range files {
+		sc.out[f.rel] = f.st
 	}
 	sc.mu.Unlock()
 	for _, d := range dirs {
@@ -106,16 +115,18 @@ func (sc *scanner) enter(abs string) {
 	sc.ig.Enter(abs)
 }
 
+// fileStat is one file a directory read found.
+type fileStat struct {
+	rel string
+	st  Stat
+}
+
 // childRel joins a relative directory and a name with a slash.
 func childRel(rel, name string) string {
 	if rel == "" {
 		return name
 	}
 	return rel + "/" + name
-}
-
-func statOf(info fs.FileInfo) Stat {
-	return Stat{Size: info.Size(), Mtime: info.ModTime().UnixNano(), Mode: uint32(info.Mode().Perm())}
 }
 
 // Diff lists, sorted, the paths whose stat differs between the index and
