@@ -29,13 +29,14 @@ type LlamaCpp struct {
 	mu     sync.Mutex
 	jinja  bool
 	vision bool
+	slots  int
 }
 
 // NewLlamaCpp starts a fake llama-server serving model (the file name it
 // was started with, e.g. "qwen2.5-coder-0.5b-q8_0.gguf") at a window of
 // nCtx tokens (-c), with --jinja; closed at the end of the test.
 func NewLlamaCpp(t testing.TB, model string, nCtx int) *LlamaCpp {
-	l := &LlamaCpp{model: model, nCtx: nCtx, jinja: true}
+	l := &LlamaCpp{model: model, nCtx: nCtx, jinja: true, slots: 1}
 	l.front = newFront(t, l.own)
 	return l
 }
@@ -58,12 +59,21 @@ func (l *LlamaCpp) Vision() *LlamaCpp {
 	return l
 }
 
+// Slots sets the total_slots /props reports (default 1: llama-server
+// without -np).
+func (l *LlamaCpp) Slots(n int) *LlamaCpp {
+	l.mu.Lock()
+	l.slots = n
+	l.mu.Unlock()
+	return l
+}
+
 // llamaNoJinja is llama-server's refusal of tools without --jinja.
 const llamaNoJinja = `{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}`
 
 func (l *LlamaCpp) own(w http.ResponseWriter, r *http.Request, body []byte) bool {
 	l.mu.Lock()
-	jinja, vision := l.jinja, l.vision
+	jinja, vision, slots := l.jinja, l.vision, l.slots
 	l.mu.Unlock()
 	switch r.Method + " " + r.URL.Path {
 	case "GET /v1/models", "GET /models":
@@ -75,7 +85,7 @@ func (l *LlamaCpp) own(w http.ResponseWriter, r *http.Request, body []byte) bool
 			"model": l.model, "modified_at": "", "name": l.model, "parameters": "", "size": "", "tags": []string{""}, "type": "model"}
 		writeJSON(w, http.StatusOK, map[string]any{"data": []any{data}, "models": []any{models}, "object": "list"})
 	case "GET /props":
-		writeJSON(w, http.StatusOK, map[string]any{"default_generation_settings": map[string]any{"n_ctx": l.nCtx}, "total_slots": 1, "model_path": l.model,
+		writeJSON(w, http.StatusOK, map[string]any{"default_generation_settings": map[string]any{"n_ctx": l.nCtx}, "total_slots": slots, "model_path": l.model,
 			"modalities": map[string]any{"vision": vision, "audio": false}})
 	case "POST /v1/chat/completions", "POST /chat/completions":
 		var req struct {

@@ -64,6 +64,26 @@ type Step struct {
 // Turn is the scripted answer to one completion request.
 type Turn struct {
 	Steps []Step `json:"steps"`
+	// Match, when set, keeps the turn for a request whose body contains
+	// it: a request gets the first unserved turn it matches, so a parent
+	// agent and its sub-agents, whose requests arrive in any order, each
+	// get their own answers (When).
+	Match string `json:"when,omitempty"`
+	// AwaitInFlight holds the answer until that many completion
+	// requests are being served at once, or AwaitFor has passed (Await).
+	AwaitInFlight int      `json:"awaitInFlight,omitempty"`
+	AwaitFor      Duration `json:"awaitFor,omitempty"`
+}
+
+// When returns t kept for a request whose body contains substr.
+func (t Turn) When(substr string) Turn { t.Match = substr; return t }
+
+// Await returns t held until n completion requests are in flight at once
+// (a proof that requests run in parallel, with Server.MaxInFlight), or at
+// most max.
+func (t Turn) Await(n int, max time.Duration) Turn {
+	t.AwaitInFlight, t.AwaitFor = n, Duration(max)
+	return t
 }
 
 // Reply returns a Turn made of steps.

@@ -57,8 +57,17 @@ type Server struct {
 	mu     sync.Mutex
 	turns  []Turn
 	served int
-	reqs   []Request
-	models []string
+	// taken marks the turns served (a When turn may be served before
+	// earlier ones); inFlight counts completion requests being served,
+	// maxInFlight the most at once.
+	taken                 []bool
+	inFlight, maxInFlight int
+	// peaks are the most requests in flight each request being served
+	// has seen (Await), changed signals a change.
+	peaks   map[*int]bool
+	changed *sync.Cond
+	reqs    []Request
+	models  []string
 	// cache, when set (LlamaServerCache), counts chat prompts against the
 	// previous one as llama-server's prompt cache does.
 	cache *promptCache
@@ -146,6 +155,69 @@ func (s *Server) Remaining() int {
 	return len(s.turns) - s.served
 }
 
+// MaxInFlight is the most completion requests served at once so far.
+func (s *Server) MaxInFlight() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.maxInFlight
+}
+
+// next takes the first unserved turn body matches (a turn without Match
+// matches any), and counts the request in flight until done is called.
+func (s *Server) next(body []byte) (turn Turn, index int, peak *int, done func(), ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for len(s.taken) < len(s.turns) {
+		s.taken = append(s.taken, false)
+	}
+	index = -1
+	for i, t := range s.turns {
+		if !s.taken[i] && (t.Match == "" || bytes.Contains(body, []byte(t.Match))) {
+			index = i
+			break
+		}
+	}
+	if index < 0 {
+		return Turn{}, -1, nil, nil, false
+	}
+	s.taken[index] = true
+	s.served++
+	s.inFlight++
+	s.maxInFlight = max(s.maxInFlight, s.inFlight)
+	if s.peaks == nil {
+		s.peaks, s.changed = map[*int]bool{}, sync.NewCond(&s.mu)
+	}
+	peak = new(int)
+	s.peaks[peak] = true
+	for p := range s.peaks {
+		*p = max(*p, s.inFlight)
+	}
+	s.changed.Broadcast()
+	return s.turns[index], index, peak, func() {
+		s.mu.Lock()
+		s.inFlight--
+		delete(s.peaks, peak)
+		s.mu.Unlock()
+	}, true
+}
+
+// await holds a request until it has seen n requests in flight at once,
+// or d has passed.
+func (s *Server) await(peak *int, n int, d time.Duration) {
+	timer := time.AfterFunc(d, func() {
+		s.mu.Lock()
+		*peak = max(*peak, n) // give up waiting
+		s.changed.Broadcast()
+		s.mu.Unlock()
+	})
+	defer timer.Stop()
+	s.mu.Lock()
+	for *peak < n {
+		s.changed.Wait()
+	}
+	s.mu.Unlock()
+}
+
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	var body bytes.Buffer
 	body.ReadFrom(r.Body)
@@ -185,21 +257,18 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("llmtest: no wire format serves %s %s", r.Method, r.URL.Path), "llmtest_no_route")
 		return
 	}
-	s.mu.Lock()
-	var turn Turn
-	ok := s.served < len(s.turns)
-	if ok {
-		turn = s.turns[s.served]
-		s.served++
-	}
-	s.mu.Unlock()
+	turn, index, peak, done, ok := s.next(rec.Body)
 	if !ok {
 		writeError(w, http.StatusInternalServerError,
 			fmt.Sprintf("llmtest: script exhausted: request %d (%s %s) has no scripted turn; add one with Script", n, r.Method, r.URL.Path),
 			"llmtest_script_exhausted")
 		return
 	}
-	st := &State{Request: rec, Turn: s.served - 1, Model: modelOf(rec)}
+	defer done()
+	if turn.AwaitInFlight > 0 {
+		s.await(peak, turn.AwaitInFlight, time.Duration(turn.AwaitFor))
+	}
+	st := &State{Request: rec, Turn: index, Model: modelOf(rec)}
 	s.countPrompt(st, enc, turn)
 	for _, step := range turn.Steps {
 		switch step.Kind {
