@@ -56,7 +56,7 @@ func (l *Loop) Prompt(cfg *Config, n int, now time.Time) (string, error) {
 
 When you are done, append exactly one row to the end of %s, changing nothing already in it. The row starts with the line
 ## Wake %d — %s
-says what you did and what you measured, and its last line is
+says what you did and what you measured (headings inside it start with ### or deeper), and its last line is
 NEXT ACTION: <the one next step for the next wake>
 The harness runs the gates after you and records their results; never claim a gate passed.
 `, l.Path(StateFile), n, now.UTC().Format(time.RFC3339))
