@@ -200,9 +200,16 @@ func (e *Engine) Refused(q Grant) bool {
 // that approves the call is used up. ctx is unused today (reserved for
 // rules and hooks that may run commands).
 func (e *Engine) Decide(ctx context.Context, call llm.ToolCall, tool tools.Tool) Verdict {
+	return e.DecideCapped(ctx, call, tool, "")
+}
+
+// DecideCapped is Decide in the narrower of the engine's mode and limit
+// ("" is no limit): a sub-agent's gate, whose definition may ask for less
+// than its parent's mode and never for more.
+func (e *Engine) DecideCapped(ctx context.Context, call llm.ToolCall, tool tools.Tool, limit Mode) Verdict {
 	_ = ctx
 	e.mu.Lock()
-	mode := e.mode
+	mode := Narrower(e.mode, limit)
 	recent := append([]string(nil), e.recent...)
 	rs := e.rules
 	trs := e.tools

@@ -57,14 +57,17 @@ type Outcome struct {
 type Gate struct {
 	Engine    *Engine
 	Workspace *workspace.Workspace
-	Ask       Asker
-	Audit     event.Sink
-	Hooks     Hooks
+	// Cap, when set, is the widest mode this gate decides in (a
+	// sub-agent's: the narrower of it and the engine's mode applies).
+	Cap   Mode
+	Ask   Asker
+	Audit event.Sink
+	Hooks Hooks
 }
 
 // Decide rules on one call.
 func (g *Gate) Decide(ctx context.Context, call llm.ToolCall, t tools.Tool) Outcome {
-	v := g.Engine.Decide(ctx, call, t)
+	v := g.Engine.DecideCapped(ctx, call, t, g.Cap)
 	rewrite := ""
 	if v.Action != Deny && g.Hooks != nil {
 		var blocked string
@@ -99,7 +102,7 @@ func (g *Gate) askPerson(ctx context.Context, call llm.ToolCall, t tools.Tool, v
 		return "the user rejected this always (a denial saved in grants.json; the user can remove it there)"
 	}
 	if g.Ask == nil {
-		if g.Engine.Mode() == ModeAutoAccept {
+		if Narrower(g.Engine.Mode(), g.Cap) == ModeAutoAccept {
 			return "needs a person even in auto-accept mode: " + v.Reason + ". Do it another way, or the user can approve it in the interactive app or answer permission_request events with -i stream-json."
 		}
 		return v.NonInteractive().Reason

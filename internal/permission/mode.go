@@ -55,3 +55,29 @@ func (m Mode) Next() Mode {
 
 // ReadOnly reports whether m offers read-only tools only.
 func (m Mode) ReadOnly() bool { return m == ModePlan }
+
+// rank orders modes by what they let run without asking: plan runs
+// the least, auto-accept the most.
+func (m Mode) rank() int {
+	switch m {
+	case ModePlan:
+		return 0
+	case ModeAutoAccept:
+		return 2
+	}
+	return 1
+}
+
+// Narrower is the mode of a and b that lets less run; "" is no limit.
+func Narrower(a, b Mode) Mode {
+	switch {
+	case a == "":
+		return b
+	case b == "" || a.rank() <= b.rank():
+		return a
+	}
+	return b
+}
+
+// Wider reports whether m lets more run than than does.
+func (m Mode) Wider(than Mode) bool { return m.rank() > than.rank() }

@@ -442,3 +442,12 @@ func (rs *ToolRules) apply(d Verdict, c callFacts) Verdict {
 	}
 	return d
 }
+
+// RuleNames reports whether name, a tool as a rule or an agent
+// definition writes it (Claude's Read, Zero's read_file, mcp__server),
+// covers Zero's tool (a specifier in parentheses is ignored).
+func RuleNames(name, tool string) bool {
+	name, _, _ = strings.Cut(strings.TrimSpace(name), "(")
+	r := ToolRule{Tool: strings.TrimSpace(name)}
+	return r.covers(tool)
+}

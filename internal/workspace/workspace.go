@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 )
@@ -28,6 +29,10 @@ import (
 // workspace root that relative paths are relative to. It is safe for
 // concurrent use. The zero value is not usable: call New.
 type Workspace struct {
+	// mu guards roots, which AddReadRoot replaces (copy on write) while
+	// tools may be resolving paths (a sub-agent's session opening while
+	// its parent's tools run).
+	mu    sync.RWMutex
 	roots []root
 	// editor, when set, holds the writable roots' files (editor.go).
 	editor atomic.Pointer[editorBox]
@@ -84,8 +89,7 @@ func New(rootDir string, extraRoots ...string) (*Workspace, error) {
 
 // AddReadRoot adds dir as a root that tools may read but never write
 // (the session directory, where cut tool outputs are spilled so the model
-// can read them back). It is not returned by Roots. Not safe while tools
-// run.
+// can read them back). It is not returned by Roots.
 func (w *Workspace) AddReadRoot(dir string) error {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -99,27 +103,36 @@ func (w *Workspace) AddReadRoot(dir string) error {
 	if err != nil {
 		return fmt.Errorf("read root %q: %w", dir, err)
 	}
-	w.roots = append(w.roots, root{path: real, fs: r, readOnly: true})
+	w.mu.Lock()
+	w.roots = append(w.roots[:len(w.roots):len(w.roots)], root{path: real, fs: r, readOnly: true})
+	w.mu.Unlock()
 	return nil
+}
+
+// list is the roots now (a slice AddReadRoot never changes in place).
+func (w *Workspace) list() []root {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	return w.roots
 }
 
 // Close releases the root handles.
 func (w *Workspace) Close() error {
 	var errs []error
-	for _, r := range w.roots {
+	for _, r := range w.list() {
 		errs = append(errs, r.fs.Close())
 	}
 	return errors.Join(errs...)
 }
 
 // Root returns the resolved workspace root directory.
-func (w *Workspace) Root() string { return w.roots[0].path }
+func (w *Workspace) Root() string { return w.list()[0].path }
 
 // Roots returns every resolved writable root, the workspace root first
 // (read-only roots from AddReadRoot are left out).
 func (w *Workspace) Roots() []string {
-	out := make([]string, 0, len(w.roots))
-	for _, r := range w.roots {
+	out := make([]string, 0, len(w.list()))
+	for _, r := range w.list() {
 		if !r.readOnly {
 			out = append(out, r.path)
 		}
@@ -164,7 +177,7 @@ func (w *Workspace) Resolve(path string, forWrite bool) (string, error) {
 // before any symlink is followed; when it does but the resolved path does
 // not, a symlink caused the escape.
 func (w *Workspace) lexicallyInside(p string) bool {
-	for _, r := range w.roots {
+	for _, r := range w.list() {
 		if within(r.path, p) {
 			return true
 		}
@@ -189,7 +202,7 @@ func (w *Workspace) Rel(abs string) string {
 }
 
 func (w *Workspace) rootOf(abs string) (root, bool) {
-	for _, r := range w.roots {
+	for _, r := range w.list() {
 		if within(r.path, abs) {
 			return r, true
 		}
