@@ -54,6 +54,10 @@ var _ event.OutputSink = (*updates)(nil)
 
 // Emit maps e to zero or more session/update notifications.
 func (u *updates) Emit(e event.Event) {
+	if e.ParentToolCallID != "" {
+		u.child(e)
+		return
+	}
 	switch e.Type {
 	case event.Text:
 		if e.Text != "" {
@@ -78,6 +82,24 @@ func (u *updates) Emit(e event.Event) {
 	case event.Warning, event.Error:
 		if e.Text != "" {
 			u.send(acpsdk.UpdateAgentThoughtText("zero: " + string(e.Type) + ": " + e.Text + "\n"))
+		}
+	}
+}
+
+// child maps a sub-agent's event (the task tool runs it): its tool calls,
+// warnings and errors become thought text naming it, under the parent's
+// task call; its own text stays in its session log (the task call's
+// result carries its answer), and its tool call ids, which may repeat
+// the parent's, are never sent as calls of this session.
+func (u *updates) child(e event.Event) {
+	switch e.Type {
+	case event.ToolCall:
+		if e.ToolCall != nil {
+			u.send(acpsdk.UpdateAgentThoughtText(e.Agent + " sub-agent: " + describe(*e.ToolCall, u.root).title + "\n"))
+		}
+	case event.Warning, event.Error:
+		if e.Text != "" {
+			u.send(acpsdk.UpdateAgentThoughtText("zero: " + e.Agent + " sub-agent: " + string(e.Type) + ": " + e.Text + "\n"))
 		}
 	}
 }

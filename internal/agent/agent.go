@@ -303,6 +303,14 @@ func (a *Agent) SetPlanning(on bool) { a.opts.Planning = on }
 // answer to match (nil: none); see llm.Request.ResponseSchema.
 func (a *Agent) SetResponseSchema(s json.RawMessage) { a.responseSchema = s }
 
+// SetMaxTurns caps model requests per later run (a sub-agent's
+// maxTurns); n <= 0 keeps the cap. Not safe during a Run.
+func (a *Agent) SetMaxTurns(n int) {
+	if n > 0 {
+		a.opts.MaxTurns = n
+	}
+}
+
 // SetGate changes the permission gate.
 func (a *Agent) SetGate(g Gate) { a.opts.Gate = g }
 

@@ -94,7 +94,7 @@ func (a *Agent) CapAttached(id, path, content string) (string, error) {
 // memory (bash) streams the whole of it to the call's spill file
 // (tools.WithFullOutput at contextmgr.SpillPath), so the spill holds the
 // entire output up to the tool's limit instead of the part it kept.
-// With Options.ToolOutput the tool's output also goes there as it runs.
+// It always carries the call's id (tools.CallID). With Options.ToolOutput the tool's output also goes there as it runs.
 func (a *Agent) toolContext(ctx context.Context, callID string) context.Context {
 	ctx = tools.WithCallID(ctx, callID)
 	if f := a.opts.ToolOutput; f != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/zero-agent/zero/internal/run"
 	"github.com/zero-agent/zero/internal/sessions"
 	"github.com/zero-agent/zero/internal/skills"
+	"github.com/zero-agent/zero/internal/subagents"
 	"github.com/zero-agent/zero/internal/workspace"
 )
 
@@ -113,6 +114,9 @@ func contextReport(s stdio, wd, id string) error {
 	sk := skills.Discover(run.ExtensionOptions(wd, trust.OK(), run.LoadPlugins()))
 	reg := run.ToolSet(ws, run.ToolOptions{})
 	run.AddSkillTool(reg, sk, run.ToolOptions{})
+	if meta.ParentID == "" { // sub-agents do not nest
+		run.AddTaskTool(reg, subagents.Discover(run.ExtensionOptions(wd, trust.OK())), window)
+	}
 	a := agent.New(agent.Options{
 		Model:         meta.Model,
 		System:        agent.SystemPrompt(wd, time.Now(), run.SystemExtra(inst, sk, window)),

@@ -52,7 +52,7 @@ func newRoot(s stdio) *cobra.Command {
 	root.AddCommand(
 		execCmd(s), acpCmd(s),
 		sessionsCmd(s), logsCmd(s), contextCmd(s),
-		configCmd(s), providersCmd(s), modelsCmd(s), mcpCmd(s), skillsCmd(s), commandsCmd(s), pluginCmd(s), initCmd(s), doctorCmd(s),
+		configCmd(s), providersCmd(s), modelsCmd(s), mcpCmd(s), skillsCmd(s), agentsCmd(s), commandsCmd(s), pluginCmd(s), initCmd(s), doctorCmd(s),
 		trustCmd(s), rulesCmd(s), guardCmd(s), hooksCmd(s), scanCmd(s), loopCmd(s),
 		versionCmd(s),
 	)

@@ -48,7 +48,7 @@ func sessionsCmd(s stdio) *cobra.Command {
 		RunE:    ran(func(*cobra.Command, []string) error { return runSessions(s, all) }),
 	}
 	c.Flags().BoolVar(&all, "all", false, "list sessions of every workspace, with a WORKSPACE column")
-	c.AddCommand(rewindCmd(s))
+	c.AddCommand(rewindCmd(s), sessionsTreeCmd(s))
 	return c
 }
 

@@ -112,6 +112,13 @@ type File struct {
 	MaxOutputTokens *int `json:"maxOutputTokens,omitempty"`
 	// Hooks is passed through to internal/hooks unparsed.
 	Hooks json.RawMessage `json:"hooks,omitempty"`
+	// AgentModels maps a model name a sub-agent definition gives
+	// (Claude's aliases sonnet, opus, haiku, or any other) to the model
+	// to run it with: "model" or "provider/model".
+	AgentModels map[string]string `json:"agentModels,omitempty"`
+	// MaxParallelAgents caps the sub-agents one turn runs at once
+	// (default 3; a llama.cpp server with fewer slots gets that many).
+	MaxParallelAgents *int `json:"maxParallelAgents,omitempty"`
 }
 
 // UserPath returns the user config file: $XDG_CONFIG_HOME/zero/config.json
@@ -276,7 +283,7 @@ func (f *File) validate() error {
 	if _, err := permission.ParseMode(f.PermissionMode); err != nil {
 		return fmt.Errorf("permissionMode: %w", err)
 	}
-	for name, v := range map[string]*int{"maxTurns": f.MaxTurns, "contextWindow": f.ContextWindow, "maxToolOutput": f.MaxToolOutput, "maxTurnOutput": f.MaxTurnOutput, "maxOutputTokens": f.MaxOutputTokens} {
+	for name, v := range map[string]*int{"maxTurns": f.MaxTurns, "contextWindow": f.ContextWindow, "maxToolOutput": f.MaxToolOutput, "maxTurnOutput": f.MaxTurnOutput, "maxOutputTokens": f.MaxOutputTokens, "maxParallelAgents": f.MaxParallelAgents} {
 		if v != nil && *v <= 0 {
 			return fmt.Errorf("%s must be positive, not %d", name, *v)
 		}

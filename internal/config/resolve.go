@@ -96,6 +96,11 @@ type Config struct {
 	ACPTerminal bool `json:"acpTerminal,omitempty"`
 	// Hooks come from the user file.
 	Hooks json.RawMessage `json:"hooks,omitempty"`
+	// AgentModels map sub-agent model names to models (file.go); a
+	// later file's entry wins a name.
+	AgentModels map[string]string `json:"agentModels,omitempty"`
+	// MaxParallelAgents caps the sub-agents run at once (0: the default).
+	MaxParallelAgents int `json:"maxParallelAgents,omitempty"`
 	// ProjectHooks come from the project file: untrusted code that arrived
 	// with the repository; internal/hooks must not run them without the
 	// user's consent.
@@ -364,6 +369,13 @@ func (c *Config) applyCommon(f *File) {
 	setInt(&c.MaxToolOutput, f.MaxToolOutput)
 	setInt(&c.MaxTurnOutput, f.MaxTurnOutput)
 	setInt(&c.MaxOutputTokens, f.MaxOutputTokens)
+	setInt(&c.MaxParallelAgents, f.MaxParallelAgents)
+	for k, v := range f.AgentModels {
+		if c.AgentModels == nil {
+			c.AgentModels = map[string]string{}
+		}
+		c.AgentModels[k] = v
+	}
 }
 
 func setInt(dst *int, v *int) {

@@ -88,6 +88,11 @@ type Event struct {
 	Time          time.Time `json:"time"`
 	// Turn counts model requests within the run, from 1.
 	Turn int `json:"turn,omitempty"`
+	// ParentToolCallID, on a sub-agent's events as its parent's surface
+	// sees them, is the id of the parent's task call that runs it; Agent
+	// is the sub-agent's name. Both are empty on the parent's own events.
+	ParentToolCallID string `json:"parentToolCallId,omitempty"`
+	Agent            string `json:"agent,omitempty"`
 
 	Text      string        `json:"text,omitempty"`
 	ErrorKind llm.ErrorKind `json:"errorKind,omitempty"`
@@ -255,9 +260,13 @@ type Totals struct {
 	Turns     int       `json:"turns"`
 	ToolCalls int       `json:"toolCalls"`
 	Usage     llm.Usage `json:"usage"`
-	// CostUSD is the estimated cost when the catalog knows prices.
+	// CostUSD is the estimated cost when the catalog knows prices; it
+	// includes the sub-agents' (Subagents).
 	CostUSD   float64 `json:"costUsd,omitempty"`
 	ElapsedMs int64   `json:"elapsedMs"`
+	// Subagents sums the runs of the sub-agents this run started (nil:
+	// none): their turns, tool calls, usage and cost.
+	Subagents *Totals `json:"subagents,omitempty"`
 }
 
 // Permission carries a permission request or a person's decision on it,

@@ -83,6 +83,10 @@ func (p *progress) Emit(e event.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.last = time.Now()
+	if e.ParentToolCallID != "" {
+		p.child(e)
+		return
+	}
 	switch e.Type {
 	case event.RunStart:
 		p.prompted = false
@@ -224,4 +228,20 @@ func sizeText(n int) string {
 		return fmt.Sprintf("%d B", n)
 	}
 	return fmt.Sprintf("%.1f KB", float64(n)/1024)
+}
+
+// child shows a sub-agent's tool calls, warnings and errors, named after
+// it; its text and answer stay in its own session log (the parent's tool
+// result carries the answer). p.mu is held.
+func (p *progress) child(e event.Event) {
+	switch e.Type {
+	case event.ToolCall:
+		p.flushText()
+		p.release()
+		fmt.Fprintf(p.w, "  ⚙ %s: %s(%s)\n", sanitize.Line(e.Agent), sanitize.Line(e.ToolCall.Name), oneLine(e.ToolCall.Arguments, 140))
+	case event.Warning, event.Error:
+		p.flushText()
+		p.release()
+		fmt.Fprintf(p.w, "  ! %s sub-agent: %s\n", sanitize.Line(e.Agent), sanitize.Text(e.Text))
+	}
 }

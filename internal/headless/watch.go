@@ -35,22 +35,24 @@ type watch struct {
 
 func (w *watch) Emit(e event.Event) {
 	w.mu.Lock()
-	switch e.Type {
-	case event.Usage:
+	child := e.ParentToolCallID != "" // a sub-agent's: its cost counts, its totals reach the parent's run_end
+	switch {
+	case e.Type == event.Usage:
 		w.cost += e.CostUSD
 		if w.budget > 0 && w.cost > w.budget {
 			w.stop(fmt.Errorf("%w ($%.4f > $%.4f)", errBudget, w.cost, w.budget))
 		}
-	case event.ToolCall:
+	case child:
+	case e.Type == event.ToolCall:
 		if e.Turn != w.turn {
 			w.turn, w.calls, w.results, w.denied = e.Turn, 0, 0, 0
 		}
 		w.calls++
-	case event.ToolResult:
+	case e.Type == event.ToolResult:
 		if e.Result != nil {
 			w.result(e.Result)
 		}
-	case event.RunEnd:
+	case e.Type == event.RunEnd:
 		if e.Totals != nil {
 			t := *e.Totals
 			w.totals.Turns += t.Turns
@@ -58,6 +60,17 @@ func (w *watch) Emit(e event.Event) {
 			w.totals.Usage = w.totals.Usage.Add(t.Usage)
 			w.totals.CostUSD += t.CostUSD
 			w.totals.ElapsedMs += t.ElapsedMs
+			if sub := t.Subagents; sub != nil {
+				if w.totals.Subagents == nil {
+					w.totals.Subagents = &event.Totals{}
+				}
+				s := w.totals.Subagents
+				s.Turns += sub.Turns
+				s.ToolCalls += sub.ToolCalls
+				s.Usage = s.Usage.Add(sub.Usage)
+				s.CostUSD += sub.CostUSD
+				s.ElapsedMs += sub.ElapsedMs
+			}
 		}
 	}
 	w.mu.Unlock()

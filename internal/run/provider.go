@@ -161,17 +161,17 @@ func localHost(base string) bool {
 // the window) is printed once here. A configured window still wins, with a
 // warning when it is more than the server runs the model with.
 func contextWindow(stderr io.Writer, cfg *config.Config, r *config.Resolved, srv *discovery.Server) int {
-	w, _, _ := resolveWindow(stderr, cfg, r, srv)
+	w, _, _, _ := resolveWindow(stderr, cfg, r, srv)
 	return w
 }
 
 // resolveWindow is contextWindow, whether the window is the server's
 // default assumed for a model it has not loaded yet (windowrefresh.go),
 // and whether the server is llama.cpp, which counts prompts exactly
-// (tokencount.go).
-func resolveWindow(stderr io.Writer, cfg *config.Config, r *config.Resolved, srv *discovery.Server) (int, bool, bool) {
+// (tokencount.go), and how many requests it runs at once (0: unknown).
+func resolveWindow(stderr io.Writer, cfg *config.Config, r *config.Resolved, srv *discovery.Server) (int, bool, bool, int) {
 	m, warn := catalog.Resolve(string(r.Kind), r.Model)
-	assumed, llamaCpp := false, false
+	assumed, llamaCpp, slots := false, false, 0
 	discovered := 0
 	if r.Kind == config.KindOpenAICompatible && (srv != nil || localHost(r.BaseURL)) {
 		if srv == nil {
@@ -181,6 +181,7 @@ func resolveWindow(stderr io.Writer, cfg *config.Config, r *config.Resolved, srv
 		w, err := (&discovery.Prober{}).Window(ctx, *srv, r.Model)
 		cancel()
 		llamaCpp = err == nil && w.Kind == discovery.LlamaCpp
+		slots = w.Slots
 		switch {
 		case err != nil:
 		case cfg.ContextWindow > w.Tokens:
@@ -202,7 +203,7 @@ func resolveWindow(stderr io.Writer, cfg *config.Config, r *config.Resolved, srv
 	if source == "default" && warn != "" {
 		fmt.Fprintln(stderr, "zero: warning:", warn)
 	}
-	return w, assumed, llamaCpp
+	return w, assumed, llamaCpp, slots
 }
 
 // HostOf returns the host:port of a base URL for display.

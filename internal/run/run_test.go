@@ -39,7 +39,7 @@ func openTest(t *testing.T, srv *llmtest.Server, o Options) (*Runtime, *bytes.Bu
 
 // openIsolated is openTest in the home the test already isolated (and
 // set up: a config file, an MCP server).
-func openIsolated(t *testing.T, srv *llmtest.Server, o Options) (*Runtime, *bytes.Buffer) {
+func openIsolated(t testing.TB, srv *llmtest.Server, o Options) (*Runtime, *bytes.Buffer) {
 	t.Helper()
 	if o.Workdir == "" {
 		o.Workdir = CanonicalDir(t.TempDir())

@@ -103,6 +103,12 @@ type Runtime struct {
 	// counts: the server is llama.cpp, whose tokenizer Zero asks to
 	// count its fixed prompt at session start (tokencount.go).
 	counts bool
+	// slots is how many requests the server runs at once (llama.cpp's
+	// total_slots; 0: unknown); agentSlots bounds the sub-agents running
+	// at once by it and the config (subagent_parallel.go).
+	slots      int
+	slotsOnce  sync.Once
+	agentSlots chan struct{}
 }
 
 // Open resolves configuration, the provider and the workspace.
@@ -159,7 +165,7 @@ func Open(o Options) (*Runtime, error) {
 	if o.MaxTurns > 0 {
 		rt.maxTurns = o.MaxTurns
 	}
-	rt.Window, rt.windowAssumed, rt.counts = resolveWindow(stderr, cfg, active, srv)
+	rt.Window, rt.windowAssumed, rt.counts, rt.slots = resolveWindow(stderr, cfg, active, srv)
 	rt.policy = shellPolicy(ws)
 	rt.policy.Network = cfg.SandboxNetwork == config.NetworkOn
 	if o.NoSandbox || cfg.NoSandbox {

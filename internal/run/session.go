@@ -23,6 +23,7 @@ import (
 	"github.com/zero-agent/zero/internal/providers/catalog"
 	"github.com/zero-agent/zero/internal/sessions"
 	"github.com/zero-agent/zero/internal/skills"
+	"github.com/zero-agent/zero/internal/subagents"
 	"github.com/zero-agent/zero/internal/tools"
 )
 
@@ -39,8 +40,9 @@ type Which struct {
 	At int
 	// Parent, for a new session, is the session whose sub-agent it is
 	// (internal/run/subagent.go): recorded in its metadata, and a child
-	// is not offered the task tool. Root is the top of its lineage.
-	Parent, Root string
+	// is not offered the task tool. Root is the top of its lineage;
+	// Agent the sub-agent's name and Title its job, on one line.
+	Parent, Root, Agent, Title string
 }
 
 // Session is one open conversation: its log, its agent loop, its gate and
@@ -102,6 +104,11 @@ type Session struct {
 	spent spent
 	// ckpt records what the tools change (checkpoints.go); nil: off.
 	ckpt *checkpoint.Tracker
+	// agents are the sub-agent definitions the task tool offers (nil in
+	// a sub-agent: they do not nest); children are the sub-agents
+	// running now (subagent_status.go).
+	agents   *subagents.Set
+	children children
 }
 
 // Usage is how much of the window the session uses now.
@@ -138,10 +145,12 @@ func (rt *Runtime) OpenSession(w Which) (*Session, error) {
 	topts := ToolOptions{Policy: &rt.policy, Engine: rt.Engine, Hooks: s.hooks, Procs: s.procs, Ask: s.asker, Checkpoints: s.ckpt}
 	s.tools = ToolSet(rt.Workspace, topts)
 	s.loadExtensions(topts)
-	if w.Parent == "" { // sub-agents do not nest
-		s.tools.Add(wrapTool(&taskTool{parent: s}, topts))
+	child := w.Parent != "" || got.parent != ""
+	if !child { // sub-agents do not nest
+		s.agents = subagents.Discover(ExtensionOptions(rt.Workspace.Root(), rt.Trusted, rt.plugins))
+		s.tools.Add(wrapTool(&taskTool{parent: s, agents: s.agents}, topts))
 	}
-	s.noTask = w.Parent != "" || window < taskMinWindow
+	s.noTask = child || window < taskMinWindow
 	withNested(s.tools, s.instructions)
 	s.edits = chooseEditTools(rt.Config.EditTool, string(rt.Active.Kind), model)
 	s.agent = agent.New(agent.Options{
@@ -187,6 +196,9 @@ type opened struct {
 	history []llm.Message
 	plan    *event.TaskPlan
 	notes   []string
+	// parent is the parent session of a sub-agent's log ("" otherwise):
+	// resumed on its own, it is still not offered the task tool.
+	parent string
 }
 
 // openLog opens (and locks) the session log w names, with its history.
@@ -217,7 +229,7 @@ func (rt *Runtime) openLog(w Which) (*sessions.Session, opened, error) {
 		}
 	default:
 		model, _ := rt.ModelWindow()
-		log, err = rt.Store.Create(sessions.Metadata{Workspace: rt.Workspace.Root(), Provider: rt.Active.Name, Model: model, ParentID: w.Parent, RootID: w.Root})
+		log, err = rt.Store.Create(sessions.Metadata{Workspace: rt.Workspace.Root(), Provider: rt.Active.Name, Model: model, ParentID: w.Parent, RootID: w.Root, Agent: w.Agent, Title: w.Title})
 	}
 	if err != nil {
 		if errors.Is(err, sessions.ErrNotFound) || errors.Is(err, sessions.ErrAmbiguous) {
@@ -247,7 +259,7 @@ func (rt *Runtime) openLog(w Which) (*sessions.Session, opened, error) {
 	for _, n := range notes {
 		fmt.Fprintln(rt.warnings(), "zero: warning:", n)
 	}
-	return log, opened{history: history, plan: plan, notes: notes}, nil
+	return log, opened{history: history, plan: plan, notes: notes, parent: log.Meta().ParentID}, nil
 }
 
 // InUseError: another zero holds the session's lock.
@@ -475,6 +487,12 @@ func outputCap(kind, model string, configured int) int {
 // with its price, its output cap and its context window (config, then what a local server
 // reports, then the catalog), so compaction follows the new model.
 func (s *Session) SetModel(name string) {
+	s.rt.setModel(name, s.useModel(name))
+}
+
+// useModel switches this session's agent to model name and returns its
+// window, leaving the runtime's model alone (a sub-agent's own model).
+func (s *Session) useModel(name string) int {
 	r := *s.rt.Active
 	r.Model = name
 	w := contextWindow(io.Discard, s.rt.Config, &r, nil)
@@ -483,7 +501,7 @@ func (s *Session) SetModel(name string) {
 	s.agent.SetMaxOutputTokens(outputCap(string(r.Kind), name, s.rt.Config.MaxOutputTokens))
 	s.fitWindow(w)
 	s.pricing.setModel(name)
-	s.rt.setModel(name, w)
+	return w
 }
 
 // ReasoningEfforts are the reasoning efforts the session's model takes

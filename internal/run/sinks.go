@@ -94,6 +94,10 @@ type pricing struct {
 	known    bool
 	// session is the whole session's estimated cost (every run's).
 	session float64
+	// children sums the sub-agents of the run under way
+	// (subagent_parallel.go).
+	children    event.Totals
+	hasChildren bool
 }
 
 func newPricing(next event.Sink, provider, model string) *pricing {
@@ -131,6 +135,7 @@ func (p *pricing) Emit(e event.Event) {
 	switch e.Type {
 	case event.RunStart:
 		p.usd, p.known = 0, false
+		p.children, p.hasChildren = event.Totals{}, false
 	case event.Usage:
 		if e.Usage != nil {
 			if usd, ok := catalog.Cost(p.model, *e.Usage); ok {
@@ -141,9 +146,16 @@ func (p *pricing) Emit(e event.Event) {
 			}
 		}
 	case event.RunEnd:
-		if e.Totals != nil && p.known {
+		if e.Totals != nil && (p.known || p.hasChildren) {
 			t := *e.Totals
-			t.CostUSD = p.usd
+			if p.known {
+				t.CostUSD = p.usd
+			}
+			if p.hasChildren {
+				sub := p.children
+				t.Subagents = &sub
+				t.CostUSD += sub.CostUSD
+			}
 			e.Totals = &t
 		}
 	}

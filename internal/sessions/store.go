@@ -71,6 +71,9 @@ type Metadata struct {
 	// parent).
 	ParentID string `json:"parentId,omitempty"`
 	RootID   string `json:"rootId,omitempty"`
+	// Agent is a sub-agent session's agent (explore, general, or a
+	// definition's name).
+	Agent string `json:"agent,omitempty"`
 }
 
 // Store is a directory of sessions. The zero value is not usable; use Open.

@@ -45,7 +45,8 @@ func shellRunner(ctx context.Context) ShellRunner {
 type callIDKey struct{}
 
 // WithCallID returns ctx naming the tool call a tool runs for (the agent
-// loop sets it), so a ShellRunner can attach what it shows to the call.
+// loop sets it), so a ShellRunner can attach what it shows to the call and
+// a tool that reports events of its own (the task tool) can name its call.
 func WithCallID(ctx context.Context, id string) context.Context {
 	return context.WithValue(ctx, callIDKey{}, id)
 }

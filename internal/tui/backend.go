@@ -164,6 +164,8 @@ const (
 	ReportMemory ReportKind = "memory"
 	// ReportSkills lists the skills (/skills) and what was skipped.
 	ReportSkills ReportKind = "skills"
+	// ReportAgents lists the sub-agent definitions (/agents).
+	ReportAgents ReportKind = "agents"
 	// ReportStatus is /status: model, endpoint, window, mode, session,
 	// MCP servers; ReportCost is /cost: tokens and estimated cost.
 	ReportStatus ReportKind = "status"

@@ -171,6 +171,8 @@ func (b *RunBackend) Report(ctx context.Context, kind ReportKind) (string, error
 		return b.Session().Instructions().Report(), nil
 	case ReportSkills:
 		return b.Session().Skills().Report() + "\nrun one with /<name> [arguments]; the model loads them with the skill tool", nil
+	case ReportAgents:
+		return b.Session().Agents().Report() + "\nthe model runs one with the task tool (offered from a 32K window)", nil
 	case ReportStatus:
 		return b.Session().StatusReport(ctx), nil
 	case ReportCost:

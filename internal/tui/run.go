@@ -39,6 +39,8 @@ type turnState struct {
 	// (parallel calls print every card first) is headed by its call.
 	calls    map[string]string
 	lastCall string
+	// children are the sub-agents running now (subagents.go).
+	children []child
 }
 
 func (t *turnState) resize(width int) {
@@ -81,6 +83,10 @@ func (m *Model) startRun(prompt string) tea.Cmd {
 
 // event renders one agent-loop event.
 func (m *Model) event(e event.Event) {
+	if e.ParentToolCallID != "" {
+		m.childEvent(e)
+		return
+	}
 	w := m.contentWidth()
 	switch e.Type {
 	case event.Text:

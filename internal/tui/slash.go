@@ -38,6 +38,7 @@ var commands = []command{
 	{"tools", "", "list the tools the model can use"},
 	{"memory", "", "list the instruction files loaded (AGENTS.md, CLAUDE.md…)"},
 	{"skills", "", "list the skills (/<skill> [args] runs one)"},
+	{"agents", "", "list the sub-agents the model can hand jobs to"},
 	{"compact", "", "compact the conversation now"},
 	{"rules", "[why <id>]", "show the rules in force, or why one exists"},
 	{"mcp", "[tools|prompts|reconnect NAME|remove NAME]", "MCP servers: state, tools, prompts (/mcp__server__prompt runs one), reconnect, remove"},
@@ -195,7 +196,7 @@ func (m *Model) slash(line string) tea.Cmd {
 		return m.background("", func(ctx context.Context, b Backend) (string, error) {
 			return b.MCP(ctx, arg)
 		})
-	case "config", "context", "logs", "tools", "memory", "skills", "status", "cost":
+	case "config", "context", "logs", "tools", "memory", "skills", "agents", "status", "cost":
 		kind := ReportKind(name)
 		return m.background("", func(ctx context.Context, b Backend) (string, error) {
 			return b.Report(ctx, kind)

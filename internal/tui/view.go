@@ -27,6 +27,7 @@ func (m *Model) View() tea.View {
 	top = append(top, m.liveReply()...)
 	if m.turn.running {
 		top = append(top, m.statusLine())
+		top = append(top, m.childLines()...)
 	}
 	top = append(top, m.queueView()...)
 	if m.hint != "" && m.perm == nil && m.quest == nil { // the prompt and the form show it

@@ -29,6 +29,9 @@ type Window struct {
 	// Warning, when not empty, is one line for the user: the window is
 	// smaller than the model's and how to raise it.
 	Warning string
+	// Slots is how many requests the server runs at once (llama.cpp's
+	// /props total_slots, set by -np); 0 when it does not say.
+	Slots int
 }
 
 // Cut reports whether the server runs the model with less than it supports.
@@ -105,6 +108,7 @@ func (p *Prober) get(ctx context.Context, url string, v any) error {
 func (p *Prober) llamaProps(ctx context.Context, srv Server) (Window, error) {
 	var props struct {
 		NCtx     int `json:"n_ctx"`
+		Slots    int `json:"total_slots"`
 		Defaults struct {
 			NCtx int `json:"n_ctx"`
 		} `json:"default_generation_settings"`
@@ -116,5 +120,5 @@ func (p *Prober) llamaProps(ctx context.Context, srv Server) (Window, error) {
 	if props.Defaults.NCtx > 0 {
 		n = props.Defaults.NCtx
 	}
-	return Window{Tokens: n, Source: "llama.cpp /props"}, nil
+	return Window{Tokens: n, Source: "llama.cpp /props", Slots: props.Slots}, nil
 }

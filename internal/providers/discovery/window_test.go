@@ -77,8 +77,8 @@ func TestWindowReportsWhatTheServerRuns(t *testing.T) {
 			Window{Tokens: 4096, Model: 131072, Source: "lmstudio default", Assumed: true}, []string{"assumed 4096"}},
 		{"lm studio: an embedding model's own small window is not cut", lmstudioV1, LMStudio, "text-embedding-nomic-embed-text-v1.5-embedding",
 			Window{Tokens: 2048, Model: 2048, Source: "lmstudio default", Assumed: true}, nil},
-		{"llama.cpp says no model window and warns nothing", llamacpp, LlamaCpp, "m",
-			Window{Tokens: 32768, Source: "llama.cpp /props"}, nil},
+		{"llama.cpp says no model window, warns nothing, and gives its slots", llamacpp, LlamaCpp, "m",
+			Window{Tokens: 32768, Source: "llama.cpp /props", Slots: 1}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
