@@ -115,7 +115,7 @@ func contextReport(s stdio, wd, id string) error {
 	reg := run.ToolSet(ws, run.ToolOptions{})
 	run.AddSkillTool(reg, sk, run.ToolOptions{})
 	if meta.ParentID == "" { // sub-agents do not nest
-		run.AddTaskTool(reg, subagents.Discover(run.ExtensionOptions(wd, trust.OK())), window)
+		run.AddTaskTool(reg, subagents.Discover(run.ExtensionOptions(wd, trust.OK(), run.LoadPlugins())), window)
 	}
 	a := agent.New(agent.Options{
 		Model:         meta.Model,
