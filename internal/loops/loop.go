@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"time"
+
+	"github.com/zero-agent/zero/internal/xdg"
 )
 
 // The files of a loop's folder.
@@ -28,14 +30,11 @@ func Root() (string, error) {
 	if d := os.Getenv("ZERO_LOOPS_DIR"); d != "" {
 		return d, nil
 	}
-	if d := os.Getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "zero", "loops"), nil
-	}
-	home, err := os.UserHomeDir()
+	data, err := xdg.DataDir()
 	if err != nil {
 		return "", fmt.Errorf("loops: no home directory; set ZERO_LOOPS_DIR: %w", err)
 	}
-	return filepath.Join(home, ".local", "share", "zero", "loops"), nil
+	return filepath.Join(data, "loops"), nil
 }
 
 var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/zero-agent/zero/internal/atomicfile"
 	"github.com/zero-agent/zero/internal/config"
+	"github.com/zero-agent/zero/internal/xdg"
 )
 
 // LockFile is the lock file's name, in Zero's config directory (beside
@@ -27,12 +28,11 @@ type Store struct {
 // DefaultStore is the user's: $XDG_DATA_HOME/zero (~/.local/share/zero,
 // beside the sessions) and the config directory's plugins.lock.json.
 func DefaultStore() Store {
-	data := os.Getenv("XDG_DATA_HOME")
-	if data == "" || !filepath.IsAbs(data) {
-		home, _ := os.UserHomeDir()
-		data = filepath.Join(home, ".local", "share")
+	data, _ := xdg.DataDir() // no home: a relative folder, as config.Dir gives
+	if data == "" {
+		data = filepath.Join(".local", "share", "zero")
 	}
-	return Store{Dir: filepath.Join(data, "zero"), Lock: filepath.Join(config.Dir(), LockFile)}
+	return Store{Dir: data, Lock: filepath.Join(config.Dir(), LockFile)}
 }
 
 // PluginDir is where plugin name is installed.

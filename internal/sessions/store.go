@@ -15,6 +15,7 @@ import (
 
 	"github.com/zero-agent/zero/internal/atomicfile"
 	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/xdg"
 )
 
 // File names inside a session directory.
@@ -88,14 +89,11 @@ func DefaultDir() (string, error) {
 	if d := os.Getenv("ZERO_SESSION_DIR"); d != "" {
 		return d, nil
 	}
-	if d := os.Getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "zero", "sessions"), nil
-	}
-	home, err := os.UserHomeDir()
+	data, err := xdg.DataDir()
 	if err != nil {
 		return "", fmt.Errorf("sessions: no home directory; set ZERO_SESSION_DIR: %w", err)
 	}
-	return filepath.Join(home, ".local", "share", "zero", "sessions"), nil
+	return filepath.Join(data, "sessions"), nil
 }
 
 // Open returns the store rooted at dir (created on first Create). It does
