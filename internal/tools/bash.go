@@ -139,16 +139,23 @@ func (t *Bash) Run(ctx context.Context, args json.RawMessage) (Result, error) {
 	if ferr != nil {
 		fmt.Fprintf(&sb, "[could not keep the full output: %v]\n", ferr)
 	}
+	return t.finish(ctx, res, &sb, "process group killed", timedOut, timeout, code)
+}
+
+// finish ends a command's result with how it ended (interrupted, timed
+// out with what was killed, or its exit code) and sets IsError to match;
+// an interrupted command also returns ctx's error.
+func (t *Bash) finish(ctx context.Context, res Result, sb *strings.Builder, killed string, timedOut bool, timeout time.Duration, code int) (Result, error) {
 	switch {
 	case ctx.Err() != nil:
-		fmt.Fprintf(&sb, "[interrupted; process group killed]\n")
+		fmt.Fprintf(sb, "[interrupted; %s]\n", killed)
 		res.Content, res.IsError = sb.String(), true
 		return res, ctx.Err()
 	case timedOut:
-		fmt.Fprintf(&sb, "[timed out after %v; process group killed; pass a larger timeout_ms (max %d) or run it in the background]\n", timeout, t.opts.BashMaxTimeout.Milliseconds())
+		fmt.Fprintf(sb, "[timed out after %v; %s; pass a larger timeout_ms (max %d) or run it in the background]\n", timeout, killed, t.opts.BashMaxTimeout.Milliseconds())
 		res.IsError = true
 	default:
-		fmt.Fprintf(&sb, "[exit code %d]\n", code)
+		fmt.Fprintf(sb, "[exit code %d]\n", code)
 		res.IsError = code != 0
 	}
 	res.Content = sb.String()

@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 )
@@ -80,18 +79,5 @@ func (t *Bash) runWith(ctx context.Context, r ShellRunner, command string, timeo
 		sb.WriteString("[only the end of the output was kept]\n")
 	}
 	kept.writeTo(&sb, "", 0)
-	switch {
-	case ctx.Err() != nil:
-		sb.WriteString("[interrupted; the command was killed]\n")
-		res.Content, res.IsError = sb.String(), true
-		return res, ctx.Err()
-	case timedOut:
-		fmt.Fprintf(&sb, "[timed out after %v; the command was killed; pass a larger timeout_ms (max %d) or run it in the background]\n", timeout, t.opts.BashMaxTimeout.Milliseconds())
-		res.IsError = true
-	default:
-		fmt.Fprintf(&sb, "[exit code %d]\n", code)
-		res.IsError = code != 0
-	}
-	res.Content = sb.String()
-	return res, nil
+	return t.finish(ctx, res, &sb, "the command was killed", timedOut, timeout, code)
 }
