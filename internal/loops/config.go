@@ -1,6 +1,7 @@
 package loops
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -120,7 +121,7 @@ func ParseConfig(data []byte) (*Config, error) {
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			return nil, fmt.Errorf("loop.toml: %s", pe.ErrorWithPosition())
+			return nil, fmt.Errorf("loop.toml: %s", parseErrorText(pe, data))
 		}
 		return nil, fmt.Errorf("loop.toml: %w", err)
 	}
@@ -135,6 +136,18 @@ func ParseConfig(data []byte) (*Config, error) {
 		return nil, fmt.Errorf("loop.toml: %w", err)
 	}
 	return c, nil
+}
+
+// parseErrorText is the TOML error with the lines around it when its
+// position lies inside the file. toml v1.6.0's ErrorWithPosition indexes
+// lines[Line-1] unchecked and panics on a position of line 0, which it
+// reports for an unterminated string before a CRLF (the input `"\r\n`,
+// testdata/fuzz/FuzzParseConfig/2bf3c038869e8a9d).
+func parseErrorText(pe toml.ParseError, data []byte) string {
+	if n := pe.Position.Line; n >= 1 && n <= bytes.Count(data, []byte("\n"))+1 {
+		return pe.ErrorWithPosition()
+	}
+	return pe.Error()
 }
 
 func (c *Config) validate() error {

@@ -85,6 +85,8 @@ func TestParseConfigRefusesBadInput(t *testing.T) {
 		{"[[gate]]\nname = \"a\"\nrun = \"x\"\n[[gate]]\nname = \"a\"\nrun = \"y\"\n", `name "a" is used twice`},
 		{"[[gate]]\nname = \"a\"\nrun = \"x\"\npass = \"~ 3\"\n", `[[gate]] 1 ("a")`},
 		{"[schedule\n", "At line 2"},
+		// toml reports this at line 0 (testdata/fuzz/FuzzParseConfig/2bf3c038869e8a9d)
+		{"\"\r\n", "loop.toml: toml: "},
 	}
 	for _, tt := range tests {
 		_, err := ParseConfig([]byte(tt.toml))
