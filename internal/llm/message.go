@@ -215,7 +215,8 @@ type Request struct {
 	ReasoningEffort string
 	// ResponseSchema, when set, is a JSON Schema the final text answer
 	// must match (zero exec --output-schema). A provider with structured
-	// output sends it (OpenAI's response_format); others ignore it, and
-	// the prompt says it anyway.
+	// output sends it rewritten by schema.ForOutput (OpenAI's
+	// response_format, Anthropic's output_config.format, Gemini's
+	// responseSchema); others ignore it, and the prompt says it anyway.
 	ResponseSchema json.RawMessage
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
@@ -110,8 +112,41 @@ func (p *Provider) buildParams(model string, req llm.Request, tools []llm.ToolSp
 	if req.Temperature != nil && !thinking {
 		extra = append(extra, option.WithJSONSet("temperature", *req.Temperature))
 	}
+	if len(req.ResponseSchema) > 0 && structuredOutput(model) {
+		if out := schema.ForOutput(schema.Anthropic, req.ResponseSchema); out.Schema != nil {
+			var m map[string]any
+			if json.Unmarshal(out.Schema, &m) == nil {
+				params.OutputConfig.Format = sdk.JSONOutputFormatParam{Schema: m}
+			}
+		}
+	}
 	return params, extra, nil
 }
+
+// structuredOutput reports models that take output_config.format: Claude
+// Opus 4.1, the 4.5 models and every later one
+// (https://platform.claude.com/docs/en/build-with-claude/structured-outputs).
+// Older models reject the field, so they get the prompt's instruction only.
+func structuredOutput(model string) bool {
+	m := claudeVersion.FindStringSubmatch(model)
+	if m == nil {
+		return false
+	}
+	major, _ := strconv.Atoi(m[2])
+	minor, _ := strconv.Atoi(m[3])
+	switch {
+	case major > 4:
+		return true
+	case major < 4:
+		return false
+	}
+	return minor >= 5 || (m[1] == "opus" && minor >= 1)
+}
+
+// claudeVersion reads family, major and minor from ids such as
+// claude-sonnet-4-5-20250929, claude-opus-4-1 or claude-haiku-4-5; a
+// date suffix (eight digits) is not a minor version.
+var claudeVersion = regexp.MustCompile(`^claude-(opus|sonnet|haiku)-(\d+)(?:-(\d{1,2})(?:-|$|@))?`)
 
 // prefersAdaptive reports models for which budget-based thinking is
 // deprecated in favour of adaptive thinking (the SDK warns on stderr for

@@ -57,6 +57,10 @@ type (
 		MaxOutputTokens int             `json:"maxOutputTokens,omitempty"`
 		Temperature     *float64        `json:"temperature,omitempty"`
 		ThinkingConfig  *thinkingConfig `json:"thinkingConfig,omitempty"`
+		// ResponseMimeType and ResponseSchema are structured output
+		// (Request.ResponseSchema; see structuredOutput).
+		ResponseMimeType string          `json:"responseMimeType,omitempty"`
+		ResponseSchema   json.RawMessage `json:"responseSchema,omitempty"`
 	}
 	thinkingConfig struct {
 		IncludeThoughts bool   `json:"includeThoughts"`
@@ -137,10 +141,25 @@ func encodeRequest(model string, req llm.Request, tools []llm.ToolSpec, names *s
 		}
 		gc.ThinkingConfig = tc
 	}
-	if gc.MaxOutputTokens > 0 || gc.Temperature != nil || gc.ThinkingConfig != nil {
+	if len(req.ResponseSchema) > 0 && structuredOutput(model, len(w.Tools) > 0) {
+		if out := schema.ForOutput(schema.Gemini, req.ResponseSchema); out.Schema != nil {
+			gc.ResponseMimeType, gc.ResponseSchema = "application/json", out.Schema
+		}
+	}
+	if gc.MaxOutputTokens > 0 || gc.Temperature != nil || gc.ThinkingConfig != nil || gc.ResponseSchema != nil {
 		w.GenerationConfig = gc
 	}
 	return w, nil
+}
+
+// structuredOutput reports whether a request may carry a response
+// schema: Gemini 3 models combine it with function calling, earlier ones
+// reject a JSON response type next to function declarations, so they
+// get it only on a request without tools
+// (https://ai.google.dev/gemini-api/docs/structured-output, "Structured
+// outputs with tools").
+func structuredOutput(model string, tools bool) bool {
+	return !tools || strings.HasPrefix(model, "gemini-3")
 }
 
 // hasProperties reports whether an object schema declares any property.

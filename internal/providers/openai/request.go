@@ -27,9 +27,9 @@ type wireRequest struct {
 
 // responseFormat is OpenAI's structured output (response_format
 // json_schema, https://platform.openai.com/docs/guides/structured-outputs).
-// strict is false: strict mode accepts only a subset of JSON Schema
-// (every property required, additionalProperties false), and the answer is
-// validated locally anyway.
+// The schema is rewritten by schema.ForOutput: strict when the strict form
+// keeps its meaning, non-strict otherwise; the answer is validated locally
+// against the user's schema either way.
 type responseFormat struct {
 	Type       string         `json:"type"`
 	JSONSchema responseSchema `json:"json_schema"`
@@ -100,7 +100,9 @@ var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
 func buildRequest(req llm.Request, model string, o *Options, names *schema.NameMap, stream bool) ([]byte, error) {
 	w := wireRequest{Model: model, Stream: stream, Temperature: req.Temperature, ReasoningEffort: req.ReasoningEffort}
 	if o.StructuredOutput && len(req.ResponseSchema) > 0 {
-		w.ResponseFormat = &responseFormat{Type: "json_schema", JSONSchema: responseSchema{Name: "answer", Schema: req.ResponseSchema}}
+		if out := schema.ForOutput(schema.OpenAI, req.ResponseSchema); out.Schema != nil {
+			w.ResponseFormat = &responseFormat{Type: "json_schema", JSONSchema: responseSchema{Name: "answer", Schema: out.Schema, Strict: out.Strict}}
+		}
 	}
 	if stream && !o.NoStreamOptions {
 		w.StreamOptions = &streamOptions{IncludeUsage: true}
