@@ -300,3 +300,35 @@ func TestRefusedConnectionFailsOnceWithAHint(t *testing.T) {
 		}
 	}
 }
+
+// TestPermissionTimeoutComesFromTheUserConfig: "permissionTimeout" in
+// the user config is the default wait for a permission_decision; the same
+// key in a project config is ignored with a warning naming the key and
+// where it belongs.
+func TestPermissionTimeoutComesFromTheUserConfig(t *testing.T) {
+	dir := t.TempDir()
+	e := newEnv(t)
+	writeTree(t, e.home, map[string]string{".config/zero/config.json": `{"permissionTimeout": "1s"}`})
+	writeTree(t, dir, map[string]string{".zero/config.json": `{"permissionTimeout": "0"}`})
+	srv := llmtest.NewServer(t)
+	srv.Script(llmtest.Reply(tc("w1", "write_file", `{"path":"a.txt","content":"a"}`)), llmtest.Reply(llmtest.Text("gave up")))
+	events, code := e.converse(dir, func(map[string]any) []string { return nil },
+		"exec", "-i", "stream-json", "-o", "stream-json", "-p", "write a file", "--base-url", srv.URL(), "--model", "m")
+	if code != 0 {
+		t.Fatalf("exec: exit %d", code)
+	}
+	var warnings []string
+	for _, ev := range events {
+		if ev["type"] == "warning" {
+			warnings = append(warnings, ev["text"].(string))
+		}
+	}
+	if all := strings.Join(warnings, "\n"); !strings.Contains(all, `no permission_decision for call "w1" arrived on stdin within 1s`) {
+		t.Errorf("the user config's 1s did not decide: %q", warnings)
+	}
+	srv.Script(llmtest.Reply(llmtest.Text("hi")))
+	r := e.run(dir, "", "exec", "--base-url", srv.URL(), "--model", "m", "say hi")
+	if r.code != 0 || !strings.Contains(r.stderr, "permissionTimeout ignored") || !strings.Contains(r.stderr, "~/.config/zero/config.json") {
+		t.Errorf("exit %d; no warning naming the project's permissionTimeout and where it goes: %s", r.code, r.stderr)
+	}
+}

@@ -69,10 +69,14 @@ func execute(s stdio, o *execOptions) error {
 	if prompt, err = sess.ExpandPrompt(ctx, prompt); err != nil {
 		return usagef("%v", err)
 	}
+	timeout := o.permissionTimeout
+	if t := rt.Config.PermissionTimeout; t != nil && !o.permissionTimeoutSet {
+		timeout = *t
+	}
 	res, err := headless.Run(ctx, sess, prompt, headless.Options{
 		Output: o.output, Input: o.input, Quiet: o.quiet,
 		Stdin: s.in, Stdout: s.out, Stderr: s.err, StdoutIsTTY: s.outIsTTY,
-		PermissionTimeout: o.permissionTimeout, Images: imgs,
+		PermissionTimeout: timeout, Images: imgs,
 		MaxBudgetUSD: o.results.maxBudget, Schema: o.results.schema,
 		LastMessageFile: o.results.lastMessage, Ephemeral: o.results.ephemeral,
 	})

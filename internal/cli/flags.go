@@ -155,7 +155,10 @@ type execOptions struct {
 	// permissionTimeout bounds each wait for a permission_decision with
 	// -i stream-json.
 	permissionTimeout time.Duration
-	tools             toolRules
+	// permissionTimeoutSet: --permission-timeout was given (it beats the
+	// user config's permissionTimeout).
+	permissionTimeoutSet bool
+	tools                toolRules
 	// images are --image paths, attached to the prompt.
 	images  []string
 	results resultFlags
@@ -204,6 +207,7 @@ func execCmd(s stdio) *cobra.Command {
 		Args:    cobra.ArbitraryArgs, // finishExec says what is wrong with them
 		RunE: ran(func(c *cobra.Command, pos []string) error {
 			o.maxTurnsSet = c.Flags().Changed("max-turns")
+			o.permissionTimeoutSet = c.Flags().Changed("permission-timeout")
 			if err := finishExec(s, o, pos); err != nil {
 				return err
 			}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 type env map[string]string
@@ -480,6 +481,31 @@ func TestSandboxSettingsAreTheUsersToWiden(t *testing.T) {
 	}
 	if _, err := Load(setup(t, `{"sandbox":{"network":"ask-me"}}`, "", env{}, Overrides{})); err == nil || !strings.Contains(err.Error(), "sandbox.network") {
 		t.Errorf("a bad sandbox.network: %v", err)
+	}
+}
+
+// permissionTimeout is the user's: a project file's is dropped with a
+// warning that says where the key goes; a bad duration is an error.
+func TestPermissionTimeoutIsTheUsersToSet(t *testing.T) {
+	c, err := Load(setup(t, `{"permissionTimeout": "90s"}`, `{"permissionTimeout": "0"}`, env{}, Overrides{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.PermissionTimeout == nil || *c.PermissionTimeout != 90*time.Second {
+		t.Errorf("PermissionTimeout = %v, want the user's 90s", c.PermissionTimeout)
+	}
+	if !hasWarning(c, "permissionTimeout ignored") || !hasWarning(c, "~/.config/zero/config.json") {
+		t.Errorf("warnings %q do not name the key and the user config", c.Warnings)
+	}
+	c, err = Load(setup(t, "{}", "", env{}, Overrides{}))
+	if err != nil || c.PermissionTimeout != nil {
+		t.Errorf("unset: %v, %v", c.PermissionTimeout, err)
+	}
+	for _, bad := range []string{"soon", "-1m"} {
+		_, err := Load(setup(t, `{"permissionTimeout": "`+bad+`"}`, "", env{}, Overrides{}))
+		if err == nil || !strings.Contains(err.Error(), "permissionTimeout must be a duration") {
+			t.Errorf("permissionTimeout %q: %v", bad, err)
+		}
 	}
 }
 

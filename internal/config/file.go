@@ -26,6 +26,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/tailscale/hujson"
 )
@@ -119,6 +120,10 @@ type File struct {
 	// MaxParallelAgents caps the sub-agents one turn runs at once
 	// (default 3; a llama.cpp server with fewer slots gets that many).
 	MaxParallelAgents *int `json:"maxParallelAgents,omitempty"`
+	// PermissionTimeout is how long `zero exec -i stream-json` waits for
+	// a permission_decision before it denies ("5m", "90s"; "0" waits
+	// until interrupted). User file only; --permission-timeout beats it.
+	PermissionTimeout string `json:"permissionTimeout,omitempty"`
 }
 
 // UserPath returns the user config file: $XDG_CONFIG_HOME/zero/config.json
@@ -282,6 +287,11 @@ func (f *File) validate() error {
 	}
 	if _, err := permission.ParseMode(f.PermissionMode); err != nil {
 		return fmt.Errorf("permissionMode: %w", err)
+	}
+	if f.PermissionTimeout != "" {
+		if d, err := time.ParseDuration(f.PermissionTimeout); err != nil || d < 0 {
+			return fmt.Errorf("permissionTimeout must be a duration such as \"5m\" or \"90s\" (\"0\" waits for every decision), not %q", f.PermissionTimeout)
+		}
 	}
 	for name, v := range map[string]*int{"maxTurns": f.MaxTurns, "contextWindow": f.ContextWindow, "maxToolOutput": f.MaxToolOutput, "maxTurnOutput": f.MaxTurnOutput, "maxOutputTokens": f.MaxOutputTokens, "maxParallelAgents": f.MaxParallelAgents} {
 		if v != nil && *v <= 0 {

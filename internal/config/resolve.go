@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // DefaultMaxTurns is the backstop on model requests per run.
@@ -94,6 +95,9 @@ type Config struct {
 	// commands in the editor's terminal (outside the sandbox) when the
 	// editor offers one. A project file cannot set it.
 	ACPTerminal bool `json:"acpTerminal,omitempty"`
+	// PermissionTimeout is permissionTimeout of the user file (nil: not
+	// set; --permission-timeout beats it). A project file cannot set it.
+	PermissionTimeout *time.Duration `json:"permissionTimeout,omitempty"`
 	// Hooks come from the user file.
 	Hooks json.RawMessage `json:"hooks,omitempty"`
 	// AgentModels map sub-agent model names to models (file.go); a
@@ -270,6 +274,10 @@ func (c *Config) applyUser(f *File) {
 	if f.ACP != nil && f.ACP.Terminal != nil {
 		c.ACPTerminal = *f.ACP.Terminal
 	}
+	if f.PermissionTimeout != "" {
+		d, _ := time.ParseDuration(f.PermissionTimeout) // validate checked it
+		c.PermissionTimeout = &d
+	}
 	c.Hooks = f.Hooks
 }
 
@@ -334,6 +342,9 @@ func (c *Config) applyProject(f *File, path string) {
 	}
 	if f.PermissionMode != "" {
 		warn("permissionMode ignored: a project config cannot widen permissions")
+	}
+	if f.PermissionTimeout != "" {
+		warn("permissionTimeout ignored: a project config cannot change how long Zero waits for your approval (set it in ~/.config/zero/config.json, or pass --permission-timeout)")
 	}
 	if sb := f.Sandbox; sb != nil {
 		if sb.Network == NetworkOn && c.SandboxNetwork != NetworkOn {
