@@ -131,3 +131,27 @@ func TestCorpusSecretsLeakThroughNoOutputPath(t *testing.T) {
 		t.Errorf("%d secrets leaked to %s: %v", len(l), place, l)
 	}
 }
+
+// `zero hooks test` shows what each hook printed (stderr, a block's
+// reason, context for the model) masked like every other output: the
+// corpus, printed by the hooks of every channel, does not reach its
+// stdout or stderr.
+func TestHooksTestMasksTheSecretsHooksPrint(t *testing.T) {
+	corpus := testbin.SecretCorpus(t)
+	e := newEnv(t)
+	secretHooks(t, e, testbin.SecretText(corpus))
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"PreToolUse", "--tool", "Glob", "--input", `{"pattern":"*"}`},
+		{"PostToolUse", "--tool", "Read", "--input", `{"file_path":"a.txt"}`},
+		{"UserPromptSubmit", "--prompt", "hi"},
+	} {
+		r := e.run(dir, "", append([]string{"hooks", "test"}, args...)...)
+		if r.code != 0 || !strings.Contains(r.stdout, "[REDACTED:") {
+			t.Errorf("zero hooks test %s: exit %d, nothing masked:\n%s\n%s", args[0], r.code, r.stdout, r.stderr)
+		}
+		if l := testbin.Leaks(corpus, r.stdout+r.stderr); len(l) > 0 {
+			t.Errorf("zero hooks test %s leaked %d secrets: %v", args[0], len(l), l)
+		}
+	}
+}

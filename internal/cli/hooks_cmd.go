@@ -11,6 +11,7 @@ import (
 
 	"github.com/zero-agent/zero/internal/hooks"
 	"github.com/zero-agent/zero/internal/permission"
+	"github.com/zero-agent/zero/internal/redact"
 	"github.com/zero-agent/zero/internal/run"
 )
 
@@ -127,7 +128,22 @@ func parenthesized(xs []string) string {
 	return " (" + strings.Join(xs, ", ") + ")"
 }
 
+// runHooksTest is `zero hooks test`. What the hooks print (stderr, block
+// reasons, context for the model, updated input) is masked by
+// internal/redact like every other output of Zero: a hook that echoes a
+// token does not put it on the screen or in a pasted bug report. The
+// report is masked whole, so a private key over several lines is caught.
 func runHooksTest(ctx context.Context, s stdio, evName, tool, input, prompt string) error {
+	var b strings.Builder
+	out := s
+	out.out = &b
+	err := hooksTest(ctx, out, evName, tool, input, prompt)
+	masked, _ := redact.String(b.String())
+	io.WriteString(s.out, masked)
+	return err
+}
+
+func hooksTest(ctx context.Context, s stdio, evName, tool, input, prompt string) error {
 	ev, err := hooks.ParseEvent(evName)
 	if err != nil {
 		return usagef("%v", err)
