@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/zero-agent/zero/internal/llm/llmtest"
+	"github.com/zero-agent/zero/internal/testbin"
 )
 
 // checkpointTree is a workspace with the file conventions a restore must
@@ -20,7 +21,7 @@ import (
 // .git directory.
 func checkpointTree(t *testing.T) string {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
+	testbin.WriteTree(t, dir, map[string]string{
 		"notes.txt":        "\ufeffline one\r\nline two\r\n",
 		"run.sh":           "#!/bin/sh\necho hi\n",
 		"keep.txt":         "keep me\n",

@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/zero-agent/zero/internal/llm/llmtest"
+	"github.com/zero-agent/zero/internal/testbin"
 )
 
 // extensionsRepo is a trusted repository with a Claude Code skill and
 // commands, and a Gemini CLI command.
 func extensionsRepo(t *testing.T, e *env) string {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
+	testbin.WriteTree(t, dir, map[string]string{
 		".git/HEAD": "ref: refs/heads/main\n",
 		".claude/skills/release-check/SKILL.md": "---\nname: release-check\ndescription: Check a release is ready to tag\n---\n" +
 			"BODY-MARKER: run the checklist in checklist.md, then report.\n",
@@ -166,7 +167,7 @@ func TestCommandModelAppliesToItsPromptOnly(t *testing.T) {
 	e := newEnv(t)
 	dir := t.TempDir()
 	home := e.home
-	writeTree(t, home, map[string]string{
+	testbin.WriteTree(t, home, map[string]string{
 		".claude/commands/quick.md":   "---\nmodel: small-model\n---\nAnswer briefly: $ARGUMENTS\n",
 		".claude/commands/missing.md": "---\nmodel: haiku\n---\nAnswer: $ARGUMENTS\n",
 	})
@@ -205,7 +206,7 @@ func TestCommandModelAppliesToItsPromptOnly(t *testing.T) {
 func TestCommandAllowedToolsHoldForItsPromptOnly(t *testing.T) {
 	e := newEnv(t)
 	dir := t.TempDir()
-	writeTree(t, e.home, map[string]string{
+	testbin.WriteTree(t, e.home, map[string]string{
 		".claude/commands/shout.md": "---\nallowed-tools: Bash(echo:*)\n---\nSay: !`echo loud-and-clear`\n",
 	})
 	srv := llmtest.NewServer(t)
@@ -245,7 +246,7 @@ func TestCommandAllowedToolsHoldForItsPromptOnly(t *testing.T) {
 func TestUntrustedProjectSkillsAndCommandsAreSaidAndIgnored(t *testing.T) {
 	e := newEnv(t)
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
+	testbin.WriteTree(t, dir, map[string]string{
 		".git/HEAD":                  "ref: refs/heads/main\n",
 		".claude/skills/x/SKILL.md":  "---\ndescription: a project skill\n---\nbody\n",
 		".claude/commands/greet.md":  "Say hello.\n",

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/zero-agent/zero/internal/llm/llmtest"
+	"github.com/zero-agent/zero/internal/testbin"
 )
 
 // pngFile writes a small real PNG into dir under name and returns its
@@ -241,7 +242,7 @@ func TestImageFlagAsksLlamaCppWhetherTheModelSees(t *testing.T) {
 func TestAtImageAttachesTheImage(t *testing.T) {
 	dir := t.TempDir()
 	data := pngFile(t, dir, "shot.png")
-	writeTree(t, dir, map[string]string{"notes.txt": "alpha\n"})
+	testbin.WriteTree(t, dir, map[string]string{"notes.txt": "alpha\n"})
 	e := newEnv(t)
 	srv := llmtest.NewServer(t)
 	srv.Script(llmtest.Reply(llmtest.Text("A grey square.")))

@@ -165,18 +165,3 @@ func goroot(t *testing.T) string {
 	}
 	return strings.TrimSpace(string(out))
 }
-
-// writeTree creates files under root (slash path → content), folders
-// included.
-func writeTree(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for p, c := range files {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/zero-agent/zero/internal/llm/llmtest"
+	"github.com/zero-agent/zero/internal/testbin"
 )
 
 // TestAtFileAttachesTheFileAsReadFileShowsIt: "@path" attaches the
@@ -13,7 +14,7 @@ import (
 // a warning), and the prompt itself is unchanged.
 func TestAtFileAttachesTheFileAsReadFileShowsIt(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
+	testbin.WriteTree(t, dir, map[string]string{
 		"notes.txt":     "alpha\n\tbeta\n",
 		"pkg/a.go":      "package pkg\n",
 		"pkg/b_test.go": "package pkg\n",
@@ -47,7 +48,7 @@ func TestAtFileAttachesTheFileAsReadFileShowsIt(t *testing.T) {
 // attachment rather than the file again.
 func TestAtFileFillsTheReadCache(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"big.txt": strings.Repeat("a line of the file\n", 200)})
+	testbin.WriteTree(t, dir, map[string]string{"big.txt": strings.Repeat("a line of the file\n", 200)})
 	e := newEnv(t)
 	srv := llmtest.NewServer(t)
 	srv.Script(llmtest.Reply(tc("r1", "read_file", `{"path":"big.txt"}`)), llmtest.Reply(llmtest.Text("done")))

@@ -11,8 +11,8 @@ import (
 	"github.com/zero-agent/zero/internal/testbin"
 )
 
-// writeTestPlugin writes a plugin "kit" with a skill, a command, a
-// SessionStart hook that writes $CLAUDE_PLUGIN_ROOT into marker, and an
+// writeTestPlugin writes a plugin "kit" with a skill, a command, an
+// agent definition, a SessionStart hook that writes $CLAUDE_PLUGIN_ROOT into marker, and an
 // MCP server started through ${CLAUDE_PLUGIN_ROOT}/bin/server (which
 // runs the project's test MCP server), and returns its folder.
 func writeTestPlugin(t *testing.T, marker string) string {
@@ -22,10 +22,11 @@ func writeTestPlugin(t *testing.T, marker string) string {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "kit")
-	writeTree(t, dir, map[string]string{
+	testbin.WriteTree(t, dir, map[string]string{
 		".claude-plugin/plugin.json": `{"name": "kit", "version": "0.1.0", "description": "A test kit", "author": {"name": "Zero Test"}}`,
 		"skills/greet/SKILL.md":      "---\nname: greet\ndescription: Greets the user by name\n---\nGREET-BODY\n",
 		"commands/hello.md":          "---\ndescription: Says hello\n---\nHello from the kit to $ARGUMENTS\n",
+		"agents/reviewer.md":         "---\nname: reviewer\ndescription: Reviews the diff\ntools: Read, Grep\n---\nREVIEWER-BODY\n",
 		"hooks/hooks.json": `{"hooks": {"SessionStart": [{"hooks": [{"type": "command",
 			"command": "sh ${CLAUDE_PLUGIN_ROOT}/hooks/start.sh ` + marker + `"}]}]}}`,
 		"hooks/start.sh": "printf '%s|%s' \"$CLAUDE_PLUGIN_ROOT\" \"$0\" > \"$1\"\n",
@@ -56,7 +57,8 @@ func execOnce(t *testing.T, e *env, dir, prompt string) (result, llmtest.Request
 // plugin and runs nothing of it (its hook would write the marker); a
 // plugin with a hook and an MCP server is installed disabled, and info
 // shows both as they will run. Enabled, in a folder that is not trusted,
-// its skill is listed to the model as kit:greet, /kit:hello expands, its
+// its skill is listed to the model as kit:greet, /kit:hello expands,
+// `zero agents list` names its agent kit:reviewer (and show shows it), its
 // MCP server's tools are offered as mcp__plugin_kit_tools__*, and its
 // SessionStart hook runs with ${CLAUDE_PLUGIN_ROOT} (and the variable)
 // naming the installed copy. Disabled and removed, none of it loads.
@@ -82,7 +84,7 @@ func TestPluginFromFolderLoadsLikeTheUsersOwn(t *testing.T) {
 	}
 	r = e.run(work, "", "plugin", "info", "kit")
 	for _, want := range []string{"kit 0.1.0 (disabled)", "A test kit", "author: Zero Test", "hash: sha256:", "(ok)",
-		"skills: kit:greet", "commands: /kit:hello", "SessionStart: sh " + root + "/hooks/start.sh " + marker, "plugin_kit_tools (stdio)"} {
+		"skills: kit:greet", "commands: /kit:hello", "agents: kit:reviewer", "SessionStart: sh " + root + "/hooks/start.sh " + marker, "plugin_kit_tools (stdio)"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("plugin info lacks %q:\n%s", want, r.stdout)
 		}
@@ -91,6 +93,9 @@ func TestPluginFromFolderLoadsLikeTheUsersOwn(t *testing.T) {
 	_, req := execOnce(t, e, work, "hi")
 	if strings.Contains(messagesOf(req), "kit:greet") || has(toolNames(req), "mcp__plugin_kit_tools__echo") {
 		t.Error("a disabled plugin's skill or server reached the model")
+	}
+	if r := e.run(work, "", "agents", "list"); strings.Contains(r.stdout, "kit:reviewer") {
+		t.Errorf("a disabled plugin's agent is listed:\n%s", r.stdout)
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("a disabled plugin's hook ran")
@@ -117,6 +122,12 @@ func TestPluginFromFolderLoadsLikeTheUsersOwn(t *testing.T) {
 	if r := e.run(work, "", "mcp", "list"); !strings.Contains(r.stdout, "plugin_kit_tools") || !strings.Contains(r.stdout, "plugin kit") {
 		t.Errorf("zero mcp list:\n%s", r.stdout)
 	}
+	if r := e.run(work, "", "agents", "list"); r.code != 0 || !strings.Contains(r.stdout, "kit:reviewer  (plugin, "+root+"/agents/reviewer.md)  Reviews the diff") {
+		t.Errorf("zero agents list: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if r := e.run(work, "", "agents", "show", "kit:reviewer"); r.code != 0 || !strings.Contains(r.stdout, "tools: Read, Grep") || !strings.Contains(r.stdout, "REVIEWER-BODY") {
+		t.Errorf("zero agents show kit:reviewer: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
 
 	os.Remove(marker)
 	if r := e.run(work, "", "plugin", "disable", "kit"); r.code != 0 {
@@ -125,6 +136,9 @@ func TestPluginFromFolderLoadsLikeTheUsersOwn(t *testing.T) {
 	_, req = execOnce(t, e, work, "hi")
 	if strings.Contains(messagesOf(req), "kit:greet") || has(toolNames(req), "mcp__plugin_kit_tools__echo") {
 		t.Error("a disabled plugin still loads")
+	}
+	if r := e.run(work, "", "agents", "list"); strings.Contains(r.stdout, "kit:reviewer") {
+		t.Errorf("a disabled plugin's agent is listed:\n%s", r.stdout)
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("a disabled plugin's hook ran")
@@ -185,7 +199,7 @@ func TestPluginFromGitRepoIsPinnedAndRefusedWhenModified(t *testing.T) {
 func TestPluginFromMarketplace(t *testing.T) {
 	e := newEnv(t)
 	market := t.TempDir()
-	writeTree(t, market, map[string]string{
+	testbin.WriteTree(t, market, map[string]string{
 		".claude-plugin/marketplace.json": `{"name": "team", "owner": {"name": "Ops"}, "plugins": [
 			{"name": "lint", "source": "./plugins/lint", "description": "Lints the code", "version": "2.0.0"}]}`,
 		"plugins/lint/.claude-plugin/plugin.json": `{"name": "lint", "version": "2.0.0"}`,

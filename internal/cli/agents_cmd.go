@@ -19,7 +19,7 @@ description, tools, disallowedTools, model, permissionMode, maxTurns, skills;
 the body is the agent's instructions). Zero reads ~/.config/zero/agents and
 ~/.claude/agents, then .zero/agents and .claude/agents from this folder up to
 the repository root (project ones only once the folder is trusted: zero
-trust). The built-ins explore and general always exist; the first definition
+trust), then the enabled plugins' agents, named PLUGIN:NAME. The built-ins explore and general always exist; the first definition
 found for a name wins. The model runs one with the task tool.`,
 		GroupID: groupSetup,
 		Args:    subcommands,

@@ -136,15 +136,15 @@ func (s *Set) Active() []*Plugin {
 	return out
 }
 
-// Namespaces are the active plugins' skills and commands, for
-// skills.Options.Plugins.
+// Namespaces are the active plugins' skills, commands and agent
+// definitions, for skills.Options.Plugins.
 func (s *Set) Namespaces() []skills.Namespace {
 	if s == nil {
 		return nil
 	}
 	var out []skills.Namespace
 	for _, p := range s.Active() {
-		out = append(out, skills.Namespace{Prefix: p.Name, Skills: p.SkillDirs(), Commands: p.CommandPaths()})
+		out = append(out, skills.Namespace{Prefix: p.Name, Skills: p.SkillDirs(), Commands: p.CommandPaths(), Agents: p.AgentPaths()})
 	}
 	return out
 }
@@ -196,17 +196,6 @@ func (s *Set) MCPServers(lookup func(string) (string, bool)) ([]mcpconfig.Server
 		out = append(out, ss...)
 	}
 	return out, warns
-}
-
-// AgentPaths are the active plugins' agent folders and files, by plugin.
-func (s *Set) AgentPaths() map[string][]string {
-	out := map[string][]string{}
-	for _, p := range s.Active() {
-		if a := p.AgentPaths(); len(a) > 0 {
-			out[p.Name] = a
-		}
-	}
-	return out
 }
 
 // makeDataDir makes the plugin's state folder, so a hook or server that

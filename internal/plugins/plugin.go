@@ -11,6 +11,8 @@ import (
 
 	"github.com/zero-agent/zero/internal/hooks"
 	"github.com/zero-agent/zero/internal/mcp/mcpconfig"
+	"github.com/zero-agent/zero/internal/skills"
+	"github.com/zero-agent/zero/internal/subagents"
 )
 
 // Plugin is a plugin's folder and manifest.
@@ -244,7 +246,11 @@ func (p *Plugin) Parts() Parts {
 		}
 	}
 	pt.Commands = mdNames(p.CommandPaths(), p.Name)
-	pt.Agents = mdNames(p.AgentPaths(), p.Name)
+	agents := subagents.Discover(skills.Options{Plugins: []skills.Namespace{{Prefix: p.Name, Agents: p.AgentPaths()}}})
+	for _, d := range agents.Agents[len(subagents.Builtins):] {
+		pt.Agents = append(pt.Agents, d.Name)
+	}
+	pt.Problems = append(pt.Problems, agents.Notes...)
 	hc, _, err := p.Hooks()
 	if err != nil {
 		pt.Problems = append(pt.Problems, err.Error())

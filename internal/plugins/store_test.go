@@ -11,6 +11,7 @@ import (
 	"github.com/zero-agent/zero/internal/commands"
 	"github.com/zero-agent/zero/internal/hooks"
 	"github.com/zero-agent/zero/internal/skills"
+	"github.com/zero-agent/zero/internal/subagents"
 	"github.com/zero-agent/zero/internal/testbin"
 )
 
@@ -185,8 +186,11 @@ func TestActivePluginPartsLoadNamespaced(t *testing.T) {
 	}
 	set := st.Load()
 	home := t.TempDir()
-	// the user's own skill called greet keeps its name; the plugin's is kit:greet
-	testbin.WriteTree(t, home, map[string]string{".claude/skills/greet/SKILL.md": "---\ndescription: Mine\n---\nMine.\n"})
+	// the user's own skill and agent keep their names; the plugin's are kit:NAME
+	testbin.WriteTree(t, home, map[string]string{
+		".claude/skills/greet/SKILL.md": "---\ndescription: Mine\n---\nMine.\n",
+		".claude/agents/reviewer.md":    "---\nname: reviewer\ndescription: My reviewer\n---\nMine.\n",
+	})
 	o := skills.Options{Workdir: t.TempDir(), Home: home, Plugins: set.Namespaces()}
 	sk := skills.Discover(o)
 	mine, _ := sk.Get("greet")
@@ -200,6 +204,13 @@ func TestActivePluginPartsLoadNamespaced(t *testing.T) {
 	}
 	if _, ok := cs.Get("kit:ops:ship"); !ok {
 		t.Errorf("a sub-folder command is not kit:ops:ship: %+v", cs.Commands)
+	}
+	as := subagents.Discover(o)
+	if a, ok := as.Get("kit:reviewer"); !ok || a.Scope != skills.Plugin || a.Prompt != "Review." || a.Path != filepath.Join(st.PluginDir("kit"), "agents/reviewer.md") {
+		t.Errorf("kit:reviewer = %+v %v (agents %v, notes %v)", a, ok, as.Names(), as.Notes)
+	}
+	if a, _ := as.Get("reviewer"); a.Description != "My reviewer" {
+		t.Errorf("the user's reviewer = %+v", a)
 	}
 	hc, sources, warns := set.Hooks()
 	if len(warns) != 0 || !slices.Equal(sources, []string{"plugin kit"}) || len(hc[hooks.SessionStart]) != 1 {

@@ -96,13 +96,14 @@ type Options struct {
 	Plugins []Namespace
 }
 
-// Namespace is one plugin's skills and commands: their names are
-// Prefix:NAME.
+// Namespace is one plugin's skills, commands and agent definitions:
+// their names are Prefix:NAME.
 type Namespace struct {
 	Prefix string
 	// Skills are folders holding skill folders; Commands are command
-	// folders or single command files.
-	Skills, Commands []string
+	// folders or single command files; Agents agent definition folders
+	// or single files (internal/subagents reads them).
+	Skills, Commands, Agents []string
 }
 
 // Set is the skills found, in precedence order, with notes on what was

@@ -13,7 +13,11 @@
 //     root, nearest folder first, .zero/agents then .claude/agents in
 //     each — only when the folder is trusted (`zero trust`): a definition
 //     steers a model that runs tools, and a cloned repository must not
-//     hand it one, nor shadow a user's.
+//     hand it one, nor shadow a user's;
+//  4. the enabled plugins' agents/ folders and the files their manifests
+//     name (skills.Options.Plugins), named PLUGIN:NAME, as their skills
+//     and commands are: the user installed them, so they load in any
+//     folder.
 //
 // This package reads and lists definitions. It must not decide what a
 // sub-agent may do at run time (internal/run clamps the mode, tools and
@@ -25,7 +29,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -144,37 +147,66 @@ func Discover(o skills.Options) *Set {
 	seen := map[string]string{Explore: "the built-in", General: "the built-in"}
 	dirs, scopes := Dirs(o)
 	for i, dir := range dirs {
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			continue
-		}
-		sort.Slice(entries, func(a, b int) bool { return entries[a].Name() < entries[b].Name() })
-		for _, e := range entries {
-			path := filepath.Join(dir, e.Name())
-			if e.IsDir() || !strings.HasSuffix(e.Name(), ".md") {
-				continue
-			}
-			if scopes[i] == skills.Project && !o.Trusted {
-				s.Untrusted++
-				continue
-			}
-			d, err := load(path, scopes[i])
-			if err != nil {
-				s.Notes = append(s.Notes, err.Error())
-				continue
-			}
-			if first, dup := seen[d.Name]; dup {
-				s.Notes = append(s.Notes, fmt.Sprintf("agent %s in %s is shadowed by %s", d.Name, path, first))
-				continue
-			}
-			seen[d.Name] = path
-			s.Agents = append(s.Agents, d)
+		s.add(dir, scopes[i], "", o.Trusted, seen)
+	}
+	for _, ns := range o.Plugins {
+		for _, p := range ns.Agents {
+			s.add(p, skills.Plugin, ns.Prefix, true, seen)
 		}
 	}
 	if s.Untrusted > 0 {
 		s.Notes = append(s.Notes, fmt.Sprintf("%d project agent definition(s) not loaded: the folder is not trusted (zero trust loads them)", s.Untrusted))
 	}
 	return s
+}
+
+// add adds the definitions in path (a folder's .md files, or one file),
+// named prefix:NAME when prefix is set (a plugin's, as its skills and
+// commands are); names in seen are taken.
+func (s *Set) add(path string, scope skills.Scope, prefix string, trusted bool, seen map[string]string) {
+	for _, f := range mdFiles(path) {
+		if scope == skills.Project && !trusted {
+			s.Untrusted++
+			continue
+		}
+		d, err := load(f, scope)
+		if err != nil {
+			s.Notes = append(s.Notes, err.Error())
+			continue
+		}
+		if prefix != "" {
+			d.Name = prefix + ":" + d.Name
+		}
+		if first, dup := seen[d.Name]; dup {
+			s.Notes = append(s.Notes, fmt.Sprintf("agent %s in %s is shadowed by %s", d.Name, f, first))
+			continue
+		}
+		seen[d.Name] = f
+		s.Agents = append(s.Agents, d)
+	}
+}
+
+// mdFiles are the .md files in the folder path, by name (sub-folders are
+// not read), or path itself when it is a file.
+func mdFiles(path string) []string {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil
+	}
+	if !fi.IsDir() {
+		return []string{path}
+	}
+	entries, err := os.ReadDir(path) // sorted by name
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".md") {
+			out = append(out, filepath.Join(path, e.Name()))
+		}
+	}
+	return out
 }
 
 func load(path string, scope skills.Scope) (Definition, error) {
@@ -248,7 +280,7 @@ func (s *Set) Report() string {
 		fmt.Fprintf(&b, "%s  (%s)  %s\n", d.Name, from, d.Description)
 	}
 	if len(s.Agents) == len(Builtins) {
-		b.WriteString("no agent definitions (folders read: ~/.config/zero/agents, ~/.claude/agents; .zero/agents, .claude/agents in the project up to the repository root)\n")
+		b.WriteString("no agent definitions (folders read: ~/.config/zero/agents, ~/.claude/agents; .zero/agents, .claude/agents in the project up to the repository root; the enabled plugins' agents/)\n")
 	}
 	for _, n := range s.Notes {
 		b.WriteString("! " + n + "\n")

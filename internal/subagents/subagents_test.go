@@ -88,3 +88,39 @@ func TestDiscoverOrderTrustAndShadowing(t *testing.T) {
 		}
 	}
 }
+
+// A plugin's agents load as PLUGIN:NAME from its agents/ folder and the
+// files its manifest names, in a folder that is not trusted, beside the
+// user's own of the same name; a broken one is a note naming it.
+func TestDiscoverLoadsPluginAgentsNamespaced(t *testing.T) {
+	home, plug := t.TempDir(), t.TempDir()
+	def := func(name, desc string) string {
+		return "---\nname: " + name + "\ndescription: " + desc + "\n---\n" + desc + " body\n"
+	}
+	testbin.WriteTree(t, home, map[string]string{".claude/agents/reviewer.md": def("reviewer", "mine")})
+	testbin.WriteTree(t, plug, map[string]string{
+		"agents/reviewer.md":   def("reviewer", "the kit's"),
+		"agents/broken.md":     "---\nname: broken\n",
+		"agents/deep/inner.md": def("inner", "in a sub-folder"),
+		"extra/tester.md":      def("tester", "named by the manifest"),
+	})
+	s := Discover(skills.Options{Workdir: t.TempDir(), Home: home, Plugins: []skills.Namespace{
+		{Prefix: "kit", Agents: []string{filepath.Join(plug, "agents"), filepath.Join(plug, "extra/tester.md")}},
+	}})
+	if got := s.Names(); !slices.Equal(got, []string{"explore", "general", "reviewer", "kit:reviewer", "kit:tester"}) {
+		t.Fatalf("agents: %v, notes %v", got, s.Notes)
+	}
+	kit, _ := s.Get("kit:reviewer")
+	if kit.Scope != skills.Plugin || kit.Prompt != "the kit's body" || kit.Path != filepath.Join(plug, "agents/reviewer.md") {
+		t.Errorf("kit:reviewer = %+v", kit)
+	}
+	if mine, _ := s.Get("reviewer"); mine.Description != "mine" {
+		t.Errorf("the user's reviewer = %+v", mine)
+	}
+	if notes := strings.Join(s.Notes, "\n"); !strings.Contains(notes, filepath.Join(plug, "agents/broken.md")+" skipped") {
+		t.Errorf("notes: %s", notes)
+	}
+	if r := s.Report(); !strings.Contains(r, "kit:tester  (plugin, "+filepath.Join(plug, "extra/tester.md")+")  named by the manifest") {
+		t.Errorf("report:\n%s", r)
+	}
+}
