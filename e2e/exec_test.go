@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/zero-agent/zero/internal/llm/llmtest"
+	"github.com/zero-agent/zero/internal/testbin"
 )
 
 func TestExecJSONOutput(t *testing.T) {
@@ -308,8 +309,8 @@ func TestRefusedConnectionFailsOnceWithAHint(t *testing.T) {
 func TestPermissionTimeoutComesFromTheUserConfig(t *testing.T) {
 	dir := t.TempDir()
 	e := newEnv(t)
-	writeTree(t, e.home, map[string]string{".config/zero/config.json": `{"permissionTimeout": "1s"}`})
-	writeTree(t, dir, map[string]string{".zero/config.json": `{"permissionTimeout": "0"}`})
+	testbin.WriteTree(t, e.home, map[string]string{".config/zero/config.json": `{"permissionTimeout": "1s"}`})
+	testbin.WriteTree(t, dir, map[string]string{".zero/config.json": `{"permissionTimeout": "0"}`})
 	srv := llmtest.NewServer(t)
 	srv.Script(llmtest.Reply(tc("w1", "write_file", `{"path":"a.txt","content":"a"}`)), llmtest.Reply(llmtest.Text("gave up")))
 	events, code := e.converse(dir, func(map[string]any) []string { return nil },
