@@ -84,9 +84,6 @@ func runHooksList(s stdio) error {
 			if h.Legacy {
 				extra = append(extra, "earlier format")
 			}
-			if ev == hooks.SubagentStop {
-				extra = append(extra, "never fires yet: Zero has no sub-agents")
-			}
 			fmt.Fprintf(s.out, "  %-18s %-16s from %s%s\n", "", "", h.Source, parenthesized(extra))
 		}
 	}

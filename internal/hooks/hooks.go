@@ -36,8 +36,8 @@ import (
 // Event is a hook event, named as in Claude Code.
 type Event string
 
-// Events. SubagentStop is parsed and listed but not fired: Zero has no
-// sub-agents yet.
+// Events. SubagentStop fires in the parent's session when a sub-agent
+// (the task tool) ends.
 const (
 	PreToolUse         Event = "PreToolUse"
 	PostToolUse        Event = "PostToolUse"

@@ -35,6 +35,10 @@ type Input struct {
 	// Source (SessionStart: startup, resume), Reason (SessionEnd), Trigger
 	// (PreCompact: manual, auto), Message (Notification).
 	Source, Reason, Trigger, Message string
+	// For SubagentStop, as Claude Code's input: the sub-agent's session
+	// (AgentID, AgentTranscriptPath), its name (AgentType, what the
+	// matcher is tried against) and its final answer (LastMessage).
+	AgentID, AgentType, AgentTranscriptPath, LastMessage string
 }
 
 // ToolResponse is a finished call as hooks see it.
@@ -57,6 +61,8 @@ func (in Input) subjects(ev Event) []string {
 		return []string{in.Trigger}
 	case Notification:
 		return []string{"permission_prompt"}
+	case SubagentStop:
+		return []string{in.AgentType}
 	}
 	return nil
 }
@@ -89,8 +95,14 @@ func (in Input) claudeJSON(ev Event) ([]byte, error) {
 	switch ev {
 	case UserPromptSubmit:
 		m["prompt"] = in.Prompt
-	case Stop, SubagentStop:
+	case Stop:
 		m["stop_hook_active"] = in.StopHookActive
+	case SubagentStop:
+		m["stop_hook_active"] = in.StopHookActive
+		set("agent_id", in.AgentID)
+		set("agent_type", in.AgentType)
+		set("agent_transcript_path", in.AgentTranscriptPath)
+		set("last_assistant_message", in.LastMessage)
 	case SessionStart:
 		set("source", in.Source)
 	case SessionEnd:

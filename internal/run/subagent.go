@@ -121,7 +121,8 @@ func (t *taskTool) Run(ctx context.Context, raw json.RawMessage) (tools.Result, 
 	spent := res.Totals
 	spent.CostUSD, _ = child.CostUSD()
 	p.pricing.addSubagent(spent)
-	p.hooks.Fire(ctx, hooks.SubagentStop, hooks.Input{Reason: string(res.StopReason)})
+	p.hooks.Fire(ctx, hooks.SubagentStop, hooks.Input{AgentID: child.ID(), AgentType: def.Name,
+		AgentTranscriptPath: child.log.EventsPath(), LastMessage: res.Final})
 	if err := ctx.Err(); err != nil {
 		return tools.Result{}, err
 	}

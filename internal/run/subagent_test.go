@@ -2,6 +2,9 @@ package run
 
 import (
 	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -120,5 +123,47 @@ func TestSmallWindowIsNotOfferedTheTaskTool(t *testing.T) {
 		if tl.Name() == TaskToolName {
 			t.Fatal("task offered in a 16K window")
 		}
+	}
+}
+
+// SubagentStop fires in the parent's session when a sub-agent ends, with
+// Claude Code's fields (agent_id, agent_type, agent_transcript_path,
+// last_assistant_message); its matcher is the agent's name.
+func TestSubagentStopHookFiresWhenTheChildEnds(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	home := isolate(t)
+	t.Setenv("ZERO_CONTEXT_WINDOW", "65536") // the task tool is offered from 32K
+	mark, other := filepath.Join(home, "explore.json"), filepath.Join(home, "general.json")
+	writeUserSettings(t, `{"hooks": {"SubagentStop": [
+	  {"matcher": "explore", "hooks": [{"command": "cat > `+mark+`"}]},
+	  {"matcher": "general", "hooks": [{"command": "cat > `+other+`"}]}]}}`)
+	rt, _ := openIsolated(t, srv, Options{})
+	s := openSession(t, rt, Which{})
+	srv.Script(
+		llmtest.Reply(llmtest.ToolCall("task", `{"prompt":"find the config parser"}`)),
+		llmtest.Reply(llmtest.Text("config/file.go parses it.")),
+		llmtest.Reply(llmtest.Text("done")),
+	)
+	if res := s.Prompt(context.Background(), Turn{Prompt: "where?"}); res.Final != "done" {
+		t.Fatalf("parent: %+v", res)
+	}
+	b, err := os.ReadFile(mark)
+	if err != nil {
+		t.Fatalf("SubagentStop did not fire: %v", err)
+	}
+	var in map[string]any
+	if err := json.Unmarshal(b, &in); err != nil {
+		t.Fatalf("stdin %s: %v", b, err)
+	}
+	id, _ := in["agent_id"].(string)
+	if in["hook_event_name"] != "SubagentStop" || in["session_id"] != s.ID() || in["agent_type"] != "explore" ||
+		in["last_assistant_message"] != "config/file.go parses it." || id == "" || id == s.ID() {
+		t.Errorf("SubagentStop stdin: %s", b)
+	}
+	if p, _ := in["agent_transcript_path"].(string); !strings.Contains(p, id) {
+		t.Errorf("agent_transcript_path %q does not name the child's session %s", p, id)
+	}
+	if _, err := os.Stat(other); err == nil {
+		t.Error("a SubagentStop hook matching general fired for explore")
 	}
 }
