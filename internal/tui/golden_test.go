@@ -123,11 +123,11 @@ func TestGoldenScreens(t *testing.T) {
 		d.typeText("你好世界，你好世界 ok 🎉")
 		checkGolden(t, d, "wide-input")
 		d.m.View()
-		// Rows of 10 cells: "你好世界，", "你好世界 o", "k 🎉"; the cursor
-		// follows the 2-cell emoji: indent 2 + "k 🎉" 4 = column 6, row 3
-		// (below the rule).
-		if c := d.m.cursor; c == nil || c.X != 6 || c.Y != 3 {
-			t.Errorf("cursor = %+v, want (6,3)", c)
+		// Rows of 10 cells, broken at words: "你好世界，", "你好世界 ",
+		// "ok 🎉"; the cursor follows the 2-cell emoji: indent 2 + "ok 🎉"
+		// 5 = column 7, row 3 (below the rule).
+		if c := d.m.cursor; c == nil || c.X != 7 || c.Y != 3 {
+			t.Errorf("cursor = %+v, want (7,3)", c)
 		}
 	})
 }

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -179,4 +181,29 @@ func readCase(t *testing.T, name string, v any) {
 	if err := json.Unmarshal(b, v); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// A long line in the input box wraps at word boundaries: no word is split
+// across rows, and the cursor stays after the last character typed.
+func TestInputBoxWrapsAtWords(t *testing.T) {
+	d := newDriver(t, newFake(), Options{Width: 30, Height: 20})
+	d.typeText("please explain why the permission prompt wraps")
+	live := d.live()
+	at := slices.IndexFunc(live, func(l string) bool { return strings.HasPrefix(l, "› ") })
+	want := []string{"› please explain why the", "  permission prompt wraps"}
+	if at < 0 || at+2 > len(live) || !slices.Equal(trimRight(live[at:at+2]), want) {
+		t.Fatalf("input rows, want %q\nlive:\n%s", want, strings.Join(live, "\n"))
+	}
+	if c := d.m.cursor; c == nil || c.X != len(want[1]) {
+		t.Errorf("cursor %+v, want column %d", c, len(want[1]))
+	}
+}
+
+// trimRight drops each line's trailing spaces.
+func trimRight(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = strings.TrimRight(l, " ")
+	}
+	return out
 }
