@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/zero-agent/zero/internal/event"
@@ -24,7 +25,9 @@ const surveyAnswer = "The agent loop (loop.go) sends a request, runs the turn's 
 // BenchmarkSurveyParentWindow runs the same survey (read six source
 // files, summarise them) inline and through the explore sub-agent
 // against the fake server, and reports the bytes of the parent's last
-// request's messages: what the survey left in the parent's window.
+// request's messages (parent-window-B): what the survey left in the
+// parent's window. Through the explorer, child-window-B is the same of
+// the child's last request: where the reads went instead.
 func BenchmarkSurveyParentWindow(b *testing.B) {
 	files := map[string]string{}
 	var reads []llmtest.Step
@@ -45,7 +48,7 @@ func BenchmarkSurveyParentWindow(b *testing.B) {
 			dir := CanonicalDir(b.TempDir())
 			testbin.WriteTree(b, dir, files)
 			rt, _ := openIsolated(b, srv, Options{Workdir: dir})
-			var parentBytes int
+			var parentBytes, childBytes int
 			for b.Loop() {
 				s, err := rt.OpenSession(Which{})
 				if err != nil {
@@ -67,10 +70,25 @@ func BenchmarkSurveyParentWindow(b *testing.B) {
 					b.Fatalf("%s: %+v", mode, res)
 				}
 				chat := chatRequests(srv)
-				msgs, _ := json.Marshal(chat[len(chat)-1].Map()["messages"])
-				parentBytes = len(msgs)
+				parentBytes = messageBytes(chat[len(chat)-1])
+				if mode == "explorer" {
+					child := chat[len(chat)-2]
+					if !strings.Contains(string(child.Body), "You are a sub-agent") {
+						b.Fatal("the request before the parent's last is not the explorer's")
+					}
+					childBytes = messageBytes(child)
+				}
 			}
 			b.ReportMetric(float64(parentBytes), "parent-window-B")
+			if mode == "explorer" {
+				b.ReportMetric(float64(childBytes), "child-window-B")
+			}
 		})
 	}
+}
+
+// messageBytes is the size of a chat request's messages as JSON.
+func messageBytes(r llmtest.Request) int {
+	msgs, _ := json.Marshal(r.Map()["messages"])
+	return len(msgs)
 }
