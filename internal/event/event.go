@@ -93,6 +93,10 @@ type Event struct {
 	// is the sub-agent's name. Both are empty on the parent's own events.
 	ParentToolCallID string `json:"parentToolCallId,omitempty"`
 	Agent            string `json:"agent,omitempty"`
+	// AgentSession is the sub-agent's own session on those events (not
+	// in a log line: stream-json writes it as the sessionId of the
+	// sub-agent's run_start and run_end).
+	AgentSession string `json:"-"`
 
 	Text      string        `json:"text,omitempty"`
 	ErrorKind llm.ErrorKind `json:"errorKind,omitempty"`

@@ -114,7 +114,7 @@ func (t *taskTool) Run(ctx context.Context, raw json.RawMessage) (tools.Result, 
 	defer child.Close()
 	res := child.Prompt(ctx, Turn{
 		Prompt:   brief + "\n\n" + a.Prompt,
-		Sink:     &childSink{next: p.surface, callID: callID, agent: def.Name, status: &p.children},
+		Sink:     &childSink{next: p.surface, callID: callID, agent: def.Name, session: child.ID(), status: &p.children},
 		Ask:      labelled(p.gate.Ask, def.Name),
 		Question: nil,
 	})
@@ -169,17 +169,18 @@ func labelled(ask permission.Asker, agent string) permission.Asker {
 }
 
 // childSink passes a sub-agent's events to its parent's surface tagged
-// with the parent's task call and the agent's name, and notes its last
-// action for the parent's status (Session.Children).
+// with the parent's task call, the agent's name and its session, and
+// notes its last action for the parent's status (Session.Children).
 type childSink struct {
-	next   event.Sink
-	callID string
-	agent  string
-	status *children
+	next    event.Sink
+	callID  string
+	agent   string
+	session string
+	status  *children
 }
 
 func (c *childSink) Emit(e event.Event) {
-	e.ParentToolCallID, e.Agent = c.callID, c.agent
+	e.ParentToolCallID, e.Agent, e.AgentSession = c.callID, c.agent, c.session
 	if e.Type == event.ToolCall && e.ToolCall != nil {
 		c.status.action(c.callID, e.ToolCall.Name+" "+oneLine(e.ToolCall.Arguments, 60))
 	}

@@ -66,22 +66,29 @@ type Denial struct {
 	Reason string `json:"reason"`
 }
 
-// Emit writes e if it is public; a run_end is held for End.
+// Emit writes e if it is public; a run_end is held for End. A
+// sub-agent's events (ParentToolCallID set) are written as they come,
+// its run_start and run_end with its own session: they neither release
+// nor replace the parent's held run_end.
 func (s *Writer) Emit(e event.Event) {
 	if !Public[e.Type] {
 		return
 	}
 	l := line{Event: e}
+	child := e.ParentToolCallID != ""
 	if e.Type == event.RunStart || e.Type == event.RunEnd {
 		l.SessionID = s.SessionID
+		if child {
+			l.SessionID = e.AgentSession
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if e.Type == event.RunStart && s.pending != nil {
+	if e.Type == event.RunStart && s.pending != nil && !child {
 		s.write(*s.pending)
 		s.pending = nil
 	}
-	if e.Type == event.RunEnd {
+	if e.Type == event.RunEnd && !child {
 		s.pending = &l
 		return
 	}
@@ -159,11 +166,19 @@ func NewCollector() *Collector {
 	return &Collector{S: Summary{SchemaVersion: event.SchemaVersion, Type: "result", ToolCalls: []ToolCallInfo{}}, index: map[string]int{}}
 }
 
-// Emit folds e into the summary.
+// Emit folds e into the summary. Of a sub-agent's events only its
+// warnings count, named after it: its run, calls and answer are its own
+// session's (the parent's task result carries the answer).
 func (c *Collector) Emit(e event.Event) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := &c.S
+	if e.ParentToolCallID != "" {
+		if e.Type == event.Warning {
+			s.Warnings = append(s.Warnings, e.Agent+" sub-agent: "+e.Text)
+		}
+		return
+	}
 	switch e.Type {
 	case event.RunStart:
 		s.RunID, s.Provider, s.Model = e.RunID, e.Provider, e.Model

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/zero-agent/zero/internal/event"
@@ -81,5 +82,60 @@ func TestCollectorSummary(t *testing.T) {
 	}
 	if s.Final != "done" || s.StopReason != event.StopCompleted || len(s.ToolCalls) != 1 || s.ToolCalls[0].KeptBytes != 5 || *s.ToolCalls[0].ExitCode != 0 || s.Totals.Turns != 2 {
 		t.Fatalf("summary %+v", s)
+	}
+}
+
+// A sub-agent's events are written as they come, its run_start and
+// run_end with its own session; its run_end neither releases nor
+// replaces the parent's, which End writes last. The -o json summary is
+// the parent's, with the child's warning named after it.
+func TestSubagentEventsKeepTheirSessionAndLeaveTheParentsRunEnd(t *testing.T) {
+	child := func(e event.Event) event.Event {
+		e.RunID, e.ParentToolCallID, e.Agent, e.AgentSession = "run_2", "call_t", "explore", "s-child"
+		return e
+	}
+	evs := sample()
+	parentEnd := evs[len(evs)-1]
+	evs = append(evs[:len(evs)-1],
+		child(event.Event{SchemaVersion: 1, Type: event.RunStart, Model: "m"}),
+		child(event.Event{SchemaVersion: 1, Type: event.Warning, Text: "slow"}),
+		child(event.Event{SchemaVersion: 1, Type: event.Error, Text: "child failed"}),
+		child(event.Event{SchemaVersion: 1, Type: event.Final, Text: "child answer"}),
+		child(event.Event{SchemaVersion: 1, Type: event.RunEnd, StopReason: event.StopProviderError}),
+		parentEnd)
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	w.SessionID = "s1"
+	c := NewCollector()
+	for _, e := range evs {
+		w.Emit(e)
+		c.Emit(e)
+	}
+	w.End(Result{Subtype: "success"}, event.Totals{})
+	var lines []map[string]any
+	for sc := bufio.NewScanner(&buf); sc.Scan(); {
+		var m map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, m)
+	}
+	var ends []string
+	for _, m := range lines {
+		if m["type"] == "run_start" || m["type"] == "run_end" {
+			ends = append(ends, m["type"].(string)+":"+m["runId"].(string)+":"+m["sessionId"].(string))
+		}
+	}
+	want := "run_start:run_1:s1 run_start:run_2:s-child run_end:run_2:s-child run_end:run_1:s1"
+	if got := strings.Join(ends, " "); got != want {
+		t.Errorf("runs: %s\nwant  %s", got, want)
+	}
+	if last := lines[len(lines)-1]; last["subtype"] != "success" || last["parentToolCallId"] != nil {
+		t.Errorf("last line %v", last)
+	}
+	s := c.S
+	if s.RunID != "run_1" || s.Final != "done" || s.Error != "" || s.StopReason != event.StopCompleted || len(s.ToolCalls) != 1 ||
+		len(s.Warnings) != 1 || s.Warnings[0] != "explore sub-agent: slow" {
+		t.Errorf("summary %+v", s)
 	}
 }
