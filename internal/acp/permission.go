@@ -37,6 +37,9 @@ var permissionOptions = []acpsdk.PermissionOption{
 func (a *permissionAsker) ask(ctx context.Context, req permission.Request) permission.Decision {
 	info := describe(llm.ToolCall{ID: req.ID, Name: req.Tool, Arguments: "{}"}, a.root)
 	title := firstNonEmpty(req.Command, req.Path, req.Summary, req.Tool)
+	if req.Network {
+		title += " (with network)" // sandbox.network "ask": allowed, it runs online
+	}
 	var content []acpsdk.ToolCallContent
 	text := req.Why
 	if req.Diff != "" {

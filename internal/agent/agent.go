@@ -33,6 +33,9 @@ type Decision struct {
 	// Rewrite, when set, replaces the call's arguments (project rules that
 	// rewrite a command).
 	Rewrite string
+	// Network: the call runs under tools.WithNetwork (a shell command
+	// granted the network under sandbox.network "ask").
+	Network bool
 }
 
 // GateFunc adapts a function to Gate.

@@ -28,6 +28,8 @@ type pending struct {
 	elapsed time.Duration
 	// denied is the gate's reason when it refused the call.
 	denied string
+	// network: the gate granted the call the network.
+	network bool
 }
 
 // runTools gates and runs one turn's tool calls and appends their results
@@ -168,6 +170,7 @@ func (r *run) prepare(ctx context.Context, c llm.ToolCall, cut bool) *pending {
 	if d.Rewrite != "" {
 		p.args = []byte(d.Rewrite)
 	}
+	p.network = d.Network
 	return p
 }
 
@@ -189,7 +192,11 @@ func (r *run) execute(ctx context.Context, group []*pending) {
 		go func(p *pending) {
 			defer wg.Done()
 			start := time.Now()
-			res, err := p.tool.Run(r.a.toolContext(ctx, p.call.ID), p.args)
+			tctx := r.a.toolContext(ctx, p.call.ID)
+			if p.network {
+				tctx = tools.WithNetwork(tctx)
+			}
+			res, err := p.tool.Run(tctx, p.args)
 			p.elapsed = time.Since(start)
 			switch {
 			case ctx.Err() != nil:

@@ -108,11 +108,7 @@ func runDoctor(s stdio, name string) error {
 	} else {
 		c.line(backend != "none" && backend != "", "shell sandbox: %s — %s", backend, detail)
 	}
-	network := "off (shell commands reach no network; set \"sandbox\": {\"network\": \"on\"} in ~/.config/zero/config.json to allow it)"
-	if cfg != nil && cfg.SandboxNetwork == config.NetworkOn {
-		network = "on (sandbox.network in the user config)"
-	}
-	c.line(true, "shell network: %s", network)
+	c.line(true, "shell network: %s", networkText(cfg, backend))
 	dir, err := sessions.DefaultDir()
 	if err == nil {
 		err = os.MkdirAll(dir, 0o700)
@@ -127,6 +123,21 @@ func runDoctor(s stdio, name string) error {
 		return &exitError{ExitFailed, fmt.Errorf("doctor: %s failed", count(c.failed, "check"))}
 	}
 	return nil
+}
+
+// networkText is `zero doctor`'s line on sandbox.network: which value
+// is in force, what it lets shell commands reach, and how to change it.
+func networkText(cfg *config.Config, backend string) string {
+	unconfined := backend == sandbox.BackendNone || backend == "" || cfg != nil && cfg.NoSandbox
+	switch {
+	case unconfined:
+		return "not confined (no OS sandbox runs shell commands, so they reach the network)"
+	case cfg != nil && cfg.SandboxNetwork == config.NetworkOn:
+		return "on (sandbox.network in the config: every shell command reaches the network)"
+	case cfg != nil && cfg.SandboxNetwork == config.NetworkAsk:
+		return "ask (sandbox.network in the config: package installs, remote git, curl and wget ask to run with the network; other commands run offline)"
+	}
+	return "off (shell commands reach no network; set \"sandbox\": {\"network\": \"ask\"} or \"on\" in ~/.config/zero/config.json to allow it)"
 }
 
 // doctorConfig checks the config files and one provider: NAME, the

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zero-agent/zero/internal/config"
 	"github.com/zero-agent/zero/internal/llm/llmtest"
+	"github.com/zero-agent/zero/internal/sandbox"
 	"github.com/zero-agent/zero/internal/testbin"
 )
 
@@ -185,5 +187,25 @@ func TestDoctorSaysWhatZeroUses(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// zero doctor's network line names the sandbox.network value in force
+// and what shell commands reach with it.
+func TestDoctorReportsTheShellNetwork(t *testing.T) {
+	for _, tt := range []struct {
+		cfg     *config.Config
+		backend string
+		want    string
+	}{
+		{&config.Config{}, sandbox.BackendBubblewrap, "off (shell commands reach no network"},
+		{&config.Config{SandboxNetwork: config.NetworkAsk}, sandbox.BackendBubblewrap, "ask (sandbox.network in the config: package installs, remote git, curl and wget ask"},
+		{&config.Config{SandboxNetwork: config.NetworkOn}, sandbox.BackendLandlock, "on (sandbox.network in the config: every shell command"},
+		{&config.Config{SandboxNetwork: config.NetworkAsk}, sandbox.BackendNone, "not confined"},
+		{&config.Config{NoSandbox: true}, sandbox.BackendBubblewrap, "not confined"},
+	} {
+		if got := networkText(tt.cfg, tt.backend); !strings.HasPrefix(got, tt.want) {
+			t.Errorf("%+v on %s: %q, want %q…", tt.cfg, tt.backend, got, tt.want)
+		}
 	}
 }

@@ -461,6 +461,10 @@ func TestSandboxSettingsAreTheUsersToWiden(t *testing.T) {
 		{name: "project network on", project: `{"sandbox":{"network":"on"}}`, network: "", warn: `sandbox.network "on" ignored`},
 		{name: "project narrows", user: `{"sandbox":{"network":"on"}}`, project: `{"sandbox":{"network":"off"}}`, network: NetworkOff},
 		{name: "project sandbox off", project: `{"sandbox":{"enabled":false}}`, warn: "sandbox.enabled false ignored"},
+		{name: "user network ask", user: `{"sandbox":{"network":"ask"}}`, network: NetworkAsk},
+		{name: "project ask narrows on", user: `{"sandbox":{"network":"on"}}`, project: `{"sandbox":{"network":"ask"}}`, network: NetworkAsk},
+		{name: "project ask cannot widen off", project: `{"sandbox":{"network":"ask"}}`, network: "", warn: `sandbox.network "ask" ignored`},
+		{name: "project on cannot widen ask", user: `{"sandbox":{"network":"ask"}}`, project: `{"sandbox":{"network":"on"}}`, network: NetworkAsk, warn: `sandbox.network "on" ignored`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			user := tt.user
@@ -479,7 +483,8 @@ func TestSandboxSettingsAreTheUsersToWiden(t *testing.T) {
 			}
 		})
 	}
-	if _, err := Load(setup(t, `{"sandbox":{"network":"ask-me"}}`, "", env{}, Overrides{})); err == nil || !strings.Contains(err.Error(), "sandbox.network") {
+	_, err := Load(setup(t, `{"sandbox":{"network":"ask-me"}}`, "", env{}, Overrides{}))
+	if err == nil || !strings.Contains(err.Error(), `sandbox.network must be "off", "ask" or "on", not "ask-me"`) {
 		t.Errorf("a bad sandbox.network: %v", err)
 	}
 }

@@ -275,9 +275,9 @@ func (f *File) validate() error {
 	}
 	if f.Sandbox != nil {
 		switch f.Sandbox.Network {
-		case "", NetworkOff, NetworkOn:
+		case "", NetworkOff, NetworkAsk, NetworkOn:
 		default:
-			return fmt.Errorf("sandbox.network must be \"off\" or \"on\", not %q", f.Sandbox.Network)
+			return fmt.Errorf("sandbox.network must be \"off\", \"ask\" or \"on\", not %q", f.Sandbox.Network)
 		}
 	}
 	switch f.EditTool {
@@ -326,8 +326,11 @@ func contains(list []string, s string) bool {
 
 // Sandbox is the "sandbox" object of a config file.
 type Sandbox struct {
-	// Network is "off" (the default: shell commands reach no network) or
-	// "on" (they reach it, confined otherwise as usual).
+	// Network is "off" (the default: shell commands reach no network),
+	// "ask" (a command the shell guard's table knows to need the network,
+	// such as npm install or go mod download, asks to run with it; the
+	// rest run offline) or "on" (they reach it, confined otherwise as
+	// usual).
 	Network string `json:"network,omitempty"`
 	// Enabled false runs shell commands without the OS sandbox (the guard
 	// and the permission mode still decide what runs).
@@ -344,5 +347,6 @@ type ACP struct {
 // Sandbox network settings.
 const (
 	NetworkOff = "off"
+	NetworkAsk = "ask"
 	NetworkOn  = "on"
 )

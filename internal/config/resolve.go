@@ -86,7 +86,7 @@ type Config struct {
 	// MaxOutputTokens caps one model reply, in tokens; 0 means the
 	// agent's default (agent.DefaultMaxOutputTokens).
 	MaxOutputTokens int `json:"maxOutputTokens,omitempty"`
-	// SandboxNetwork is config.NetworkOff ("") or NetworkOn; NoSandbox
+	// SandboxNetwork is config.NetworkOff (or ""), NetworkAsk or NetworkOn; NoSandbox
 	// turns the OS sandbox off. Both come from the user file (or the
 	// command line); a project file cannot widen them.
 	SandboxNetwork string `json:"sandboxNetwork,omitempty"`
@@ -281,6 +281,18 @@ func (c *Config) applyUser(f *File) {
 	c.Hooks = f.Hooks
 }
 
+// networkRank orders the sandbox.network values from narrowest: off
+// (unset), ask, on.
+func networkRank(v string) int {
+	switch v {
+	case NetworkAsk:
+		return 1
+	case NetworkOn:
+		return 2
+	}
+	return 0
+}
+
 // applyProject merges the project file: untrusted. It may add profiles
 // and choose among them, but never redirect a user's key to another host,
 // read a secret from the user's environment, or widen permissions.
@@ -347,11 +359,12 @@ func (c *Config) applyProject(f *File, path string) {
 		warn("permissionTimeout ignored: a project config cannot change how long Zero waits for your approval (set it in ~/.config/zero/config.json, or pass --permission-timeout)")
 	}
 	if sb := f.Sandbox; sb != nil {
-		if sb.Network == NetworkOn && c.SandboxNetwork != NetworkOn {
-			warn("sandbox.network \"on\" ignored: a project config cannot give shell commands the network (set it in ~/.config/zero/config.json)")
-		}
-		if sb.Network == NetworkOff {
-			c.SandboxNetwork = NetworkOff
+		switch {
+		case sb.Network == "":
+		case networkRank(sb.Network) > networkRank(c.SandboxNetwork):
+			warn("sandbox.network %q ignored: a project config cannot give shell commands more network than your config does (set it in ~/.config/zero/config.json)", sb.Network)
+		default:
+			c.SandboxNetwork = sb.Network
 		}
 		if sb.Enabled != nil && !*sb.Enabled {
 			warn("sandbox.enabled false ignored: a project config cannot turn the sandbox off (zero --no-sandbox does, for one run)")

@@ -296,6 +296,9 @@ type Permission struct {
 	// Reason: on a request, why it needs a person; on a denial, the
 	// person's reason (sent to the model).
 	Reason string `json:"reason,omitempty"`
+	// Network, on a request: allowed, the shell command runs with the
+	// network (sandbox.network "ask").
+	Network bool `json:"network,omitempty"`
 }
 
 // Sink consumes events. Implementations must not block the loop for long;

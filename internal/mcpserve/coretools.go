@@ -61,6 +61,9 @@ func callCore(ctx context.Context, req *mcp.CallToolRequest, rt *run.Runtime, t 
 	if o.Rewrite != "" {
 		args = o.Rewrite
 	}
+	if o.Network {
+		ctx = tools.WithNetwork(ctx)
+	}
 	res, err := t.Run(ctx, json.RawMessage(args))
 	if err != nil {
 		return errorResult(err.Error())

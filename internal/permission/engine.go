@@ -97,6 +97,10 @@ type Config struct {
 	// workspace (internal/checkpoint), so in auto-accept mode a delete
 	// there that a rewind can undo runs without asking (undo.go).
 	Checkpoints bool
+	// NetworkAsk is sandbox.network "ask": a shell command that
+	// shellguard's table knows to need the network asks to run with it
+	// (network.go); every other command runs offline.
+	NetworkAsk bool
 }
 
 // Engine decides tool calls. It is safe for concurrent use.
@@ -114,6 +118,8 @@ type Engine struct {
 	tools  *ToolRules
 	// checkpoints is Config.Checkpoints.
 	checkpoints bool
+	// networkAsk is Config.NetworkAsk.
+	networkAsk bool
 	// scoped are allow rules in force for a while: a custom command's or
 	// skill's allowed-tools during its prompt (AllowWhile).
 	scoped []ToolRule
@@ -126,7 +132,7 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.Workspace == nil {
 		return nil, errors.New("permission: Config.Workspace is required")
 	}
-	e := &Engine{ws: cfg.Workspace, home: cfg.Home, configDir: cfg.ConfigDir, mode: cfg.Mode, rules: cfg.Rules, tools: cfg.ToolRules, checkpoints: cfg.Checkpoints}
+	e := &Engine{ws: cfg.Workspace, home: cfg.Home, configDir: cfg.ConfigDir, mode: cfg.Mode, rules: cfg.Rules, tools: cfg.ToolRules, checkpoints: cfg.Checkpoints, networkAsk: cfg.NetworkAsk}
 	if e.home == "" {
 		e.home, _ = os.UserHomeDir()
 	}

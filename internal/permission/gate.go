@@ -46,6 +46,9 @@ type Outcome struct {
 	Allow   bool
 	Reason  string
 	Rewrite string
+	// Network: the shell command runs with the network (sandbox.network
+	// "ask", granted); the caller runs it under tools.WithNetwork.
+	Network bool
 }
 
 // Gate decides each tool call of a run: the Engine rules (confinement →
@@ -76,15 +79,20 @@ func (g *Gate) Decide(ctx context.Context, call llm.ToolCall, t tools.Tool) Outc
 			return Outcome{Reason: blocked}
 		}
 	}
+	n := g.network(call, t, &v)
 	switch v.Action {
 	case Deny:
 		return Outcome{Reason: v.Reason}
 	case Ask:
-		if denied := g.askPerson(ctx, call, t, v); denied != "" {
+		if n.only && g.Ask == nil && !g.Engine.Refused(g.subject(call, t)) {
+			break // no one to ask for the network: it runs offline, as with "off"
+		}
+		if denied := g.askPerson(ctx, call, t, v, n); denied != "" {
 			return Outcome{Reason: denied}
 		}
+		n.granted = len(n.needs) > 0
 	}
-	out := Outcome{Allow: true, Rewrite: rewrite}
+	out := Outcome{Allow: true, Rewrite: rewrite, Network: n.granted}
 	if t.SideEffect() == tools.SideRead {
 		g.openForRead(call)
 	}
@@ -95,9 +103,12 @@ func (g *Gate) Decide(ctx context.Context, call llm.ToolCall, t tools.Tool) Outc
 }
 
 // askPerson asks about a call the engine would ask about, unless the user
-// rejected it always, and records the answer: a grant, or a saved
-// denial. It returns why the call may not run, or "".
-func (g *Gate) askPerson(ctx context.Context, call llm.ToolCall, t tools.Tool, v Verdict) string {
+// rejected it always, and records the answer: a grant (covering the
+// network too when n needs it), or a saved denial. It returns why the
+// call may not run, or "". A network ask the person denies is refused,
+// not run offline: the person said no to this command, and a package
+// install that runs on without its network only fails half-way.
+func (g *Gate) askPerson(ctx context.Context, call llm.ToolCall, t tools.Tool, v Verdict, n netAsk) string {
 	if g.Engine.Refused(g.subject(call, t)) {
 		return "the user rejected this always (a denial saved in grants.json; the user can remove it there)"
 	}
@@ -108,6 +119,12 @@ func (g *Gate) askPerson(ctx context.Context, call llm.ToolCall, t tools.Tool, v
 		return v.NonInteractive().Reason
 	}
 	req := g.request(call, t, v)
+	if len(n.needs) > 0 {
+		req.Network = true
+		if p := n.prefix(); p != "" && (v.Rule == RuleNetwork || v.Rule == RuleModeNormal) {
+			req.Prefix = p
+		}
+	}
 	g.emit(event.PermissionRequest, req.Event())
 	d := g.Ask(ctx, req)
 	if !d.Allowed() && d.Choice == "" {
@@ -126,9 +143,12 @@ func (g *Gate) askPerson(ctx context.Context, call llm.ToolCall, t tools.Tool, v
 		if reason == "" {
 			reason = "no reason given"
 		}
+		if req.Network {
+			return "the user denied this call, which asked to run with the network (" + n.prefixes() + "); it did not run: " + reason
+		}
 		return "the user denied this call: " + reason
 	}
-	if err := g.grant(call, t, v, d); err != nil {
+	if err := g.grant(call, t, v, d, req.Network); err != nil {
 		g.emitWarning("the grant was not saved (" + err.Error() + "); this call runs, later ones ask again")
 	}
 	return ""
@@ -192,13 +212,14 @@ func (g *Gate) subject(call llm.ToolCall, t tools.Tool) Grant {
 	return q
 }
 
-// grant records an allow for the session or always with the engine.
-func (g *Gate) grant(call llm.ToolCall, t tools.Tool, v Verdict, d Decision) error {
+// grant records an allow for the session or always with the engine;
+// network makes a shell grant cover the command's network too.
+func (g *Gate) grant(call llm.ToolCall, t tools.Tool, v Verdict, d Decision, network bool) error {
 	scope := d.Scope()
 	if scope == ScopeOnce {
 		return nil
 	}
-	gr := Grant{Scope: scope, Tool: t.Name()}
+	gr := Grant{Scope: scope, Tool: t.Name(), Network: network}
 	if v.Rule == RuleControlWrite || v.Rule == RuleSecretWrite {
 		// a write into .git, .zero or a secret is granted for that path
 		// only, never tool-wide

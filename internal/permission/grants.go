@@ -38,6 +38,9 @@ const (
 //     guard must allow the line);
 //   - path: Tool + Path (absolute), approves reads (or writes) of that
 //     file or anything below that directory, including secrets.
+//
+// A command or prefix grant with Network also gives the command the
+// network under sandbox.network "ask".
 type Grant struct {
 	Scope   Scope  `json:"-"`
 	Tool    string `json:"tool"`
@@ -54,6 +57,10 @@ type Grant struct {
 	// nothing, and a call it matches (Refuses) is refused where the
 	// gate would ask.
 	Deny bool `json:"deny,omitempty"`
+	// Network, on a shell command or prefix grant, also lets the command
+	// run with the network under sandbox.network "ask" (CoversNetwork);
+	// as a run grant it counts like any other.
+	Network bool `json:"network,omitempty"`
 }
 
 // grantsFile is the on-disk shape of grants.json.

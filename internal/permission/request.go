@@ -30,13 +30,17 @@ type Request struct {
 	// in normal mode"), with any preview note.
 	Why string
 	// Prefix is the command prefix a grant could cover ("go test"), for
-	// shell calls that ask only because of the mode; empty otherwise.
+	// shell calls that ask only because of the mode or the network;
+	// empty otherwise.
 	Prefix string
+	// Network: the command will run with the network if allowed
+	// (sandbox.network "ask"); a grant then covers its network too.
+	Network bool
 }
 
 // Event is r as a permission_request event's payload.
 func (r Request) Event() *event.Permission {
-	return &event.Permission{ID: r.ID, Tool: r.Tool, Summary: r.Summary, Command: r.Command, Path: r.Path, Diff: r.Diff, Prefix: r.Prefix, Reason: r.Why}
+	return &event.Permission{ID: r.ID, Tool: r.Tool, Summary: r.Summary, Command: r.Command, Path: r.Path, Diff: r.Diff, Prefix: r.Prefix, Reason: r.Why, Network: r.Network}
 }
 
 // Choice is a person's answer to a Request.

@@ -261,6 +261,9 @@ func (s *Session) commandShell(ctx context.Context, line string) (string, error)
 	if o.Rewrite != "" {
 		args = json.RawMessage(o.Rewrite)
 	}
+	if o.Network {
+		ctx = tools.WithNetwork(ctx)
+	}
 	res, err := t.Run(ctx, args)
 	if err != nil {
 		return "", err

@@ -168,7 +168,9 @@ func Open(o Options) (*Runtime, error) {
 	rt.Window, rt.windowAssumed, rt.counts, rt.slots = resolveWindow(stderr, cfg, active, srv)
 	rt.policy = shellPolicy(ws)
 	rt.policy.Network = cfg.SandboxNetwork == config.NetworkOn
+	rt.policy.NetworkAsk = cfg.SandboxNetwork == config.NetworkAsk
 	if o.NoSandbox || cfg.NoSandbox {
+		rt.policy.NetworkAsk = false // unconfined: there is no network to ask for
 		rt.policy.Backend = sandbox.BackendNone
 		fmt.Fprintln(stderr, "zero: shell commands run without the OS sandbox (--no-sandbox or sandbox.enabled false): the guard and the permission mode still decide what runs")
 	}
@@ -182,6 +184,7 @@ func Open(o Options) (*Runtime, error) {
 		return nil, err
 	}
 	rt.Engine, rt.Trusted = sf.engine, sf.trusted
+	rt.Engine.SetNetworkAsk(rt.policy.NetworkAsk && rt.policy.Backend != sandbox.BackendNone && sandbox.Backend() != sandbox.BackendNone)
 	rt.hooks = sf.hooks
 	rt.userShell = userShell(ws)
 	rt.mcp = startMCP(rt.warnings, rt.elicit, mcpStart{workspace: ws.Root(), roots: ws.Roots(), trusted: rt.Trusted, logDir: MCPLogDir(st.Dir()), extra: o.MCPServers, plugins: rt.plugins})

@@ -397,7 +397,7 @@ func (s *Session) decide(ctx context.Context, call llm.ToolCall, t tools.Tool) a
 		call, t = inner, target
 	}
 	o := s.gate.Decide(ctx, call, t)
-	return agent.Decision{Allow: o.Allow, Reason: o.Reason, Rewrite: o.Rewrite}
+	return agent.Decision{Allow: o.Allow, Reason: o.Reason, Rewrite: o.Rewrite, Network: o.Network}
 }
 
 // track follows usage reports for Usage.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -50,10 +51,10 @@ type ToolOptions struct {
 // all take it from here, so they cannot disagree.
 func ToolSet(ws *workspace.Workspace, o ToolOptions) *tools.Registry {
 	core := tools.Options{BashEnv: bashEnv()}
-	annotate := func(string) string { return "" }
-	if o.Policy != nil {
-		core.CommandWrapper = o.Policy.Wrap
-		annotate = o.Policy.Annotate
+	annotate := func(context.Context, string) string { return "" }
+	if pol := o.Policy; pol != nil {
+		core.CommandWrapper = func(ctx context.Context, cmd *exec.Cmd) error { return callPolicy(ctx, pol).Wrap(cmd) }
+		annotate = func(ctx context.Context, out string) string { return callPolicy(ctx, pol).Annotate(out) }
 	}
 	procs := o.Procs
 	if procs == nil {
@@ -76,6 +77,16 @@ func ToolSet(ws *workspace.Workspace, o ToolOptions) *tools.Registry {
 		reg.Add(&observed{Tool: t, engine: o.Engine, hooks: o.Hooks, ckpt: o.Checkpoints, ws: ws})
 	}
 	return reg
+}
+
+// callPolicy is the sandbox policy of one call: p, with the network when
+// the permission gate granted it to this call (sandbox.network "ask").
+func callPolicy(ctx context.Context, p *sandbox.Policy) sandbox.Policy {
+	q := *p
+	if tools.Network(ctx) {
+		q.Network = true
+	}
+	return q
 }
 
 // wrapTool gives a tool added later (an MCP server's) what ToolSet gives

@@ -38,6 +38,9 @@ type Policy struct {
 	TempDirs []string
 	// Network allows network access (granted by the user).
 	Network bool
+	// NetworkAsk is sandbox.network "ask": a command without Network was
+	// not one the permission table knows to need it (Annotate says so).
+	NetworkAsk bool
 	// Hide are files and directories the command must not read (with
 	// bubblewrap they are covered by an empty tmpfs or /dev/null); nil
 	// means DefaultHidden of the user's home.
@@ -352,8 +355,12 @@ func (p Policy) Annotate(output string) string {
 		return ""
 	}
 	hint := "ask the user to grant it if it is needed"
-	if !p.Network && slices.Contains(why, "network access is off") {
-		hint = `if the command needs the network, ask the user to set "sandbox": {"network": "on"} in ~/.config/zero/config.json or to run Zero with --no-sandbox`
+	switch {
+	case !p.Network && p.NetworkAsk && slices.Contains(why, "network access is off"):
+		hint = `sandbox.network is "ask": only commands Zero knows to need the network (package installs such as npm install, pip install, go mod download; git clone, fetch, pull, push; curl, wget) ask the user to run with it, and this one ran offline. ` +
+			`Run such a command on its own to be asked, or ask the user to set "sandbox": {"network": "on"} in ~/.config/zero/config.json`
+	case !p.Network && slices.Contains(why, "network access is off"):
+		hint = `if the command needs the network, ask the user to set "sandbox": {"network": "on"} (or "ask") in ~/.config/zero/config.json or to run Zero with --no-sandbox`
 	}
 	return fmt.Sprintf("\n[sandbox (%s): %s. This is a sandbox refusal, not a bug in the command; %s.]",
 		backend, strings.Join(why, "; "), hint)

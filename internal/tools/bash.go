@@ -88,7 +88,7 @@ func (t *Bash) Run(ctx context.Context, args json.RawMessage) (Result, error) {
 	cmd.Stdout, cmd.Stderr = pw, pw
 	setProcessGroup(cmd)
 	if t.opts.CommandWrapper != nil {
-		if err := t.opts.CommandWrapper(cmd); err != nil {
+		if err := t.opts.CommandWrapper(ctx, cmd); err != nil {
 			pw.Close()
 			return errorResult("command refused: %v", err), nil
 		}

@@ -39,13 +39,13 @@ func TestBash(t *testing.T) {
 			want: "0123456789abcdefghij\n[exit code 0]\n"},
 		{name: "timeout capped", opts: Options{BashMaxTimeout: time.Second}, args: map[string]any{"command": "echo hi", "timeout_ms": 9999999}, want: "[timeout_ms capped at 1000]\nhi\n[exit code 0]\n"},
 		{name: "env replaced", opts: Options{BashEnv: []string{"ZERO_T=1", "PATH=" + os.Getenv("PATH")}}, args: map[string]any{"command": "echo $ZERO_T$HOME"}, want: "1\n[exit code 0]\n"},
-		{name: "wrapper rewrites", opts: Options{CommandWrapper: func(c *exec.Cmd) error {
+		{name: "wrapper rewrites", opts: Options{CommandWrapper: func(_ context.Context, c *exec.Cmd) error {
 			c.Args = append([]string{"env", "WRAPPED=yes"}, c.Args...)
 			var err error
 			c.Path, err = exec.LookPath("env")
 			return err
 		}}, args: map[string]any{"command": "echo $WRAPPED"}, want: "yes\n[exit code 0]\n"},
-		{name: "wrapper refuses", opts: Options{CommandWrapper: func(*exec.Cmd) error { return errors.New("no sandbox") }}, args: map[string]any{"command": "echo x"}, want: "command refused: no sandbox", isError: true},
+		{name: "wrapper refuses", opts: Options{CommandWrapper: func(context.Context, *exec.Cmd) error { return errors.New("no sandbox") }}, args: map[string]any{"command": "echo x"}, want: "command refused: no sandbox", isError: true},
 		{name: "empty command", args: map[string]any{"command": "  "}, want: "command is required", isError: true},
 	}
 	for _, tt := range tests {

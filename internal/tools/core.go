@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os/exec"
@@ -44,9 +45,10 @@ type Options struct {
 	// CommandWrapper, when set, is called on every bash command after it
 	// is built (bash -c, Dir, process group, pipes) and before it starts;
 	// it may rewrite Path and Args to run it under a sandbox (bubblewrap,
-	// landlock helper) or change Env. An error refuses the call and is shown
-	// to the model.
-	CommandWrapper func(*exec.Cmd) error
+	// landlock helper) or change Env. ctx is the call's (WithNetwork says
+	// whether it was granted the network). An error refuses the call and
+	// is shown to the model.
+	CommandWrapper func(ctx context.Context, cmd *exec.Cmd) error
 }
 
 func (o Options) withDefaults() Options {

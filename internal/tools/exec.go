@@ -95,7 +95,7 @@ func (t *ExecCommand) Run(ctx context.Context, args json.RawMessage) (Result, er
 	}
 	cmd.Env = append(append([]string(nil), env...), "TERM=dumb", "NO_COLOR=1", "PAGER=cat", "GIT_PAGER=cat")
 	if t.opts.CommandWrapper != nil {
-		if err := t.opts.CommandWrapper(cmd); err != nil {
+		if err := t.opts.CommandWrapper(ctx, cmd); err != nil {
 			return errorResult("command refused: %v", err), nil
 		}
 	}

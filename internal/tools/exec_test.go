@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"os"
@@ -164,7 +165,7 @@ func TestExecCommandArgumentErrors(t *testing.T) {
 
 func TestExecCommandRunsInWorkdirUnderTheWrapper(t *testing.T) {
 	wrapped := 0
-	reg, _, root := execSet(t, Options{CommandWrapper: func(c *exec.Cmd) error { wrapped++; return nil }})
+	reg, _, root := execSet(t, Options{CommandWrapper: func(_ context.Context, c *exec.Cmd) error { wrapped++; return nil }})
 	if err := os.Mkdir(filepath.Join(root, "sub"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +173,7 @@ func TestExecCommandRunsInWorkdirUnderTheWrapper(t *testing.T) {
 	if want := filepath.Join(root, "sub") + "\ndumb\n[exit code 0]\n"; res.Content != want || wrapped != 1 {
 		t.Fatalf("got %q (wrapped %d), want %q", res.Content, wrapped, want)
 	}
-	refusing := func(*exec.Cmd) error { return fmt.Errorf("no sandbox") }
+	refusing := func(context.Context, *exec.Cmd) error { return fmt.Errorf("no sandbox") }
 	reg, _, _ = execSet(t, Options{CommandWrapper: refusing})
 	if res := call(t, reg, ExecCommandName, map[string]any{"cmd": "true"}); !res.IsError || !strings.Contains(res.Content, "command refused: no sandbox") {
 		t.Fatalf("refused wrapper: %+v", res)

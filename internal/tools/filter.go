@@ -46,22 +46,23 @@ func (f *filtered) Run(ctx context.Context, args json.RawMessage) (Result, error
 	return res, err
 }
 
-// Annotated wraps t so note(Content) is appended to every result's
+// Annotated wraps t so note(ctx, Content) is appended to every result's
 // Content (the sandbox's explanation of a refusal it recognises in shell
-// output). Unlike Filtered it leaves Diff and the full-output file alone.
-func Annotated(t Tool, note func(string) string) Tool {
+// output; ctx is the call's). Unlike Filtered it leaves Diff and the
+// full-output file alone.
+func Annotated(t Tool, note func(ctx context.Context, content string) string) Tool {
 	return &annotated{Tool: t, note: note}
 }
 
 type annotated struct {
 	Tool
-	note func(string) string
+	note func(context.Context, string) string
 }
 
 // Run runs the wrapped tool and appends the note.
 func (a *annotated) Run(ctx context.Context, args json.RawMessage) (Result, error) {
 	res, err := a.Tool.Run(ctx, args)
-	res.Content += a.note(res.Content)
+	res.Content += a.note(ctx, res.Content)
 	return res, err
 }
 

@@ -85,7 +85,7 @@ func TestFilteredRedactsTheFullOutputFile(t *testing.T) {
 func TestAnnotatedAppendsToContentOnly(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "out.txt")
 	whole := strings.Repeat("Read-only file system\n", 100)
-	tl := Annotated(fullOutputTool{whole}, func(s string) string { return "[note]" })
+	tl := Annotated(fullOutputTool{whole}, func(context.Context, string) string { return "[note]" })
 	res, _ := tl.Run(WithFullOutput(context.Background(), path), nil)
 	got, _ := os.ReadFile(path)
 	if !strings.HasSuffix(res.Content, "[cut][note]") || string(got) != whole {

@@ -50,6 +50,21 @@ func WithCallID(ctx context.Context, id string) context.Context {
 	return context.WithValue(ctx, callIDKey{}, id)
 }
 
+type networkKey struct{}
+
+// WithNetwork returns ctx marking the call as granted the network
+// (sandbox.network "ask", internal/permission's gate): the sandbox runs
+// its command with the network.
+func WithNetwork(ctx context.Context) context.Context {
+	return context.WithValue(ctx, networkKey{}, true)
+}
+
+// Network reports whether WithNetwork marked ctx.
+func Network(ctx context.Context) bool {
+	on, _ := ctx.Value(networkKey{}).(bool)
+	return on
+}
+
 // CallID is the call id WithCallID set on ctx, or "".
 func CallID(ctx context.Context) string {
 	id, _ := ctx.Value(callIDKey{}).(string)

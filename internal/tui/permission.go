@@ -300,7 +300,11 @@ func (m *Model) permView() (lines []string, row, col int) {
 	p := m.perm
 	w := m.width - 1
 	rule := style.Warn.Render(strings.Repeat("─", max(w, 1)))
-	title := style.Warn.Render("? ") + style.Bold.Render("allow "+sanitize.Line(p.req.Tool)+"?")
+	ask := "allow " + sanitize.Line(p.req.Tool) + "?"
+	if p.req.Network {
+		ask = "allow " + sanitize.Line(p.req.Tool) + " with network?" // sandbox.network "ask": it runs online
+	}
+	title := style.Warn.Render("? ") + style.Bold.Render(ask)
 	if p.req.Why != "" {
 		title += style.Dim.Render("  " + sanitize.Line(p.req.Why))
 	}

@@ -455,3 +455,19 @@ func TestPromptDiffWrapsAndApprovalShowsTheWholeChange(t *testing.T) {
 	})
 	mustContain(t, "scrollback after approval", d.plainScrollback(), "approved change (edit_file: main.go)", "DROP TABLE users")
 }
+
+// A shell command that asks to run with the network (sandbox.network
+// "ask") says so in the prompt's title, and its prefix can be granted.
+func TestPromptSaysWithNetwork(t *testing.T) {
+	f := newFake()
+	f.script["go"] = func(ctx context.Context, turn Turn, sink event.Sink) event.StopReason {
+		turn.Approve(ctx, PermissionRequest{Tool: "bash", Command: "npm install lodash", Prefix: "npm install", Network: true,
+			Why: `it needs the network (npm install) and sandbox.network is "ask"`})
+		return event.StopCompleted
+	}
+	d := newDriver(t, f, Options{Width: 100, Height: 24})
+	d.typeText("go")
+	d.press("enter")
+	d.until(func() bool { return d.m.perm != nil })
+	mustContain(t, "live", d.live(), "? allow bash with network?", "$ npm install lodash", "[p] allow `npm install …` commands for the session")
+}
