@@ -103,10 +103,11 @@ func readCase(t *testing.T, name string) string {
 	return string(b)
 }
 
-// TestB09Overloaded: HTTP 200, partial text, then `event: error`
-// overloaded_error, then EOF. The stream ends with a retryable
-// ErrOverloaded and nothing after it.
-func TestB09Overloaded(t *testing.T) {
+// TestOverloadedErrorMidStreamIsRetryableAndEndsTheStream: HTTP 200,
+// partial text, then `event: error` overloaded_error, then EOF. The stream
+// ends with a retryable ErrOverloaded and nothing after it.
+// Case B09 (testdata/B09/stream_overloaded.sse; anthropics/anthropic-sdk-go#200).
+func TestOverloadedErrorMidStreamIsRetryableAndEndsTheStream(t *testing.T) {
 	r := newReplay(t, answer{status: 200, body: readCase(t, "B09/stream_overloaded.sse")})
 	ch, err := testProvider(r).Stream(context.Background(), llm.Request{Messages: []llm.Message{llm.TextMessage(llm.RoleUser, "hi")}})
 	if err != nil {
@@ -144,9 +145,11 @@ func TestB09Overloaded(t *testing.T) {
 	}
 }
 
-// TestB09EOFMidToolUse: EOF with no message_stop and no error event is a
-// truncated stream, never a completion, and the half call never ends.
-func TestB09EOFMidToolUse(t *testing.T) {
+// TestEOFMidToolUseIsATruncatedStreamNotACompletion: EOF with no
+// message_stop and no error event is a truncated stream, never a
+// completion, and the half call never ends.
+// Case B09 (testdata/B09/stream_eof_mid_tool_use.sse; brainlid/langchain#193).
+func TestEOFMidToolUseIsATruncatedStreamNotACompletion(t *testing.T) {
 	r := newReplay(t, answer{status: 200, body: readCase(t, "B09/stream_eof_mid_tool_use.sse")})
 	ch, err := testProvider(r).Stream(context.Background(), llm.Request{Messages: []llm.Message{llm.TextMessage(llm.RoleUser, "clean")}})
 	if err != nil {
@@ -433,9 +436,11 @@ type b10Expect struct {
 	Limit        int    `json:"limit"`
 }
 
-// TestB10Anthropic feeds the Anthropic bodies of case B10 through the real
-// path and checks class, subclass and numbers from expected.json.
-func TestB10Anthropic(t *testing.T) {
+// TestAnthropicContextOverflowBodiesCarryTheirNumbers feeds Anthropic's
+// overflow bodies through the real path and checks class, subclass and
+// numbers from expected.json.
+// Case B10 (testdata/B10/error_02.json, error_03.json; anthropics/claude-code#820).
+func TestAnthropicContextOverflowBodiesCarryTheirNumbers(t *testing.T) {
 	var expect map[string]b10Expect
 	if err := json.Unmarshal([]byte(readCase(t, "B10/expected.json")), &expect); err != nil {
 		t.Fatal(err)

@@ -351,9 +351,11 @@ func TestHTTPErrors(t *testing.T) {
 	}
 }
 
-// TestB10Gemini: the Gemini body of case B10 is a context overflow with
-// the numbers expected.json gives.
-func TestB10Gemini(t *testing.T) {
+// TestGeminiContextOverflowBodyCarriesItsNumbers: Gemini's overflow body
+// is a context overflow, not retried as-is, with the numbers expected.json
+// gives.
+// Case B10 (testdata/B10/error_04.json; google-gemini/gemini-cli#12115).
+func TestGeminiContextOverflowBodyCarriesItsNumbers(t *testing.T) {
 	read := func(name string) []byte {
 		b, err := os.ReadFile(filepath.Join("testdata", "B10", name))
 		if err != nil {

@@ -30,10 +30,11 @@ type b10Input struct {
 	Body       json.RawMessage `json:"body"`
 }
 
-// TestB10 classifies every provider's context-overflow body as the case's
-// expected.json says, numbers included. Absent numbers must stay 0 (never
-// invented).
-func TestB10(t *testing.T) {
+// TestClassifyEveryProvidersContextOverflowBody classifies every
+// provider's context-overflow body as expected.json says, numbers included.
+// Absent numbers must stay 0 (never invented).
+// Case B10 (testdata/B10; openai/codex#20866, ggml-org/llama.cpp PR#15780).
+func TestClassifyEveryProvidersContextOverflowBody(t *testing.T) {
 	raw, err := os.ReadFile(filepath.Join("testdata", "B10", "expected.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -253,10 +254,11 @@ func TestOverflowNumbersOlderWording(t *testing.T) {
 	}
 }
 
-// TestB09StreamError reads the case's stream to its `event: error` and
-// classifies that event's data: a typed, retryable overload, the same kind
-// as HTTP 529.
-func TestB09StreamError(t *testing.T) {
+// TestStreamErrorEventOverloadedIsRetryableLikeHTTP529 reads the stream to
+// its `event: error` and classifies that event's data: a typed, retryable
+// overload, the same kind as HTTP 529.
+// Case B09 (testdata/B09/stream_overloaded.sse; anthropics/anthropic-sdk-go#200).
+func TestStreamErrorEventOverloadedIsRetryableLikeHTTP529(t *testing.T) {
 	f, err := os.Open(filepath.Join("testdata", "B09", "stream_overloaded.sse"))
 	if err != nil {
 		t.Fatal(err)

@@ -47,12 +47,13 @@ func canonical(t *testing.T, b []byte) string {
 	return string(out)
 }
 
-// TestB31ToolsCleanedAndNamesMapped: the request carries the tool exactly
-// as expected_openai_tool.json, a call to the wire name comes back under
-// the real (dotted) name whether the server streams or answers with one
-// JSON body, history calls go out under the wire name, and the rewrite
-// warnings are reported once per provider.
-func TestB31ToolsCleanedAndNamesMapped(t *testing.T) {
+// TestMCPToolIsCleanedAndItsNameMappedBothWays: the request carries the
+// tool exactly as expected_openai_tool.json, a call to the wire name comes
+// back under the real (dotted) name whether the server streams or answers
+// with one JSON body, history calls go out under the wire name, and the
+// rewrite warnings are reported once per provider.
+// Case B31 (testdata/B31; openai/codex#8174, mark3labs/mcphost#35).
+func TestMCPToolIsCleanedAndItsNameMappedBothWays(t *testing.T) {
 	want, err := os.ReadFile("testdata/B31/expected_openai_tool.json")
 	if err != nil {
 		t.Fatal(err)
@@ -106,7 +107,7 @@ func TestB31ToolsCleanedAndNamesMapped(t *testing.T) {
 			t.Fatalf("request %d: tools %s (%v)", i, body.Tools, err)
 		}
 		// Byte for byte, key order included, as the schema package's
-		// own B31 test compares it.
+		// own test of case B31 compares it.
 		var got bytes.Buffer
 		if err := json.Indent(&got, body.Tools[0], "", "  "); err != nil {
 			t.Fatal(err)

@@ -77,10 +77,13 @@ type b07Expect struct {
 	} `json:"usage"`
 }
 
-// TestB07 decodes the case's three streams, directly and over HTTP. A null
-// expected usage means the server reported none: the provider then emits
-// a local estimate marked Estimated.
-func TestB07(t *testing.T) {
+// TestSSEFramingVariantsDecodeToTextFinishAndUsage decodes three streams
+// ('data:' without a space, CRLF and keep-alive comments, a usage chunk
+// with empty choices), directly and over HTTP. A null expected usage means
+// the server reported none: the provider then emits a local estimate
+// marked Estimated.
+// Case B07 (testdata/B07; openai/openai-python#498, aaif-goose/goose PR#7929).
+func TestSSEFramingVariantsDecodeToTextFinishAndUsage(t *testing.T) {
 	var exp map[string]b07Expect
 	if err := json.Unmarshal(readFile(t, "B07", "expected.json"), &exp); err != nil {
 		t.Fatal(err)
@@ -134,9 +137,11 @@ func checkCall(t *testing.T, got llm.ToolCall, want wantCall, checkID bool) {
 	}
 }
 
-// TestB06Stream: arguments that start in the first chunk (with id, type
-// and name) are kept; calls are accumulated by index.
-func TestB06Stream(t *testing.T) {
+// TestStreamedToolCallArgumentsFromTheFirstChunkAreKept: arguments that
+// start in the first chunk (with id, type and name) are kept; calls are
+// accumulated by index.
+// Case B06 (testdata/B06/stream_first_chunk_args.sse; ggml-org/llama.cpp#22722).
+func TestStreamedToolCallArgumentsFromTheFirstChunkAreKept(t *testing.T) {
 	var exp struct {
 		Stream []wantCall `json:"stream_first_chunk_args.sse"`
 	}
@@ -170,11 +175,13 @@ func TestB06Stream(t *testing.T) {
 	}
 }
 
-// TestB06NonStream: the non-streaming quirks body: arguments as an object,
-// empty id (generated, unique, Mistral shape on request), a nameless entry
-// dropped with a warning; replayed history sends arguments as a string
-// and the tool message uses the same generated id.
-func TestB06NonStream(t *testing.T) {
+// TestNonStreamToolCallQuirksAreNormalisedAndReplayed: the non-streaming
+// quirks body: arguments as an object, empty id (generated, unique, Mistral
+// shape on request), a nameless entry dropped with a warning; replayed
+// history sends arguments as a string and the tool message uses the same
+// generated id.
+// Case B06 (testdata/B06/response_nonstream_quirks.json; lmstudio-ai/lmstudio-bug-tracker#830).
+func TestNonStreamToolCallQuirksAreNormalisedAndReplayed(t *testing.T) {
 	var exp struct {
 		NonStream struct {
 			ToolCalls []wantCall `json:"tool_calls"`
@@ -248,10 +255,12 @@ func TestB06NonStream(t *testing.T) {
 	}
 }
 
-// TestB05 streams the case's content pieces through the provider with the
-// pre-filled-think profile: reasoning and text separate, tag pieces never
-// shown; the literal-tag answer stays text without the profile.
-func TestB05(t *testing.T) {
+// TestPrefilledThinkSplitsReasoningAndNeverShowsTagPieces streams content
+// pieces through the provider with the pre-filled-think profile: reasoning
+// and text separate, tag pieces never shown; the literal-tag answer stays
+// text without the profile.
+// Case B05 (testdata/B05; ollama/ollama#18082, QwenLM/qwen-code PR#6033).
+func TestPrefilledThinkSplitsReasoningAndNeverShowsTagPieces(t *testing.T) {
 	var exp map[string]struct {
 		Reasoning      string   `json:"reasoning"`
 		Text           string   `json:"text"`
