@@ -12,6 +12,7 @@ import (
 
 	"github.com/zero-agent/zero/internal/llm/llmtest"
 	"github.com/zero-agent/zero/internal/sandbox"
+	"github.com/zero-agent/zero/internal/testbin"
 )
 
 // TestShellNetworkIsOffUnlessTheUserTurnsItOn: under the OS sandbox a
@@ -56,8 +57,8 @@ func TestShellNetworkIsOffUnlessTheUserTurnsItOn(t *testing.T) {
 // (curl, wget) gets a permission_request that names it and carries
 // "network": true; allowed for the session with its prefix, the command
 // and a later one of the same prefix really reach a server on 127.0.0.1;
-// a denied one does not run; a command the table does not know (a
-// python script that fetches) runs offline without a question, and the
+// a denied one does not run; a command the table does not know (a perl
+// script that fetches) runs offline without a question, and the
 // model is told why.
 func TestNetworkAskNamesTheCommandAndGrantsPerPrefix(t *testing.T) {
 	if b := sandbox.Backend(); b != sandbox.BackendBubblewrap {
@@ -67,15 +68,17 @@ func TestNetworkAskNamesTheCommandAndGrantsPerPrefix(t *testing.T) {
 	ping := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { hits.Add(1); fmt.Fprint(w, "pong") }))
 	defer ping.Close()
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"fetch.py": "import urllib.request\nprint(urllib.request.urlopen('" + ping.URL + "/four', timeout=5).read())\n"})
+	// perl-base is essential on Debian, so the script runs on every machine.
+	testbin.WriteTree(t, dir, map[string]string{"fetch.pl": "use IO::Socket::INET;\nmy $s = IO::Socket::INET->new(PeerAddr => '" + strings.TrimPrefix(ping.URL, "http://") +
+		"', Timeout => 5) or die \"connect: $!\\n\";\nprint $s \"GET /four HTTP/1.0\\r\\n\\r\\n\";\nprint <$s>;\n"})
 	e := newEnv(t)
-	writeTree(t, e.home, map[string]string{".config/zero/config.json": `{"sandbox": {"network": "ask"}}`})
+	testbin.WriteTree(t, e.home, map[string]string{".config/zero/config.json": `{"sandbox": {"network": "ask"}}`})
 	srv := llmtest.NewServer(t)
 	srv.Script(
 		llmtest.Reply(tc("n1", "bash", `{"command":"curl -sS --max-time 5 `+ping.URL+`/one"}`)),
 		llmtest.Reply(tc("n2", "bash", `{"command":"curl -sS --max-time 5 `+ping.URL+`/two"}`)),
 		llmtest.Reply(tc("n3", "bash", `{"command":"wget -qO- `+ping.URL+`/three; touch ran.txt"}`)),
-		llmtest.Reply(tc("n4", "bash", `{"command":"python3 fetch.py"}`)),
+		llmtest.Reply(tc("n4", "bash", `{"command":"perl fetch.pl"}`)),
 		llmtest.Reply(llmtest.Text("done")),
 	)
 	var requests []map[string]any
