@@ -97,10 +97,12 @@ func TestReaderLongLine(t *testing.T) {
 	}
 }
 
-// TestB07 reads the case's three streams: the CRLF variant must yield the
-// same events as the LF one, comments are reported, and every data line is
-// delivered with "data:" and "data: " treated alike.
-func TestB07(t *testing.T) {
+// TestReaderFramingVariantsYieldTheSameDataAndComments reads three
+// streams: the CRLF variant must yield the same events as the LF one,
+// comments are reported, and every data line is delivered with "data:"
+// and "data: " treated alike.
+// Case B07 (testdata/B07; openai/openai-python#498, mnfst/llm-gateway#2053).
+func TestReaderFramingVariantsYieldTheSameDataAndComments(t *testing.T) {
 	wantStream := []string{
 		`{"id":"c1","choices":[{"index":0,"delta":{"role":"assistant","content":"Hel"},"finish_reason":null}]}`,
 		`{"id":"c1","choices":[{"index":0,"delta":{"content":"lo"},"finish_reason":null}]}`,

@@ -129,10 +129,12 @@ func readCase(t *testing.T, name string) string {
 	return string(raw)
 }
 
-// TestB05 feeds each case input through the splitter: the pre-filled
-// outputs with the profile flag, the literal-tag answer without it, each
-// whole, byte by byte and cut at every point.
-func TestB05(t *testing.T) {
+// TestSplitterHandlesPrefilledThinkAndLiteralTagsAtEveryCut feeds each
+// input through the splitter: the pre-filled outputs with the profile
+// flag, the literal-tag answer without it, each whole, byte by byte and
+// cut at every point.
+// Case B05 (testdata/B05; ollama/ollama#18082, QwenLM/qwen-code PR#6033).
+func TestSplitterHandlesPrefilledThinkAndLiteralTagsAtEveryCut(t *testing.T) {
 	exp := loadB05(t)
 	var streamChunks []string
 	if err := json.Unmarshal([]byte(readCase(t, "stream_chunks.json")), &streamChunks); err != nil {

@@ -81,7 +81,11 @@ func gotCalls(t *testing.T, calls []llm.ToolCall) []wantCall {
 	return out
 }
 
-func TestCaseB01(t *testing.T) {
+// TestRecoverJSONCallsOnlyWhenTheWholeContentIsCalls: fenced JSON,
+// "parameters" keys and several objects become calls with fresh unique
+// ids; JSON inside prose or naming an unoffered tool stays text.
+// Case B01 (testdata/B01; ollama/ollama#13519, abetlen/llama-cpp-python#1856).
+func TestRecoverJSONCallsOnlyWhenTheWholeContentIsCalls(t *testing.T) {
 	dir := filepath.Join("testdata", "B01")
 	offered, schemas := caseTools(t, dir)
 	var expected map[string]json.RawMessage
@@ -126,7 +130,11 @@ func TestCaseB01(t *testing.T) {
 	}
 }
 
-func TestCaseB02(t *testing.T) {
+// TestRecoverHermesAndQwen3CoderCallsWithReasoningApart: <tool_call>
+// blocks and <function=..><parameter=..> blocks become calls in order,
+// <think> goes to reasoning, visible text is kept.
+// Case B02 (testdata/B02; aaif-goose/goose#3748, ggml-org/llama.cpp#15012).
+func TestRecoverHermesAndQwen3CoderCallsWithReasoningApart(t *testing.T) {
 	dir := filepath.Join("testdata", "B02")
 	offered, schemas := caseTools(t, dir)
 	var expected map[string]struct {
@@ -154,7 +162,11 @@ func TestCaseB02(t *testing.T) {
 	}
 }
 
-func TestCaseB04(t *testing.T) {
+// TestRepairArgumentsFixesCommasAndPythonQuotesButNeverValidJSON: trailing
+// commas and single quotes are repaired, valid JSON with an apostrophe is
+// left as is, and unrepairable text gives the expected error.
+// Case B04 (testdata/B04; ml-explore/mlx-lm PR#1071, NousResearch/atropos#478).
+func TestRepairArgumentsFixesCommasAndPythonQuotesButNeverValidJSON(t *testing.T) {
 	dir := filepath.Join("testdata", "B04")
 	var expected map[string]struct {
 		OK    map[string]any `json:"ok"`
@@ -191,10 +203,11 @@ func TestCaseB04(t *testing.T) {
 	}
 }
 
-// TestCaseB04ThroughRecover: the same argument texts inside a Hermes block
-// give a call or an Invalid call with the same error, never a call with
-// {} or partial arguments.
-func TestCaseB04ThroughRecover(t *testing.T) {
+// TestRecoverNeverMakesACallFromUnrepairableArguments: the same argument
+// texts inside a Hermes block give a call or an Invalid call with the same
+// error, never a call with {} or partial arguments.
+// Case B04 (testdata/B04; NousResearch/hermes-agent PR#36271).
+func TestRecoverNeverMakesACallFromUnrepairableArguments(t *testing.T) {
 	dir := filepath.Join("testdata", "B04")
 	offered, _ := caseTools(t, dir)
 	var expected map[string]struct {
@@ -235,7 +248,11 @@ func TestCaseB04ThroughRecover(t *testing.T) {
 	}
 }
 
-func TestCaseB05Recover(t *testing.T) {
+// TestRecoverSplitsAnOrphanThinkCloseIntoReasoning: content that holds only
+// '</think>' (the template pre-filled '<think>') is reasoning up to it,
+// with or without tools offered; the literal-tag answer stays text.
+// Case B05 (testdata/B05; ollama/ollama#18082, lmstudio-ai/lmstudio-bug-tracker#1495).
+func TestRecoverSplitsAnOrphanThinkCloseIntoReasoning(t *testing.T) {
 	dir := filepath.Join("testdata", "B05")
 	var expected map[string]struct {
 		Reasoning     string   `json:"reasoning"`
@@ -263,7 +280,11 @@ func TestCaseB05Recover(t *testing.T) {
 	}
 }
 
-func TestCaseB05Stream(t *testing.T) {
+// TestStreamFilterNeverDisplaysThinkTagPiecesAcrossChunks: streamed pieces
+// with a pre-filled think split into reasoning and text without showing a
+// tag piece; the literal-tag answer streams through unchanged at every cut.
+// Case B05 (testdata/B05/stream_chunks.json; QwenLM/qwen-code PR#6033).
+func TestStreamFilterNeverDisplaysThinkTagPiecesAcrossChunks(t *testing.T) {
 	dir := filepath.Join("testdata", "B05")
 	var expected map[string]struct {
 		Reasoning    string   `json:"reasoning"`
@@ -311,7 +332,11 @@ func TestCaseB05Stream(t *testing.T) {
 	}
 }
 
-func TestCaseB06(t *testing.T) {
+// TestCanonicalArgumentsAndIDsForStructuredCallQuirks: object arguments
+// become a JSON string, empty ids get a 9-alnum id, and streamed
+// arguments joined by index canonicalise to the expected calls.
+// Case B06 (testdata/B06; ggml-org/llama.cpp#22722, ggml-org/llama.cpp#20198).
+func TestCanonicalArgumentsAndIDsForStructuredCallQuirks(t *testing.T) {
 	dir := filepath.Join("testdata", "B06")
 	// Non-stream quirks: empty ids, arguments as an object, an entry
 	// without a function name.

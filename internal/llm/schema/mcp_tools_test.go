@@ -61,7 +61,11 @@ func assertJSONFile(t *testing.T, got []byte, file string) {
 	}
 }
 
-func TestB31OpenAITool(t *testing.T) {
+// TestPrepareToolsOpenAIMatchesTheExpectedWireTool: the MCP tool's
+// schema ($defs/$ref, anyOf-null, dotted name) becomes exactly
+// expected_openai_tool.json and the wire name maps back to the real one.
+// Case B31 (testdata/B31; openai/codex#8174, mark3labs/mcphost#35).
+func TestPrepareToolsOpenAIMatchesTheExpectedWireTool(t *testing.T) {
 	specs, names, _ := PrepareTools(OpenAI, b31Tools(t))
 	if len(specs) != 1 {
 		t.Fatalf("got %d tools, want 1", len(specs))
@@ -84,7 +88,10 @@ func TestB31OpenAITool(t *testing.T) {
 	}
 }
 
-func TestB31GeminiFunctionDeclaration(t *testing.T) {
+// TestPrepareToolsGeminiMatchesTheExpectedFunctionDeclaration: the same
+// tool becomes exactly expected_gemini_function_declaration.json.
+// Case B31 (testdata/B31; google-gemini/gemini-cli#13326).
+func TestPrepareToolsGeminiMatchesTheExpectedFunctionDeclaration(t *testing.T) {
 	specs, _, _ := PrepareTools(Gemini, b31Tools(t))
 	if len(specs) != 1 {
 		t.Fatalf("got %d tools, want 1", len(specs))
@@ -100,7 +107,10 @@ func TestB31GeminiFunctionDeclaration(t *testing.T) {
 	assertJSONFile(t, wire, "testdata/B31/expected_gemini_function_declaration.json")
 }
 
-func TestB31NameMap(t *testing.T) {
+// TestNameMapOfADottedMCPToolMatchesTheExpectedMap: the reverse map from
+// wire names to server and tool is exactly expected_name_map.json.
+// Case B31 (testdata/B31; taylorwilsdon/google_workspace_mcp#1099).
+func TestNameMapOfADottedMCPToolMatchesTheExpectedMap(t *testing.T) {
 	m := NewNameMap()
 	for _, s := range b31Tools(t) {
 		m.Add("<server name>", s.Name)
@@ -116,10 +126,12 @@ func TestB31NameMap(t *testing.T) {
 	}
 }
 
-// TestB31EveryDialect checks the provider rules of provider_errors.txt
-// against every dialect's output: names match the strictest pattern, no
-// $ref is left, arrays have items, Gemini sees no additionalProperties.
-func TestB31EveryDialect(t *testing.T) {
+// TestPrepareToolsObeysEveryDialectsRulesAndLogsTheRewrite checks the
+// provider rules of provider_errors.txt against every dialect's output:
+// names match the strictest pattern, no $ref is left, arrays have items,
+// Gemini sees no additionalProperties.
+// Case B31 (testdata/B31/provider_errors.txt; promptfoo/promptfoo#6902).
+func TestPrepareToolsObeysEveryDialectsRulesAndLogsTheRewrite(t *testing.T) {
 	namePat := regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
 	for _, d := range []Dialect{OpenAI, Anthropic, Gemini} {
 		specs, _, warnings := PrepareTools(d, b31Tools(t))
