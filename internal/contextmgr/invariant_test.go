@@ -47,7 +47,12 @@ func checkInvariant(t *testing.T, msgs []llm.Message) {
 	}
 }
 
-func TestCaseB25(t *testing.T) {
+// TestRepairDropsAnOrphanResultAndFoldsItIntoTheSummary: a compaction that
+// kept a tool_result but summarised away its tool_use is repaired to the
+// expected messages, the orphan's output folded into the summary, the
+// input untouched.
+// Case B25 (testdata/B25/messages_after_compaction_BAD.json; openclaw/openclaw#8525).
+func TestRepairDropsAnOrphanResultAndFoldsItIntoTheSummary(t *testing.T) {
 	dir := filepath.Join("testdata", "B25")
 	bad := fromWire(t, filepath.Join(dir, "messages_after_compaction_BAD.json"))
 	got, log := Repair(bad)
@@ -82,7 +87,10 @@ func TestCaseB25(t *testing.T) {
 	}
 }
 
-func TestCaseB25OpenAIShape(t *testing.T) {
+// TestRepairDropsAnOrphanToolMessageInTheOpenAIShape: the same repair for
+// a role "tool" message without its assistant call.
+// Case B25 (testdata/B25/messages_after_compaction_BAD_openai.json; earendil-works/pi#8667).
+func TestRepairDropsAnOrphanToolMessageInTheOpenAIShape(t *testing.T) {
 	bad := fromWire(t, filepath.Join("testdata", "B25", "messages_after_compaction_BAD_openai.json"))
 	got, log := Repair(bad)
 	checkInvariant(t, got)
@@ -96,7 +104,12 @@ func TestCaseB25OpenAIShape(t *testing.T) {
 	}
 }
 
-func TestCaseB26(t *testing.T) {
+// TestInterruptedCallsEachGetOneResultRecordedOrRepaired: an interrupt
+// records a result for every emitted call (partial output for the running
+// one) before the user's text, giving the expected next request; a log that
+// lost the interrupt is repaired on resume with errors in the same places.
+// Case B26 (testdata/B26; anthropics/claude-code#1956, tidyverse/ellmer#459).
+func TestInterruptedCallsEachGetOneResultRecordedOrRepaired(t *testing.T) {
 	dir := filepath.Join("testdata", "B26")
 	session := fromWire(t, filepath.Join(dir, "session_events.json"))
 	want := readWireJSON(t, filepath.Join(dir, "expected_next_request_messages.json"))

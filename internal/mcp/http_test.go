@@ -105,11 +105,13 @@ func TestUnauthorizedRemoteServerSaysHowToGiveItAToken(t *testing.T) {
 	}
 }
 
-// Case B31: a tool with a dotted name and a schema full of what providers
-// reject ($defs/$ref, an array without items, anyOf with null, const)
-// comes out of the adapter with a valid name and its raw schema, and the
-// provider layer's cleaning accepts it for every dialect.
-func TestB31ToolGoesThroughNamingAndEveryProvidersSchemaCleaning(t *testing.T) {
+// TestDottedToolGoesThroughNamingAndEveryProvidersSchemaCleaning: a tool
+// with a dotted name and a schema full of what providers reject
+// ($defs/$ref, an array without items, anyOf with null, const) comes out
+// of the adapter with a valid name and its raw schema, and the provider
+// layer's cleaning accepts it for every dialect.
+// Case B31 (testdata/B31/tools_list_result.json; google-gemini/gemini-cli#13326).
+func TestDottedToolGoesThroughNamingAndEveryProvidersSchemaCleaning(t *testing.T) {
 	raw, err := os.ReadFile("testdata/B31/tools_list_result.json")
 	if err != nil {
 		t.Fatal(err)

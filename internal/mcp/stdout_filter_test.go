@@ -60,9 +60,11 @@ func TestStdoutFilterPassesOnlyJSONRPCLines(t *testing.T) {
 	}
 }
 
-// The stdout of case B29's noisy server (testdata/B29) filtered is its
-// three JSON-RPC messages, and the three log lines are skipped.
-func TestStdoutFilterB29Transcript(t *testing.T) {
+// TestStdoutFilterKeepsANoisyServersMessagesAndSkipsItsLogLines: a noisy
+// server's stdout filtered is its three JSON-RPC messages, and the three
+// log lines are skipped.
+// Case B29 (testdata/B29/server_stdout_transcript.txt; GPSxtreme/mcp-coinglass PR#3).
+func TestStdoutFilterKeepsANoisyServersMessagesAndSkipsItsLogLines(t *testing.T) {
 	in, err := os.ReadFile("testdata/B29/server_stdout_transcript.txt")
 	if err != nil {
 		t.Fatal(err)

@@ -102,7 +102,13 @@ func linesOf(ws []Warning, k WarningKind) []int {
 	return out
 }
 
-func TestB27Reader(t *testing.T) {
+// TestReadRecordsSkipsMalformedLinesAndNeverResumesBlank: malformed and
+// glued lines are skipped (or recovered) and counted, a truncated last
+// line is dropped, the streaming reader agrees with the byte reader, and
+// resume never shows a blank conversation; a call left without a result
+// gets an interrupted one.
+// Case B27 (testdata/B27; anthropics/claude-code#53821, anthropics/claude-code#50347).
+func TestReadRecordsSkipsMalformedLinesAndNeverResumesBlank(t *testing.T) {
 	for name, exp := range loadB27(t) {
 		t.Run(name, func(t *testing.T) {
 			data, err := os.ReadFile(filepath.Join("testdata/B27", name))
@@ -187,9 +193,11 @@ func TestB27Reader(t *testing.T) {
 	}
 }
 
-// TestB27RepairBeforeAppend checks the writer side: a torn tail is moved
-// aside and cut back to the last full line before the next append.
-func TestB27RepairBeforeAppend(t *testing.T) {
+// TestRepairTailSavesATornTailAsideBeforeTheNextAppend checks the writer
+// side: a torn tail is moved aside and cut back to the last full line
+// before the next append.
+// Case B27 (testdata/B27; PrimeIntellect-ai/prime-agent PR#1785).
+func TestRepairTailSavesATornTailAsideBeforeTheNextAppend(t *testing.T) {
 	exp := loadB27(t)
 	for name, e := range exp {
 		t.Run(name, func(t *testing.T) {
