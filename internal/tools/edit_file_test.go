@@ -74,9 +74,14 @@ func copyCase(t *testing.T, c string, files ...string) string {
 	return dir
 }
 
-// TestEditCases feeds each case's edit*.json through edit_file unchanged
-// and compares the file's bytes afterwards (B13, B14, B15).
-func TestEditCases(t *testing.T) {
+// TestEditFileGivesTheExactBytesOrRefusesAnAmbiguousMatch feeds each
+// edit*.json through edit_file unchanged and compares the file's bytes
+// afterwards: CRLF and mixed line endings kept, a spaces-for-tabs
+// old_string applied in the file's indentation, a non-unique or
+// overlapping old_string refused with the file unchanged.
+// Cases B13 (testdata/B13; earendil-works/pi#355), B14 (testdata/B14;
+// anthropics/claude-code#26996) and B15 (testdata/B15; google-gemini/gemini-cli#18917).
+func TestEditFileGivesTheExactBytesOrRefusesAnAmbiguousMatch(t *testing.T) {
 	tests := []struct {
 		c, edit, file string
 		wantFile      string // testdata file with the exact bytes afterwards
@@ -128,8 +133,13 @@ func TestEditCases(t *testing.T) {
 	}
 }
 
-// TestB17 checks binary sniffing both ways through the real tools.
-func TestB17(t *testing.T) {
+// TestBinarySniffingRefusesAZipButReadsCutUTF8AndLatin1AsText checks
+// binary sniffing both ways through the real tools: the ODS (ZIP) file is
+// refused by read, edit and write and skipped by grep with no raw bytes
+// shown; a UTF-8 sequence cut by the sample window and a Latin-1 file are
+// text, and the Latin-1 one keeps its encoding through an edit.
+// Case B17 (testdata/B17; earendil-works/pi#5289, NousResearch/hermes-agent#76886).
+func TestBinarySniffingRefusesAZipButReadsCutUTF8AndLatin1AsText(t *testing.T) {
 	dir := copyCase(t, "B17", "sheet.ods", "boundary_utf8.md", "latin1.txt")
 	_, reg := newWS(t, dir)
 	ods := readTestdata(t, "B17", "sheet.ods")
@@ -260,7 +270,12 @@ func exists(p string) bool {
 	return err == nil
 }
 
-func TestB22SymlinkEscape(t *testing.T) {
+// TestSymlinkEscapesAreDeniedOnTheResolvedPath runs the requests through
+// links to outside files and dirs, a dangling link and a link as the final
+// component of a write: every escape is denied, nothing outside changes.
+// Case B22 (testdata/B22; modelcontextprotocol/servers#1845,
+// wonderwhy-er/DesktopCommanderMCP#420).
+func TestSymlinkEscapesAreDeniedOnTheResolvedPath(t *testing.T) {
 	notExist := func(rel string) func(string, Result) bool {
 		return func(base string, _ Result) bool {
 			_, err := os.Stat(filepath.Join(base, rel))
@@ -287,13 +302,18 @@ func TestB22SymlinkEscape(t *testing.T) {
 	})
 }
 
-func TestB23PrefixSibling(t *testing.T) {
+// TestSiblingSharingTheRootsPrefixIsOutside: ../project-evil is outside
+// t/project although its path starts with the root's.
+// Case B23 (testdata/B23; CodebuffAI/freebuff#463).
+func TestSiblingSharingTheRootsPrefixIsOutside(t *testing.T) {
 	runPathCase(t, "B23", "t/project", nil)
 }
 
-// TestB22Extra covers what the case describes beyond its requests: edits
-// through the dangling link, list_dir and glob of escaping links.
-func TestB22Extra(t *testing.T) {
+// TestEscapingLinksAreDeniedToEditWriteGlobGrepAndListDir covers what the
+// case describes beyond its requests: edits through the dangling link,
+// list_dir and glob of escaping links.
+// Case B22 (testdata/B22; HKUDS/nanobot#4072).
+func TestEscapingLinksAreDeniedToEditWriteGlobGrepAndListDir(t *testing.T) {
 	base, _ := filepath.EvalSymlinks(t.TempDir())
 	setup := exec.Command("sh", filepath.Join(mustAbs(t, "testdata"), "B22", "setup.sh"))
 	setup.Dir = base
