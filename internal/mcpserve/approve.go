@@ -94,6 +94,9 @@ func reasonOr(content map[string]any, fallback string) string {
 func approvalMessage(r permission.Request) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Zero wants to run %s", r.Tool)
+	if r.Network {
+		b.WriteString(" with network") // sandbox.network "ask"
+	}
 	if r.Why != "" {
 		fmt.Fprintf(&b, " (%s)", r.Why)
 	}
