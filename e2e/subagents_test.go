@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -63,14 +62,17 @@ func taskResults(evs []map[string]any) map[string]map[string]any {
 // session of its own: the child's requests carry its job alone and
 // read-only tools (no task tool), its events are tagged with the parent's
 // call id and agent, its answer is the parent's tool result naming its
-// session, a SubagentStop hook fires for it, `zero sessions tree` shows
+// session, a PreToolUse hook fires for its call (with its session) and a
+// SubagentStop hook when it ends, `zero sessions tree` shows
 // it under the parent, and it resumes on its own.
 func TestTaskCallRunsAChildWhoseAnswerReturnsToTheParent(t *testing.T) {
 	e := newAgentsEnv(t)
 	dir := t.TempDir()
 	testbin.WriteTree(t, dir, map[string]string{"greet.go": "package greet\n\nfunc Greet() string { return \"hi\" }\n"})
-	mark := filepath.Join(e.home, "subagent-stop.json")
-	testbin.WriteTree(t, e.home, map[string]string{".config/zero/settings.json": `{"hooks": {"SubagentStop": [{"matcher": "explore", "hooks": [{"command": "cat > ` + mark + `"}]}]}}`})
+	mark, pre := filepath.Join(e.home, "subagent-stop.json"), filepath.Join(e.home, "pre-read.json")
+	testbin.WriteTree(t, e.home, map[string]string{".config/zero/settings.json": `{"hooks": {
+		"SubagentStop": [{"matcher": "explore", "hooks": [{"command": "cat > ` + mark + `"}]}],
+		"PreToolUse": [{"matcher": "Read", "hooks": [{"command": "cat > ` + pre + `"}]}]}}`})
 	srv := llmtest.NewServer(t)
 	srv.Script(
 		llmtest.Reply(llmtest.ToolCall("task", `{"prompt":"CHILD-JOB: find where Greet is defined","agent":"explore"}`).WithID("call_t1")).When("PARENT-JOB"),
@@ -120,6 +122,12 @@ func TestTaskCallRunsAChildWhoseAnswerReturnsToTheParent(t *testing.T) {
 	var stop map[string]any
 	if err != nil || json.Unmarshal(b, &stop) != nil || stop["agent_id"] != childID || stop["session_id"] != parentID || stop["agent_type"] != "explore" {
 		t.Errorf("SubagentStop stdin (%v): %s", err, b)
+	}
+
+	b, err = os.ReadFile(pre)
+	var read map[string]any
+	if err != nil || json.Unmarshal(b, &read) != nil || read["session_id"] != childID || read["tool_name"] != "Read" {
+		t.Errorf("the PreToolUse hook did not fire for the child's read (%v): %s", err, b)
 	}
 
 	tree := e.run(dir, "", "sessions", "tree", parentID)
@@ -224,7 +232,7 @@ func TestSigintWhileAChildRunsEndsTheChildAndLeavesNoProcess(t *testing.T) {
 	e := newAgentsEnv(t)
 	dir := t.TempDir()
 	srv := llmtest.NewServer(t)
-	const long = "sleep 3599.417" // a command line no other process has
+	const long, argv = "sleep 3599.417", "sleep\x003599.417" // a command line no other process has
 	srv.Script(
 		llmtest.Reply(llmtest.ToolCall("task", `{"prompt":"CHILD-JOB: wait for the build","agent":"general"}`).WithID("call_g")).When("PARENT-JOB"),
 		llmtest.Reply(llmtest.ToolCall("bash", `{"command":"`+long+`"}`).WithID("call_sleep")).When(childAsks),
@@ -246,7 +254,7 @@ func TestSigintWhileAChildRunsEndsTheChildAndLeavesNoProcess(t *testing.T) {
 	for sc.Scan() {
 		lines = append(lines, sc.Text())
 		if strings.Contains(sc.Text(), `"type":"tool_call"`) && strings.Contains(sc.Text(), "call_sleep") {
-			waitFor(t, "the child's command to start", func() bool { return len(procsRunning(long)) > 0 })
+			waitFor(t, "the child's command to start", func() bool { return processWith(argv) })
 			cmd.Process.Signal(syscall.SIGINT)
 		}
 	}
@@ -254,7 +262,7 @@ func TestSigintWhileAChildRunsEndsTheChildAndLeavesNoProcess(t *testing.T) {
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
 		t.Fatalf("want exit 130, got %v", err)
 	}
-	waitFor(t, "the child's command to end", func() bool { return len(procsRunning(long)) == 0 })
+	waitFor(t, "the child's command to end", func() bool { return !processWith(argv) })
 	evs := parseStream(t, strings.Join(lines, "\n"))
 	c := childEvents(evs, "call_g")
 	if len(c["run_end"]) != 1 || c["run_end"][0]["stopReason"] != "interrupted" || c["run_start"][0]["agent"] != "general" {
@@ -271,24 +279,6 @@ func TestSigintWhileAChildRunsEndsTheChildAndLeavesNoProcess(t *testing.T) {
 	}
 }
 
-// procsRunning are the ids of the processes whose command line contains
-// the words of cmdline (read from /proc).
-func procsRunning(cmdline string) []string {
-	want := strings.ReplaceAll(cmdline, " ", "\x00")
-	var out []string
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		if strings.Trim(e.Name(), "0123456789") != "" {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err == nil && strings.Contains(string(b), want) && !slices.Contains(out, e.Name()) {
-			out = append(out, e.Name())
-		}
-	}
-	return out
-}
-
 // waitFor polls cond until it holds; the deadline only guards against a
 // hang.
 func waitFor(t *testing.T, what string, cond func() bool) {
@@ -299,5 +289,75 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 			t.Fatalf("waited 30s for %s", what)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestACPAsksForASubagentsCallLabelled: under `zero acp` (driven by the
+// official TypeScript client) a general sub-agent's write reaches the
+// editor's permission request saying which agent asks; allowed once, it
+// writes, and the parent's turn ends.
+func TestACPAsksForASubagentsCallLabelled(t *testing.T) {
+	e := newAgentsEnv(t)
+	dir := t.TempDir()
+	srv := llmtest.NewServer(t)
+	srv.Script(
+		llmtest.Reply(llmtest.ToolCall("task", `{"prompt":"CHILD-JOB: write notes.txt","agent":"general"}`)).When("PARENT-JOB"),
+		llmtest.Reply(llmtest.ToolCall("write_file", `{"path":"notes.txt","content":"from the child\n"}`)).When(childAsks),
+		llmtest.Reply(llmtest.Text("notes.txt written")).When(childAsks),
+		llmtest.Reply(llmtest.Text("the worker wrote the notes")).When(parentHasResult),
+	)
+	r := acpClient(t, e, dir, srv, []string{"allow_once"}, "prompt", "PARENT-JOB: take notes")
+	if r.StopReason != "end_turn" {
+		t.Fatalf("stop reason %q\n%s", r.StopReason, r.stderr)
+	}
+	if len(r.Permissions) != 1 {
+		t.Fatalf("permission requests %+v", r.Permissions)
+	}
+	if b, _ := json.Marshal(r.Permissions[0].ToolCall); !strings.Contains(string(b), "asked by the general sub-agent") {
+		t.Errorf("the editor's request does not name the agent: %s", b)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "notes.txt")); err != nil || string(b) != "from the child\n" {
+		t.Errorf("the allowed write did not happen: %q %v", b, err)
+	}
+}
+
+// TestStreamJSONAsksForASubagentsCallLabelled: with -i stream-json a
+// general sub-agent's write is a permission_request tagged with the
+// parent's task call and saying which agent asks; the client's allow
+// lets it write.
+func TestStreamJSONAsksForASubagentsCallLabelled(t *testing.T) {
+	e := newAgentsEnv(t)
+	dir := t.TempDir()
+	srv := llmtest.NewServer(t)
+	srv.Script(
+		llmtest.Reply(llmtest.ToolCall("task", `{"prompt":"CHILD-JOB: write notes.txt","agent":"general"}`).WithID("call_w")).When("PARENT-JOB"),
+		llmtest.Reply(llmtest.ToolCall("write_file", `{"path":"notes.txt","content":"from the child\n"}`).WithID("call_write")).When(childAsks),
+		llmtest.Reply(llmtest.Text("notes.txt written")).When(childAsks),
+		llmtest.Reply(llmtest.Text("the worker wrote the notes")).When(parentHasResult),
+	)
+	var asked []map[string]any
+	evs, code := e.converse(dir, func(ev map[string]any) []string {
+		if ev["type"] != "permission_request" {
+			return nil
+		}
+		asked = append(asked, ev)
+		id := ev["permission"].(map[string]any)["id"]
+		return []string{`{"type":"permission_decision","id":"` + id.(string) + `","decision":"allow_once"}`}
+	}, "exec", "-i", "stream-json", "-o", "stream-json", "--base-url", srv.URL(), "--model", "m", "PARENT-JOB: take notes")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if len(asked) != 1 {
+		t.Fatalf("permission requests: %v", asked)
+	}
+	p := asked[0]["permission"].(map[string]any)
+	if reason, _ := p["reason"].(string); p["id"] != "call_write" || !strings.Contains(reason, "asked by the general sub-agent") || asked[0]["parentToolCallId"] != "call_w" {
+		t.Errorf("the child's permission request: %v", asked[0])
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "notes.txt")); err != nil || string(b) != "from the child\n" {
+		t.Errorf("the allowed write did not happen: %q %v", b, err)
+	}
+	if f := eventsOf(evs, "final"); len(f) == 0 || f[len(f)-1]["text"] != "the worker wrote the notes" {
+		t.Errorf("final: %v", f)
 	}
 }

@@ -62,7 +62,11 @@ type Gate struct {
 	Workspace *workspace.Workspace
 	// Cap, when set, is the widest mode this gate decides in (a
 	// sub-agent's: the narrower of it and the engine's mode applies).
-	Cap   Mode
+	Cap Mode
+	// Agent, when set, names the sub-agent whose calls this gate decides:
+	// each request it asks says so ("asked by the NAME sub-agent"), on
+	// every surface (the prompt, the permission_request event).
+	Agent string
 	Ask   Asker
 	Audit event.Sink
 	Hooks Hooks
@@ -195,6 +199,13 @@ func (g *Gate) request(call llm.ToolCall, t tools.Tool, v Verdict) Request {
 	if t.SideEffect() == tools.SideShell && v.Rule == RuleModeNormal && g.Workspace != nil {
 		home, _ := os.UserHomeDir()
 		req.Prefix = SuggestPrefix(p.Command, shellguard.Options{Workspace: g.Workspace.Root(), Roots: g.Workspace.Roots()[1:], Home: home})
+	}
+	if g.Agent != "" {
+		who := "asked by the " + g.Agent + " sub-agent"
+		if req.Why != "" {
+			who += ": " + req.Why
+		}
+		req.Why = who
 	}
 	return req
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/tools"
 	"github.com/zero-agent/zero/internal/workspace"
@@ -174,5 +175,27 @@ func TestApprovedReadOutsideBecomesReadable(t *testing.T) {
 	}
 	if _, err := ws.Resolve(other+"/notes.txt", true); err == nil {
 		t.Fatal("approved read made the directory writable")
+	}
+}
+
+// A sub-agent's gate names the agent in what it asks, and the same
+// request is in the permission_request event the surfaces read.
+func TestSubagentGateLabelsItsRequests(t *testing.T) {
+	ws, _ := workspace.New(t.TempDir())
+	defer ws.Close()
+	var asked string
+	g := newPermissionGate(ws, ModeNormal, func(_ context.Context, req Request) Decision {
+		asked = req.Why
+		return Decision{Choice: Reject}
+	})
+	var emitted string
+	g.Agent, g.Audit = "reviewer", event.SinkFunc(func(e event.Event) {
+		if e.Type == event.PermissionRequest {
+			emitted = e.Permission.Reason
+		}
+	})
+	g.Decide(context.Background(), llm.ToolCall{ID: "c", Name: "write_file", Arguments: `{"path":"a.txt","content":"x"}`}, sideTool{"write_file", tools.SideWrite})
+	if !strings.HasPrefix(asked, "asked by the reviewer sub-agent: ") || emitted != asked {
+		t.Errorf("asked %q, event %q", asked, emitted)
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/zero-agent/zero/internal/agent"
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/hooks"
-	"github.com/zero-agent/zero/internal/permission"
 	"github.com/zero-agent/zero/internal/subagents"
 	"github.com/zero-agent/zero/internal/tools"
 )
@@ -36,7 +35,8 @@ const exploreBrief = " You are an explorer: read and search only, change nothing
 
 // taskTool runs a sub-agent in a child session of the same runtime: its
 // own log (ParentID, RootID in its metadata) and context window, the
-// parent's permission surface (requests labelled with the agent's name),
+// parent's permission surface (its gate labels requests with the agent's
+// name),
 // the parent's cancellation. A child is never offered the task tool, so
 // sub-agents do not nest. Several calls of one turn run at once, as many
 // as the runtime's agent slots allow (subagent_parallel.go).
@@ -115,7 +115,7 @@ func (t *taskTool) Run(ctx context.Context, raw json.RawMessage) (tools.Result, 
 	res := child.Prompt(ctx, Turn{
 		Prompt:   brief + "\n\n" + a.Prompt,
 		Sink:     &childSink{next: p.surface, callID: callID, agent: def.Name, session: child.ID(), status: &p.children},
-		Ask:      labelled(p.gate.Ask, def.Name),
+		Ask:      p.gate.Ask, // the child's gate labels its requests (openChild)
 		Question: nil,
 	})
 	spent := res.Totals
@@ -149,23 +149,6 @@ func taskResult(agentName, id string, res agent.Result, spent event.Totals) tool
 		return tools.Result{Content: msg + note, IsError: true}
 	}
 	return tools.Result{Content: strings.TrimSpace(res.Final) + note}
-}
-
-// labelled passes a sub-agent's permission requests to the parent's
-// asker, saying which agent asks; nil stays nil (no one to ask: the
-// request becomes a denial, as in the parent).
-func labelled(ask permission.Asker, agent string) permission.Asker {
-	if ask == nil {
-		return nil
-	}
-	return func(ctx context.Context, req permission.Request) permission.Decision {
-		why := "asked by the " + agent + " sub-agent"
-		if req.Why != "" {
-			why += ": " + req.Why
-		}
-		req.Why = why
-		return ask(ctx, req)
-	}
 }
 
 // childSink passes a sub-agent's events to its parent's surface tagged

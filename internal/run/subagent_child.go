@@ -29,7 +29,7 @@ func (p *Session) openChild(def subagents.Definition, job string) (*Session, str
 		return nil, "", err
 	}
 	mode := p.childMode(def)
-	child.gate.Cap = mode
+	child.gate.Cap, child.gate.Agent = mode, def.Name
 	parentHas := map[string]bool{}
 	for _, t := range p.Offered() {
 		parentHas[t.Name()] = true
