@@ -29,8 +29,9 @@ func objectGate(seen *[]string) Gate {
 	})
 }
 
-// QA 1: native arguments repaired by textcalls.RepairArguments reach the
-// gate and the tool repaired; the history keeps what the model sent.
+// TestRepairedArgumentsReachGateAndTool: native arguments repaired by
+// textcalls.RepairArguments reach the gate and the tool repaired; the
+// history keeps what the model sent.
 func TestRepairedArgumentsReachGateAndTool(t *testing.T) {
 	tests := []struct {
 		name, raw string
@@ -75,11 +76,11 @@ func TestRepairedArgumentsReachGateAndTool(t *testing.T) {
 	}
 }
 
-// QA 2: a reply cut off by the output-token limit (finish_reason
-// "length") is not a final answer. Without tool calls it is answered with
-// a nudge, at most twice per run; a third one stops the run; the final
-// answer is the cut parts and the continuation together. A cut tool call
-// with invalid arguments gets an error naming the limit.
+// TestCutOffReplyIsNotAnAnswer: a reply cut off by the output-token limit
+// (finish_reason "length") is not a final answer. Without tool calls it is
+// answered with a nudge, at most twice per run; a third one stops the run;
+// the final answer is the cut parts and the continuation together. A cut
+// tool call with invalid arguments gets an error naming the limit.
 func TestCutOffReplyIsNotAnAnswer(t *testing.T) {
 	cut := func(s string) llmtest.Turn { return llmtest.Reply(llmtest.Text(s), llmtest.Finish("length")) }
 	done := llmtest.Reply(llmtest.Text("all done"))
@@ -129,8 +130,9 @@ func TestCutOffReplyIsNotAnAnswer(t *testing.T) {
 	}
 }
 
-// QA 2: a tool call cut off mid-arguments by the output limit is not
-// repaired or run; its error result says the limit cut it off.
+// TestCutOffToolCallSaysWhy: a tool call cut off mid-arguments by the
+// output limit is not repaired or run; its error result says the limit cut
+// it off.
 func TestCutOffToolCallSaysWhy(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	srv.Script(
@@ -158,8 +160,8 @@ func TestCutOffToolCallSaysWhy(t *testing.T) {
 	}
 }
 
-// QA 3: a "tests pass" claim needs a test or build command that exited 0
-// in this run; `ls` exiting 0 is not enough.
+// TestTestsPassClaimNeedsATestCommand: a "tests pass" claim needs a test or
+// build command that exited 0 in this run; `ls` exiting 0 is not enough.
 func TestTestsPassClaimNeedsATestCommand(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -258,9 +260,10 @@ func TestIsVerifyCommand(t *testing.T) {
 	}
 }
 
-// QA 4: a summary that leaves out the user's task does not lose it: the
-// run's prompt (and the most recent user message) are kept verbatim right
-// after the summary, both by /compact and by a compaction inside a run.
+// TestCompactionKeepsTheUsersTask: a summary that leaves out the user's
+// task does not lose it: the run's prompt (and the most recent user
+// message) are kept verbatim right after the summary, both by /compact and
+// by a compaction inside a run.
 func TestCompactionKeepsTheUsersTask(t *testing.T) {
 	const task = "TASK-7: rename Foo to Bar in every file under pkg/, keep the tests green."
 	note := strings.Repeat("notes on what I read. ", 20)
@@ -343,9 +346,9 @@ func TestCompactionKeepsTheUsersTask(t *testing.T) {
 // summaryText is the text of a summary message with no pins.
 func summaryText(s string) string { return contextmgr.SummaryPrefix + s + "]" }
 
-// QA 5: a Retry-After over maxRetryWait stops the run with a provider
-// error naming the wait; a shorter one is waited exactly, without jitter
-// on top.
+// TestRetryAfterIsCapped: a Retry-After over maxRetryWait stops the run
+// with a provider error naming the wait; a shorter one is waited exactly,
+// without jitter on top.
 func TestRetryAfterIsCapped(t *testing.T) {
 	limited := func(header, value string) llmtest.Turn {
 		return llmtest.Reply(llmtest.Error(429, `{"error":{"message":"Rate limit reached","type":"rate_limit"}}`).WithHeader(header, value))
@@ -406,11 +409,12 @@ func TestRetryDelay(t *testing.T) {
 	}
 }
 
-// QA 6: the error event that ends a run carries a meaningful kind: a
-// prompt that does not fit even after compaction is context_overflow, a
-// provider error keeps its kind, and the loop's own stops (two empty
-// replies, max_turns) carry none rather than "unknown". An empty reply is
-// recorded, so the nudge after it is not merged into the prompt.
+// TestStopErrorKinds: the error event that ends a run carries a meaningful
+// kind: a prompt that does not fit even after compaction is
+// context_overflow, a provider error keeps its kind, and the loop's own
+// stops (two empty replies, max_turns) carry none rather than "unknown". An
+// empty reply is recorded, so the nudge after it is not merged into the
+// prompt.
 func TestStopErrorKinds(t *testing.T) {
 	huge := strings.Repeat("x", 40000)
 	loop := llmtest.Reply(llmtest.ToolCall("read_file", `{"path":"a.go"}`))
@@ -457,9 +461,9 @@ func TestStopErrorKinds(t *testing.T) {
 	}
 }
 
-// QA 7: two identical calls in one reply are one duplicate request for
-// stuck detection, not a loop: the run is not nudged after the first
-// reply, and not stopped as stuck after two.
+// TestDuplicateCallsInOneReplyCountOnce: two identical calls in one reply
+// are one duplicate request for stuck detection, not a loop: the run is not
+// nudged after the first reply, and not stopped as stuck after two.
 func TestDuplicateCallsInOneReplyCountOnce(t *testing.T) {
 	readA := func() llmtest.Step { return llmtest.ToolCall("read_file", `{"path":"a.go"}`) }
 	readB := llmtest.ToolCall("read_file", `{"path":"b.go"}`)

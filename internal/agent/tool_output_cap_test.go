@@ -43,10 +43,10 @@ func readTools(t *testing.T) (*tools.Registry, string, string) {
 	return tools.NewRegistry(tools.Core(ws, tools.Options{})...), root, sess
 }
 
-// Bug 1: a capped read_file result names the exact omitted line range and
-// the read_file call that fetches it; the tool's "offset=2001" footer is
-// rewritten so it no longer skips the cut middle; the cap follows the
-// window unless max_tool_output is set.
+// TestReadCapNamesTheOmittedLines: a capped read_file result names the
+// exact omitted line range and the read_file call that fetches it; the
+// tool's "offset=2001" footer is rewritten so it no longer skips the cut
+// middle; the cap follows the window unless max_tool_output is set.
 func TestReadCapNamesTheOmittedLines(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -115,11 +115,11 @@ func TestReadCapNamesTheOmittedLines(t *testing.T) {
 	}
 }
 
-// Bug 2: one huge recent read result against a 4K window (a 3 KB system
-// prompt, tokens of 2 bytes as on the QA engineer's llama.cpp): the first
-// request fits, the one carrying the 4 KB result overflows, and the
-// overflow compaction cuts that result harder instead of giving up
-// ("cannot shrink"); the retry fits.
+// TestOverflowCompactionRecapsHugeResult: one huge recent read result
+// against a 4K window (a 3 KB system prompt, tokens of 2 bytes as on a real
+// llama.cpp server): the first request fits, the one carrying the 4 KB
+// result overflows, and the overflow compaction cuts that result harder
+// instead of giving up ("cannot shrink"); the retry fits.
 func TestOverflowCompactionRecapsHugeResult(t *testing.T) {
 	reg, _, _ := readTools(t)
 	s := newSmallServer(t, 4096)
@@ -152,8 +152,9 @@ func TestOverflowCompactionRecapsHugeResult(t *testing.T) {
 	}
 }
 
-// Bug 3: a structured call with sloppy JSON arguments is repaired like a
-// text call; the repair is a warning; the log keeps the raw arguments.
+// TestNativeCallArgumentsRepaired: a structured call with sloppy JSON
+// arguments is repaired like a text call; the repair is a warning; the log
+// keeps the raw arguments.
 func TestNativeCallArgumentsRepaired(t *testing.T) {
 	tests := []struct {
 		raw, want string
@@ -195,8 +196,9 @@ func TestNativeCallArgumentsRepaired(t *testing.T) {
 	}
 }
 
-// Bug 4: after a failed turn the resumed history ends with a user message;
-// the next prompt must not make two user messages in a row.
+// TestResumeAfterProviderErrorAlternates: after a failed turn the resumed
+// history ends with a user message; the next prompt must not make two user
+// messages in a row.
 func TestResumeAfterProviderErrorAlternates(t *testing.T) {
 	hist := []llm.Message{
 		llm.TextMessage(llm.RoleUser, "first task"),
@@ -223,8 +225,8 @@ func TestResumeAfterProviderErrorAlternates(t *testing.T) {
 	}
 }
 
-// Bug 5: a tool that kept only part of its output reports RawBytes; the
-// event and the marker count the bytes it dropped.
+// TestRawBytesOfTruncatedOutput: a tool that kept only part of its output
+// reports RawBytes; the event and the marker count the bytes it dropped.
 func TestRawBytesOfTruncatedOutput(t *testing.T) {
 	const raw = 38_888_896 // seq 1 5000000
 	head, tail := strings.Repeat("1\n", 1<<18), strings.Repeat("5\n", 1<<18)
@@ -257,7 +259,8 @@ func TestRawBytesOfTruncatedOutput(t *testing.T) {
 	}
 }
 
-// Bug 5 through the real bash tool: its own head+tail cut is counted.
+// TestRawBytesFromBash: RawBytes through the real bash tool: its own
+// head+tail cut is counted.
 func TestRawBytesFromBash(t *testing.T) {
 	root, sess := t.TempDir(), t.TempDir()
 	ws, err := workspace.New(root, sess)

@@ -15,9 +15,11 @@ import (
 	"github.com/zero-agent/zero/internal/tools"
 )
 
-// Cases B25 and B26 at the loop level: an old damaged history handed to
-// the agent as Options.History resumes, and the next request on the real
-// OpenAI wire is valid (every call answered once, no orphan result).
+// Cases B25 (testdata/B25; openclaw/openclaw#8525) and B26 (testdata/B26;
+// anthropics/claude-code#1956) at the loop level: an old damaged history
+// handed to the agent as Options.History resumes, and the next request on
+// the real OpenAI wire is valid (every call answered once, no orphan
+// result).
 
 // loadCaseHistory reads a case's message array (Anthropic or OpenAI shape)
 // into llm messages; entries with "event" (session events) are skipped.
@@ -108,7 +110,11 @@ func resumeOnce(t *testing.T, hist []llm.Message, prompt string) ([]map[string]a
 	return msgs, a, rec
 }
 
-func TestCaseB25ResumeAfterBadCompaction(t *testing.T) {
+// TestResumeAfterABadCompactionDropsTheOrphanResult: the orphan result is
+// dropped with a logged repair, its fact folded into the summary, the kept
+// pair intact, and nothing orphaned reaches the wire.
+// Case B25 (testdata/B25/messages_after_compaction_BAD.json).
+func TestResumeAfterABadCompactionDropsTheOrphanResult(t *testing.T) {
 	bad := loadCaseHistory(t, "testdata/B25/messages_after_compaction_BAD.json")
 	want := loadCaseHistory(t, "testdata/B25/messages_repaired.json")
 	msgs, a, rec := resumeOnce(t, bad, "continue")
@@ -141,7 +147,10 @@ func TestCaseB25ResumeAfterBadCompaction(t *testing.T) {
 	}
 }
 
-func TestCaseB25OpenAIShapeResumes(t *testing.T) {
+// TestResumeOfAnOpenAIShapeOrphanSendsNoOrphanResult: the same for a role
+// "tool" message without its assistant call.
+// Case B25 (testdata/B25/messages_after_compaction_BAD_openai.json).
+func TestResumeOfAnOpenAIShapeOrphanSendsNoOrphanResult(t *testing.T) {
 	bad := loadCaseHistory(t, "testdata/B25/messages_after_compaction_BAD_openai.json")
 	msgs, _, _ := resumeOnce(t, bad, "continue")
 	for _, m := range msgs {
@@ -151,7 +160,11 @@ func TestCaseB25OpenAIShapeResumes(t *testing.T) {
 	}
 }
 
-func TestCaseB26ResumeAfterInterrupt(t *testing.T) {
+// TestResumeAfterACrashMidCallAnswersEveryCallFirst: a log that ends with
+// two unanswered calls resumes with a cancelled error result for each, one
+// role=tool message per call id, then the user's new text.
+// Case B26 (testdata/B26/session_events.json).
+func TestResumeAfterACrashMidCallAnswersEveryCallFirst(t *testing.T) {
 	// The log ends with the assistant's two calls and no results (the
 	// process died while go test ran); the user's next message follows.
 	events := loadCaseHistory(t, "testdata/B26/session_events.json")
@@ -190,7 +203,11 @@ func TestCaseB26ResumeAfterInterrupt(t *testing.T) {
 	}
 }
 
-func TestCaseB26LiveInterrupt(t *testing.T) {
+// TestInterruptMidCallAnswersEveryCallBeforeTheNextPrompt: Esc while one
+// call runs and another waits gives both an error result (the case's
+// texts) before the user's next message.
+// Case B26 (testdata/B26/expected_next_request_messages.json; tidyverse/ellmer#459).
+func TestInterruptMidCallAnswersEveryCallBeforeTheNextPrompt(t *testing.T) {
 	// The user presses Esc while toolu_C1 (go test) runs; toolu_C2 never
 	// starts. The next request must match the case's expected messages:
 	// both calls answered (is_error) before the user's new text.
