@@ -27,7 +27,8 @@
 // and ignores type-ahead. Files here split the app by concern: app.go
 // (model and message routing), keys.go (the key table), run.go (turns and
 // events), view.go (live region and footer), slash.go (slash commands),
-// permission.go (approval prompts), queue.go (type-ahead queue), program.go
+// permission.go (approval prompts), queue.go (type-ahead queue), notify.go
+// (the bell after a long turn), program.go
 // (starting Bubble Tea), reflow.go (undoing a terminal's rewrap of the live
 // region when it gets narrower).
 //
@@ -109,9 +110,11 @@ type Model struct {
 	// lastReasoning is the last reasoning committed as a one-line summary,
 	// which ctrl+o prints in full once no reasoning is streaming.
 	lastReasoning string
-	lastReply     string
-	lastBlocks    []markdown.CodeBlock
-	quitting      bool
+	// lastResult is the last tool result, which ctrl+t prints in full.
+	lastResult *lastResult
+	lastReply  string
+	lastBlocks []markdown.CodeBlock
+	quitting   bool
 	// openingPrinted: the greeting and resumed history were written to the
 	// terminal before Bubble Tea started (newProgram), not by Init.
 	openingPrinted bool
@@ -143,6 +146,13 @@ type Options struct {
 	// Tick is how often the status line's elapsed time refreshes while a
 	// turn runs (0: every second; negative: never, for tests).
 	Tick time.Duration
+	// Notify is how the app calls the user back when it starts waiting
+	// for them after a long turn (notify.go): NotifyBell (the default),
+	// NotifyOSC9 or NotifyOff. Run reads ZERO_NOTIFY when it is empty.
+	Notify string
+	// NotifyAfter is how long a turn must run without a key from the user
+	// for that (0: 10 s; Run reads ZERO_NOTIFY_AFTER).
+	NotifyAfter time.Duration
 	// Prompt, when set, is sent as the first prompt as the app starts
 	// (`zero "task"`), as if typed and sent with Enter.
 	Prompt string

@@ -180,7 +180,8 @@ func TestToolCards(t *testing.T) {
 	mustContain(t, "scrollback", sb,
 		"Let me run the tests.",
 		"⚙ bash(go test ./...)",
-		"↳ ok      zero/a  0.2s  · exit 0 · 1.2s",
+		"↳ exit 0 · 1.2s · 2 lines",
+		"  ok      zero/a  0.2s",
 		"⚙ edit_file(a.go)",
 		"↳ edited a.go",
 		"  10   func f() {",
@@ -188,7 +189,7 @@ func TestToolCards(t *testing.T) {
 		"  11 +     return y",
 		"  12   }",
 		"⚙ bash(false)",
-		"↳ (no output)  · exit 1 · 80ms",
+		"↳ exit 1 · 80ms · no output",
 	)
 	// The text before the card is printed before it.
 	if slices.IndexFunc(sb, func(l string) bool { return strings.Contains(l, "Let me run") }) >

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"strings"
 	"sync"
@@ -141,6 +142,7 @@ type driver struct {
 	scrollback []string
 	quit       bool
 	clipboard  []string
+	raw        []string  // what the app wrote to the terminal itself (tea.Raw)
 	clock      time.Time // the model's clock unless the test brings its own
 }
 
@@ -215,6 +217,8 @@ func (d *driver) handle(msg tea.Msg) {
 		return
 	case v.Kind() == reflect.String && v.Type().Name() == "setClipboardMsg":
 		d.clipboard = append(d.clipboard, v.String())
+	case v.Type() == reflect.TypeOf(tea.RawMsg{}):
+		d.raw = append(d.raw, fmt.Sprint(msg.(tea.RawMsg).Msg))
 	}
 	_, cmd := d.m.Update(msg)
 	d.exec(cmd)
@@ -286,7 +290,7 @@ var keyNames = map[string]tea.Key{
 	"ctrl+c":    {Code: 'c', Mod: tea.ModCtrl}, "ctrl+d": {Code: 'd', Mod: tea.ModCtrl},
 	"ctrl+q": {Code: 'q', Mod: tea.ModCtrl}, "ctrl+r": {Code: 'r', Mod: tea.ModCtrl},
 	"ctrl+j": {Code: 'j', Mod: tea.ModCtrl}, "ctrl+o": {Code: 'o', Mod: tea.ModCtrl},
-	"ctrl+l": {Code: 'l', Mod: tea.ModCtrl}, "ctrl+u": {Code: 'u', Mod: tea.ModCtrl},
+	"ctrl+l": {Code: 'l', Mod: tea.ModCtrl}, "ctrl+t": {Code: 't', Mod: tea.ModCtrl}, "ctrl+u": {Code: 'u', Mod: tea.ModCtrl},
 	"y": {Code: 'y', Text: "y"}, "a": {Code: 'a', Text: "a"}, "n": {Code: 'n', Text: "n"}, "v": {Code: 'v', Text: "v"},
 }
 

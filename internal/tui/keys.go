@@ -1,13 +1,15 @@
 package tui
 
 import (
-	"github.com/zero-agent/zero/internal/tui/render"
 	"os"
 	"slices"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/tui/render"
 )
 
 // key routes one key press. Modal states (permission prompt, reverse
@@ -87,10 +89,31 @@ func (m *Model) key(k tea.Key) tea.Cmd {
 			break
 		}
 		m.expandReasoning = !m.expandReasoning
+	case "ctrl+t":
+		m.showLastResult()
 	default:
 		m.ed.HandleKey(k)
 	}
 	return nil
+}
+
+// lastResult is a tool result and its call's label (render.CallLabel).
+type lastResult struct {
+	outcome event.ToolOutcome
+	label   string
+}
+
+// showLastResult prints the last tool result in full (ctrl+t): the
+// transcript's card shows only its first lines.
+func (m *Model) showLastResult() {
+	r := m.lastResult
+	if r == nil {
+		m.hint = "no tool result yet"
+		return
+	}
+	// A reply streaming meanwhile goes on below it: its unfinished lines
+	// are in the live region, not yet in the scrollback.
+	m.commit(render.FullResult(r.outcome, r.label, m.contentWidth())...)
 }
 
 // noteInput records the arrival of a key or a paste for the typing-burst

@@ -114,7 +114,7 @@ func (m *Model) askPermission(msg permAskMsg) tea.Cmd {
 	}
 	m.endStep()
 	m.perm = &permState{req: msg.req, reply: msg.reply, opened: m.opts.Now(), choices: permChoices(msg.req), choice: -1}
-	return nil
+	return m.waiting("permission")
 }
 
 // permGrace is how long after a prompt opens its keys are ignored: a key

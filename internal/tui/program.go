@@ -27,6 +27,9 @@ type RunOptions struct {
 // user exits (nil) or ctx ends (ctx.Err()). The terminal is restored
 // (bracketed paste off, cursor shown) on return.
 func Run(ctx context.Context, backend Backend, opts RunOptions) error {
+	for _, w := range notifyFromEnv(&opts.Options, os.Getenv) {
+		opts.Greeting = strings.TrimPrefix(opts.Greeting+"\n! "+w, "\n")
+	}
 	p, m := newProgram(ctx, backend, opts)
 	_, err := p.Run()
 	m.output.showCursor()

@@ -64,7 +64,7 @@ func (m *Model) askQuestion(msg questAskMsg) tea.Cmd {
 	}
 	m.endStep()
 	m.quest = &questState{q: msg.q, reply: msg.reply, opened: m.opts.Now(), values: map[string]any{}}
-	return nil
+	return m.waiting("question")
 }
 
 // questKey edits the current field's answer: Enter takes it (typed by

@@ -113,6 +113,7 @@ func (m *Model) event(e event.Event) {
 				label = l
 			}
 			m.commit(render.LabeledResult(*e.Result, label, w)...)
+			m.lastResult = &lastResult{outcome: *e.Result, label: m.turn.calls[e.Result.CallID]}
 			m.turn.lastCall = ""
 		}
 	case event.Usage:
@@ -222,7 +223,8 @@ func (m *Model) runDone(stop event.StopReason) tea.Cmd {
 	m.denyWaiting("turn ended")
 	m.cancelQuestions()
 	m.info = mergeInfo(m.backend.Info(), m.info)
-	return m.nextQueued()
+	next := m.nextQueued() // a queued message started: no one waits yet
+	return tea.Batch(next, m.waiting("done"))
 }
 
 // mergeInfo takes fresh backend info but keeps a server-reported usage the

@@ -69,6 +69,7 @@ const keyHelp = `keys
   ctrl+q               edit the queue
   esc esc, ctrl+c      interrupt / clear the line
   ctrl+o               show reasoning in full
+  ctrl+t               show the last tool result in full
   ctrl+d               exit (empty line)
   ctrl+l               scroll the screen clear (the scrollback keeps it)
   !cmd                 run a shell command`
@@ -336,7 +337,11 @@ func shellLines(r ShellResult, width int) []string {
 		return render.Notice(event.Error, r.Err.Error(), width)
 	}
 	var out []string
-	if body := strings.TrimRight(r.Output, "\n"); body != "" {
+	output := r.Output
+	if !r.Interrupted {
+		output = render.WithoutExitFooter(output, r.ExitCode) // the ↳ line says it
+	}
+	if body := strings.TrimRight(output, "\n"); body != "" {
 		out = append(out, render.Block(body, width)...)
 	}
 	if r.Interrupted {

@@ -252,3 +252,19 @@ func TestPromptStartingWithAPathIsSent(t *testing.T) {
 		t.Fatalf("sent %q", got)
 	}
 }
+
+// The shell tool ends its output with "[exit code N]" (internal/tools
+// Bash.finish); a !cmd shows the exit code once, on its ↳ line.
+func TestShellExitCodeShownOnce(t *testing.T) {
+	f := newFake()
+	f.shell = ShellResult{Output: "boom\n[exit code 3]\n", ExitCode: 3, ElapsedMs: 7}
+	d := newDriver(t, f, Options{})
+	d.typeText("!make")
+	d.press("enter")
+	d.until(func() bool { return !d.m.turn.running })
+	d.settle()
+	sb := d.plainScrollback()
+	if count(sb, "exit code") != 0 || count(sb, "↳ exit 3 · 7ms") != 1 || count(sb, "boom") != 1 {
+		t.Fatalf("scrollback:\n%s", strings.Join(sb, "\n"))
+	}
+}

@@ -160,7 +160,7 @@ func TestTerminalShowsWhatWeMean(t *testing.T) {
 
 	lines := scr.lines()
 	t.Logf("terminal:\n%s", strings.Join(lines, "\n"))
-	for _, want := range []string{"› hello", "Hi there.", "⚙ bash(ls)", "↳ a.go  · exit 0 · 5ms", "line Aa", "line Db", "done."} {
+	for _, want := range []string{"› hello", "Hi there.", "⚙ bash(ls)", "↳ exit 0 · 5ms · 1 line", "  a.go", "line Aa", "line Db", "done."} {
 		if n := count(lines, want); n != 1 {
 			t.Errorf("%q shown %d times:\n%s", want, n, strings.Join(lines, "\n"))
 		}

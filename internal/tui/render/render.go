@@ -20,10 +20,6 @@ import (
 	"github.com/zero-agent/zero/internal/tui/style"
 )
 
-// MaxResultLines is how many lines of a tool's output a card shows before
-// summarising the rest as "… +N lines".
-const MaxResultLines = 4
-
 // Prompt renders a submitted user prompt as it appears in the transcript.
 func Prompt(text string, width int) []string {
 	var out []string
@@ -111,64 +107,6 @@ func Args(raw string) string {
 		parts = append(parts, k+"="+s)
 	}
 	return strings.Join(parts, ", ")
-}
-
-// ToolResult renders the `↳` lines of a finished tool: the diff for an
-// edit, the first lines of output, and for shell tools the exit code and
-// time.
-func ToolResult(r event.ToolOutcome, width int) []string { return LabeledResult(r, "", width) }
-
-// LabeledResult is ToolResult headed by its call's label (CallLabel) when
-// label is not empty: parallel calls print all their cards first, and each
-// result must say whose it is.
-func LabeledResult(r event.ToolOutcome, label string, width int) []string {
-	var out []string
-	var meta []string
-	if r.ExitCode != nil {
-		st := style.Good
-		if *r.ExitCode != 0 {
-			st = style.Bad
-		}
-		meta = append(meta, st.Render(fmt.Sprintf("exit %d", *r.ExitCode)))
-	}
-	if r.ElapsedMs > 0 || r.ExitCode != nil {
-		meta = append(meta, Duration(r.ElapsedMs))
-	}
-	if r.KeptBytes > 0 && r.RawBytes > r.KeptBytes {
-		meta = append(meta, fmt.Sprintf("%s kept of %s", Bytes(r.KeptBytes), Bytes(r.RawBytes)))
-	}
-	body := strings.TrimRight(sanitize.ExpandTabs(sanitize.Text(r.Content)), "\n")
-	lines := strings.Split(body, "\n")
-	if body == "" {
-		lines = nil
-	}
-	first := "(no output)"
-	if len(lines) > 0 {
-		first = lines[0]
-		lines = lines[1:]
-	}
-	if r.IsError {
-		first = style.Bad.Render(first)
-	}
-	head := style.Dim.Render("↳") + " " + first
-	if label != "" {
-		head = style.Dim.Render("↳ "+label+":") + " " + first
-	}
-	if len(meta) > 0 {
-		head += style.Dim.Render("  · " + strings.Join(meta, " · "))
-	}
-	out = append(out, cells.Truncate(head, width, "…"))
-	if r.Diff != "" {
-		return append(out, Diff(r.Diff, width)...)
-	}
-	shown := min(len(lines), MaxResultLines-1)
-	for _, l := range lines[:shown] {
-		out = append(out, cells.Truncate("  "+l, width, "…"))
-	}
-	if rest := len(lines) - shown; rest > 0 {
-		out = append(out, style.Dim.Render(fmt.Sprintf("  … +%d lines", rest)))
-	}
-	return out
 }
 
 // Duration formats milliseconds as "850ms", "1.2s" or "2m05s".

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -54,9 +55,12 @@ func TestToolResult(t *testing.T) {
 		in   event.ToolOutcome
 		want []string
 	}{
-		{"shell ok", event.ToolOutcome{Content: "done\n", ExitCode: &zero, ElapsedMs: 1500}, []string{"↳ done  · exit 0 · 1.5s"}},
-		{"shell fail", event.ToolOutcome{Content: "", ExitCode: &two, ElapsedMs: 20, IsError: true}, []string{"↳ (no output)  · exit 2 · 20ms"}},
-		{"many lines", event.ToolOutcome{Content: "1\n2\n3\n4\n5\n6\n"}, []string{"↳ 1", "  2", "  3", "  4", "  … +2 lines"}},
+		{"shell ok", event.ToolOutcome{Content: "done\n[exit code 0]\n", ExitCode: &zero, ElapsedMs: 1500}, []string{"↳ exit 0 · 1.5s · 1 line", "  done"}},
+		{"shell fail", event.ToolOutcome{Content: "[exit code 2]\n", ExitCode: &two, ElapsedMs: 20, IsError: true}, []string{"↳ exit 2 · 20ms · no output"}},
+		{"shell footer of another code stays", event.ToolOutcome{Content: "[exit code 1]\n", ExitCode: &two}, []string{"↳ exit 2 · 0ms · 1 line", "  [exit code 1]"}},
+		{"many lines", event.ToolOutcome{Content: "1\n2\n3\n4\n5\n6\n"}, []string{"↳ 6 lines", "  1", "  2", "  3", "  4", "  … +2 lines · ctrl+t shows all"}},
+		{"one line", event.ToolOutcome{Content: "edited a.go\n", ElapsedMs: 3}, []string{"↳ edited a.go  · 3ms"}},
+		{"error", event.ToolOutcome{Content: "no such file\ntry ls", IsError: true}, []string{"↳ no such file", "  try ls"}},
 		{"capped", event.ToolOutcome{Content: "x", RawBytes: 10240, KeptBytes: 4096, ElapsedMs: 3}, []string{"↳ x  · 3ms · 4.0KB kept of 10.0KB"}},
 		{"hostile", event.ToolOutcome{Content: "a\x1b]0;t\x07b\x1b[2Kc"}, []string{"↳ abc"}},
 	}
@@ -168,5 +172,33 @@ func TestReport(t *testing.T) {
 	want := []string{"session 20261130", path, "some words that wrap", "at twenty cells"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Report = %q, want %q", got, want)
+	}
+}
+
+// ctrl+t's full result has every line of the output, long ones wrapped
+// under the indent, and no exit-code footer.
+func TestFullResultShowsEveryLine(t *testing.T) {
+	zero := 0
+	var b strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	b.WriteString("a long line that wraps under the indent\n[exit code 0]\n")
+	got := plain(FullResult(event.ToolOutcome{Content: b.String(), ExitCode: &zero, ElapsedMs: 38}, "bash(make)", 24))
+	want := []string{"↳ bash(make): exit 0 ·", "38ms · 41 lines"}
+	for i := range 40 {
+		want = append(want, fmt.Sprintf("  line %d", i))
+	}
+	want = append(want, "  a long line that wraps", "  under the indent")
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+func TestPlural(t *testing.T) {
+	for n, want := range map[int]string{0: "0 prompts", 1: "1 prompt", 2: "2 prompts"} {
+		if got := Plural(n, "prompt"); got != want {
+			t.Errorf("Plural(%d) = %q, want %q", n, got, want)
+		}
 	}
 }
