@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/llm/llmtest"
 	"github.com/zero-agent/zero/internal/tools"
 )
 
@@ -118,6 +120,43 @@ func TestCompletionCheck(t *testing.T) {
 			}
 			if got := strings.Contains(rec.texts(event.Warning), "final answer"); got != tc.warned {
 				t.Fatalf("warning shown %v, want %v: %q", got, tc.warned, rec.texts(event.Warning))
+			}
+		})
+	}
+}
+
+// TestDuplicateCallsInOneReplyCountOnce: two identical calls in one reply
+// are one duplicate request for stuck detection, not a loop: the run is not
+// nudged after the first reply, and not stopped as stuck after two.
+func TestDuplicateCallsInOneReplyCountOnce(t *testing.T) {
+	readA := func() llmtest.Step { return llmtest.ToolCall("read_file", `{"path":"a.go"}`) }
+	readB := llmtest.ToolCall("read_file", `{"path":"b.go"}`)
+	done := llmtest.Reply(llmtest.Text("Both files are empty."))
+	tests := []struct {
+		name   string
+		script []llmtest.Turn
+		nudges int
+	}{
+		{"duplicate, then progress", []llmtest.Turn{llmtest.Reply(readA(), readA()), llmtest.Reply(readB), done}, 0},
+		{"duplicate twice: one nudge, no stop", []llmtest.Turn{llmtest.Reply(readA(), readA()), llmtest.Reply(readA(), readA()), done}, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := llmtest.NewServer(t)
+			srv.Script(tc.script...)
+			a := New(Options{Provider: newOpenAI(t, srv.URL()), Model: "m", RetryBase: time.Millisecond,
+				Tools: tools.NewRegistry(echoTool("read_file", tools.SideRead))})
+			res := a.Run(context.Background(), "read a.go and b.go")
+			if res.StopReason != event.StopCompleted {
+				t.Fatalf("stop %s (err %v), want completed", res.StopReason, res.Err)
+			}
+			reqs := srv.Requests()
+			if len(reqs) != 3 {
+				t.Fatalf("%d requests, want 3", len(reqs))
+			}
+			nudges := strings.Count(string(reqs[2].Body), "You are repeating the same tool call")
+			if nudges != tc.nudges {
+				t.Fatalf("%d stuck nudges sent, want %d", nudges, tc.nudges)
 			}
 		})
 	}
