@@ -167,3 +167,37 @@ func TestSubagentStopHookFiresWhenTheChildEnds(t *testing.T) {
 		t.Error("a SubagentStop hook matching general fired for explore")
 	}
 }
+
+// A child's answer is a tool result like any other: one far past the
+// tool output cap is cut by the output pipeline before the parent's
+// window sees it, and the cut result still names the child's session.
+func TestLongChildAnswerIsCappedLikeAnyToolResult(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	isolate(t)
+	t.Setenv("ZERO_CONTEXT_WINDOW", "65536")
+	rt, _ := openIsolated(t, srv, Options{})
+	s := openSession(t, rt, Which{})
+	long := strings.Repeat("finding: a line of the explorer's report\n", 5000) // ~200 KB
+	srv.Script(
+		llmtest.Reply(llmtest.ToolCall("task", `{"prompt":"report everything"}`)),
+		llmtest.Reply(llmtest.Text(long)),
+		llmtest.Reply(llmtest.Text("done")),
+	)
+	var evs events
+	if res := s.Prompt(context.Background(), Turn{Prompt: "survey", Sink: &evs}); res.Final != "done" {
+		t.Fatalf("parent: %+v", res)
+	}
+	var got *event.ToolOutcome
+	for _, e := range evs.all {
+		if e.Type == event.ToolResult && e.ParentToolCallID == "" && e.Result.Name == TaskToolName {
+			got = e.Result
+		}
+	}
+	if got == nil || got.RawBytes < len(long) || got.KeptBytes >= got.RawBytes/4 || !strings.Contains(got.Content, "explore sub-agent, session ") {
+		t.Fatalf("the task result was not capped with its session note kept: %+v", got)
+	}
+	chat := chatRequests(srv)
+	if n := len(chat[len(chat)-1].Body); n > len(long)/2 {
+		t.Errorf("the parent's request after the task is %d bytes: the child's whole answer reached its window", n)
+	}
+}
