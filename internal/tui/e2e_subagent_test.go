@@ -11,8 +11,8 @@ import (
 )
 
 // TestEndToEndSubagentAsksPermissionLabelled: the real binary in tmux,
-// normal mode, a 64K window (the task tool is offered from 32K). The
-// parent hands a write to the general sub-agent; while it runs its status
+// normal mode, a 64K window (the task tool is offered from 32K). /agents
+// lists the built-ins and the user's definition. The parent hands a write to the general sub-agent; while it runs its status
 // line shows under the parent's, and its write asks in the app's ordinary
 // prompt labelled with the agent's name; "y" lets it write, its answer
 // returns as the task card's result naming its session, its status line
@@ -22,7 +22,10 @@ import (
 func TestEndToEndSubagentAsksPermissionLabelled(t *testing.T) {
 	bin := buildZero(t)
 	home := t.TempDir()
-	testbin.WriteTree(t, home, map[string]string{".config/zero/config.json": `{"contextWindow": 65536}`})
+	testbin.WriteTree(t, home, map[string]string{
+		".config/zero/config.json":   `{"contextWindow": 65536}`,
+		".claude/agents/reviewer.md": "---\nname: reviewer\ndescription: Reviews the diff\n---\nReview it.\n",
+	})
 	srv := llmtest.NewServer(t)
 	srv.Script(
 		llmtest.Reply(llmtest.ToolCall("task", `{"prompt":"CHILD-JOB: write notes.txt","agent":"general"}`)).When("PARENT-JOB"),
@@ -32,6 +35,11 @@ func TestEndToEndSubagentAsksPermissionLabelled(t *testing.T) {
 	)
 	x, work := startAppWithHome(t, bin, home, "--base-url", srv.URL(), "--model", "e2e-model")
 	x.waitFor("the footer", func(l []string) bool { return contains(l, "e2e-model") && contains(l, "· normal") })
+	x.typeLine("/agents")
+	x.waitFor("the agents list", func(l []string) bool {
+		return contains(l, "explore  (built-in)") && contains(l, "reviewer  (user,") && contains(l, "Reviews the diff") &&
+			contains(l, "the model runs one with the task tool")
+	})
 	x.typeLine("PARENT-JOB: take notes")
 	x.waitFor("the sub-agent's labelled prompt", func(l []string) bool {
 		return contains(l, "allow write_file?") && contains(l, "asked by the general sub-agent") && contains(l, "notes.txt") &&
