@@ -361,3 +361,46 @@ func TestStreamJSONAsksForASubagentsCallLabelled(t *testing.T) {
 		t.Errorf("final: %v", f)
 	}
 }
+
+// TestPluginAgentRunsThroughTheTaskTool: an installed plugin's agent is
+// offered to the model as PLUGIN:NAME and runs as the user's own would:
+// the child starts from its body and is offered only the tools it names.
+func TestPluginAgentRunsThroughTheTaskTool(t *testing.T) {
+	e := newAgentsEnv(t)
+	src := filepath.Join(t.TempDir(), "kit")
+	testbin.WriteTree(t, src, map[string]string{
+		".claude-plugin/plugin.json": `{"name": "kit", "version": "0.1.0"}`,
+		"agents/reviewer.md":         "---\nname: reviewer\ndescription: Reviews the diff\ntools: Read, Grep\n---\nREVIEWER-BODY: review carefully.\n",
+	})
+	work := t.TempDir()
+	if r := e.run(work, "", "plugin", "add", src); r.code != 0 || !strings.Contains(r.stdout, "enabled: its parts load") {
+		t.Fatalf("plugin add: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	srv := llmtest.NewServer(t)
+	srv.Script(
+		llmtest.Reply(llmtest.ToolCall("task", `{"prompt":"CHILD-JOB: review","agent":"kit:reviewer"}`).WithID("call_k")).When("PARENT-JOB"),
+		llmtest.Reply(llmtest.Text("looks fine")).When(childAsks),
+		llmtest.Reply(llmtest.Text("reviewed")).When(parentHasResult),
+	)
+	evs, r := execStream(t, e, work, "--base-url", srv.URL(), "--model", "m", "PARENT-JOB: review it")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	chat := chatRequests(srv, 0)
+	if len(chat) != 3 {
+		t.Fatalf("%d model requests", len(chat))
+	}
+	if schema, _ := json.Marshal(chat[0].Map()["tools"]); !strings.Contains(string(schema), `"kit:reviewer"`) {
+		t.Errorf("the task tool does not offer kit:reviewer: %s", schema)
+	}
+	child := chat[1]
+	if names := toolNames(child); !has(names, "read_file") || !has(names, "grep") || has(names, "bash") || has(names, "write_file") || has(names, "task") {
+		t.Errorf("kit:reviewer is offered %v", names)
+	}
+	if !strings.Contains(string(child.Body), "REVIEWER-BODY: review carefully.") {
+		t.Errorf("the child does not start from the plugin agent's body:\n%s", child.Body)
+	}
+	if c := childEvents(evs, "call_k")["run_start"]; len(c) != 1 || c[0]["agent"] != "kit:reviewer" {
+		t.Errorf("the child's run_start: %v", c)
+	}
+}
