@@ -14,8 +14,6 @@ import (
 	"github.com/zero-agent/zero/internal/llm/llmtest"
 )
 
-// Regression tests for problems a first-time user found.
-
 // TestPlanModeAndAutoApproveContradict: asking for plan mode and
 // auto-approval at once is a usage error, before any request (issue 10
 // item 7; it used to run in plan mode silently).
