@@ -333,3 +333,52 @@ func TestPermissionTimeoutComesFromTheUserConfig(t *testing.T) {
 		t.Errorf("exit %d; no warning naming the project's permissionTimeout and where it goes: %s", r.code, r.stderr)
 	}
 }
+
+func TestSIGTERMEndsTheRunCleanly(t *testing.T) {
+	dir := t.TempDir()
+	e := newEnv(t)
+	srv := llmtest.NewServer(t)
+	srv.Script(llmtest.Reply(llmtest.Text("partial "), llmtest.Stall(time.Minute)))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, zeroBin, "exec", "-o", "stream-json", "--base-url", srv.URL(), "--model", "m", "long")
+	cmd.Dir, cmd.Env = dir, e.vars
+	out, _ := cmd.StdoutPipe()
+	cmd.Start()
+	sc := bufio.NewScanner(out)
+	var last string
+	for sc.Scan() {
+		last = sc.Text()
+		if strings.Contains(last, `"type":"text"`) {
+			cmd.Process.Signal(syscall.SIGTERM)
+		}
+	}
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+		t.Fatalf("want exit 130, got %v", err)
+	}
+	if !strings.Contains(last, `"type":"run_end"`) || !strings.Contains(last, `"stopReason":"interrupted"`) {
+		t.Fatalf("last line %s", last)
+	}
+}
+
+func TestPermissionRequestCarriesRunID(t *testing.T) {
+	e := newEnv(t)
+	srv := llmtest.NewServer(t)
+	srv.Script(llmtest.Reply(tc("w1", "write_file", `{"path":"a.txt","content":"x"}`)), llmtest.Reply(llmtest.Text("ok")))
+	r := e.run(t.TempDir(), "", "exec", "-i", "stream-json", "-o", "stream-json", "--base-url", srv.URL(), "--model", "m", "write")
+	evs := parseStream(t, r.stdout)
+	runID := evs[0]["runId"]
+	var seen bool
+	for _, ev := range evs {
+		if ev["type"] == "permission_request" {
+			seen = true
+			if ev["runId"] != runID || ev["turn"] != float64(1) || strings.HasPrefix(ev["time"].(string), "0001") {
+				t.Fatalf("permission_request not stamped: %v", ev)
+			}
+		}
+	}
+	if !seen {
+		t.Fatalf("no permission_request: %s", r.stdout)
+	}
+}

@@ -92,3 +92,25 @@ func TestTextModeStdoutHoldsOnlyTheFinalAnswer(t *testing.T) {
 		t.Fatalf("%d requests, want the broken one and its retry", len(completions(srv)))
 	}
 }
+
+func TestTextModeNeutralisesEscapesAndShowsTheAnswerOnce(t *testing.T) {
+	e := newEnv(t)
+	srv := llmtest.NewServer(t)
+	srv.Script(
+		llmtest.Reply(llmtest.Text("Looking.\x1b]0;TITLEHACK\x07"), tc("e1", "bash", `{"command":"printf '\\033[2J'; echo visible"}`)),
+		llmtest.Reply(llmtest.Text("The answer is 42.")),
+	)
+	r := e.run(t.TempDir(), "", "exec", "--auto-approve", "--base-url", srv.URL(), "--model", "m", "go")
+	if r.code != 0 {
+		t.Fatalf("exit %d %s", r.code, r.stderr)
+	}
+	if strings.Contains(r.stderr, "\x1b") {
+		t.Fatalf("escape sequence reached the terminal: %q", r.stderr)
+	}
+	if !strings.Contains(r.stderr, "Looking.") || !strings.Contains(r.stderr, "visible") {
+		t.Fatalf("progress lost text: %q", r.stderr)
+	}
+	if strings.Contains(r.stderr, "The answer is 42.") || strings.TrimSpace(r.stdout) != "The answer is 42." {
+		t.Fatalf("final answer should be on stdout only: stdout %q stderr %q", r.stdout, r.stderr)
+	}
+}

@@ -155,3 +155,15 @@ func TestHooksTestMasksTheSecretsHooksPrint(t *testing.T) {
 		}
 	}
 }
+
+func TestShellDoesNotSeeProviderKeys(t *testing.T) {
+	e := newEnv(t)
+	e.vars = append(e.vars, "OPENAI_API_KEY=sk-test-should-not-leak", "MY_SERVICE_TOKEN=tok-should-not-leak")
+	srv := llmtest.NewServer(t)
+	srv.Script(llmtest.Reply(tc("k1", "bash", `{"command":"env | rev"}`)), llmtest.Reply(llmtest.Text("ok")))
+	r := e.run(t.TempDir(), "", "exec", "-o", "stream-json", "--auto-approve", "--base-url", srv.URL(), "--model", "m", "env")
+	out := toolResult(t, r.stdout, "k1")
+	if strings.Contains(out, "kael-ton-dluohs") || strings.Contains(out, "tset-ks") || !strings.Contains(out, "HTAP") {
+		t.Fatalf("bash environment: %q", out)
+	}
+}
