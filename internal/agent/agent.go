@@ -271,6 +271,16 @@ func (a *Agent) SetHistory(h []llm.Message) {
 // SetModel switches the model for later requests.
 func (a *Agent) SetModel(model string) { a.opts.Model = model }
 
+// SetProvider switches later requests to another provider (a /provider
+// switch), with its text tool-call recovery and the tool protocol to
+// start with; the history goes on as it is. The usage calibration of the
+// old provider's tokenizer is dropped. Not safe during a Run.
+func (a *Agent) SetProvider(p llm.Provider, disableTextToolCalls bool, proto ToolProtocol) {
+	a.opts.Provider, a.opts.DisableTextToolCalls, a.opts.ToolProtocol = p, disableTextToolCalls, proto
+	a.prompted = proto == ToolProtocolPrompted
+	a.lastInput, a.lastBytes = 0, 0
+}
+
 // SetReasoningEffort sets the reasoning effort of later requests ("" for
 // the provider's default). Not safe during Run.
 func (a *Agent) SetReasoningEffort(effort string) { a.opts.ReasoningEffort = effort }

@@ -16,7 +16,7 @@ import (
 func (c *Config) selectActive(o Overrides, getenv func(string) string) error {
 	name := first(o.Provider, getenv("ZERO_PROVIDER"))
 	model := first(o.Model, getenv("ZERO_MODEL"), c.Model)
-	if p, m, ok := strings.Cut(model, "/"); ok && c.profiles[p] != nil && (name == "" || name == p) {
+	if p, m, ok := c.SplitModel(model); ok && (name == "" || name == p) {
 		name, model = p, m
 	}
 	baseURL, urlFrom := o.BaseURL, fromFlag
@@ -82,6 +82,18 @@ func (c *Config) selectActive(o Overrides, getenv func(string) string) error {
 	c.Active = r
 	c.Model = r.Model
 	return nil
+}
+
+// SplitModel reads a "provider/model" name as --model, ZERO_MODEL and the
+// app's /model take it: the part before the first "/" counts as a
+// provider only when it names a configured profile, so "qwen/qwen3-coder"
+// stays a model id. ok is false for a plain model.
+func (c *Config) SplitModel(s string) (provider, model string, ok bool) {
+	p, m, cut := strings.Cut(s, "/")
+	if !cut || c.profiles[p] == nil {
+		return "", s, false
+	}
+	return p, m, true
 }
 
 // Resolve returns the named profile ready to use with model (or the

@@ -545,3 +545,25 @@ func TestACPTerminalIsTheUsersToTurnOn(t *testing.T) {
 		})
 	}
 }
+
+// SplitModel reads "provider/model" as --model does: the prefix counts
+// only when it names a profile, and --model selects that profile.
+func TestSplitModelReadsAProfilePrefixOnly(t *testing.T) {
+	user := `{"providers":[{"name":"lab","baseURL":"http://127.0.0.1:9/v1"}]}`
+	c, err := Load(setup(t, user, "", env{}, Overrides{Model: "lab/qwen3"}))
+	if err != nil || c.Active == nil || c.Active.Name != "lab" || c.Active.Model != "qwen3" {
+		t.Fatalf("--model lab/qwen3: %v %+v", err, c.Active)
+	}
+	for spec, want := range map[string][3]string{
+		"lab/qwen3":            {"lab", "qwen3", "true"},
+		"anthropic/claude-x":   {"anthropic", "claude-x", "true"},
+		"qwen/qwen3-coder":     {"", "qwen/qwen3-coder", "false"},
+		"plain":                {"", "plain", "false"},
+		"lab/org/model:q4_k_m": {"lab", "org/model:q4_k_m", "true"},
+	} {
+		p, m, ok := c.SplitModel(spec)
+		if got := [3]string{p, m, map[bool]string{true: "true", false: "false"}[ok]}; got != want {
+			t.Errorf("SplitModel(%q) = %q, want %q", spec, got, want)
+		}
+	}
+}

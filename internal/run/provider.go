@@ -71,7 +71,7 @@ func NeedKey(r *config.Resolved) error {
 	if r.APIKey != "" {
 		return nil
 	}
-	env := map[config.Kind]string{config.KindOpenAI: "OPENAI_API_KEY", config.KindAnthropic: "ANTHROPIC_API_KEY", config.KindGemini: "GEMINI_API_KEY"}[r.Kind]
+	env := kindKeyEnv(r.Kind)
 	if env == "" {
 		return nil
 	}

@@ -106,6 +106,15 @@ func newPricing(next event.Sink, provider, model string) *pricing {
 	return p
 }
 
+// setProvider prices later requests as model's of provider kind (a
+// /provider switch).
+func (p *pricing) setProvider(provider, model string) {
+	p.mu.Lock()
+	p.provider = provider
+	p.mu.Unlock()
+	p.setModel(model)
+}
+
 // setModel prices later requests as model's (a /model switch).
 func (p *pricing) setModel(model string) {
 	m, _ := catalog.Resolve(p.provider, model)

@@ -56,14 +56,16 @@ func (s *Session) CostReport() string {
 	return b.String()
 }
 
-// StatusReport is /status: the model, endpoint and window, the mode, the
+// StatusReport is /status: the provider, model, endpoint and window, the mode, the
 // session and its log, and the MCP servers.
 func (s *Session) StatusReport(ctx context.Context) string {
 	rt := s.rt
 	model, window := rt.ModelWindow()
+	active := rt.ActiveProfile()
 	var b strings.Builder
-	fmt.Fprintf(&b, "model      %s (%s)\n", model, rt.Active.Kind)
-	fmt.Fprintf(&b, "endpoint   %s\n", rt.Active.BaseURL)
+	fmt.Fprintf(&b, "provider   %s\n", active.Name)
+	fmt.Fprintf(&b, "model      %s (%s)\n", model, active.Kind)
+	fmt.Fprintf(&b, "endpoint   %s\n", active.BaseURL)
 	w := "unknown"
 	if window > 0 {
 		w = fmt.Sprintf("%d tokens", window)

@@ -126,7 +126,7 @@ func (p *Session) childModel(def subagents.Definition) string {
 		return ""
 	}
 	current, _ := p.rt.ModelWindow()
-	if prov, model, ok := strings.Cut(want, "/"); ok && (prov == p.rt.Active.Name || p.rt.hasProfile(prov)) {
+	if prov, model := p.rt.SplitModel(want); prov != "" {
 		if prov != p.rt.Active.Name {
 			p.Warn(fmt.Sprintf("agent %s asks for %s: a sub-agent runs on the session's provider (%s), so it uses %s", def.Name, want, p.rt.Active.Name, current))
 			return ""
@@ -165,14 +165,4 @@ func (p *Session) childSkills(def subagents.Definition, child *Session) string {
 		fmt.Fprintf(&b, "\n\nSkill %s:\n%s", name, strings.TrimSpace(body))
 	}
 	return b.String()
-}
-
-// hasProfile reports whether the config has a provider profile name.
-func (rt *Runtime) hasProfile(name string) bool {
-	for _, pr := range rt.Config.Providers {
-		if pr.Name == name {
-			return true
-		}
-	}
-	return false
 }

@@ -68,6 +68,15 @@ type Backend interface {
 // prompt; every Backend gets the mode with each Turn regardless.
 type modeSetter interface{ SetMode(Mode) }
 
+// providerSwitcher is a Backend with provider profiles: /provider lists
+// them (the one in use marked) and switches later prompts of the session
+// to one; Tab completes their names.
+type providerSwitcher interface {
+	Providers(ctx context.Context) (string, error)
+	ProviderNames() []string
+	UseProvider(ctx context.Context, name string) (string, error)
+}
+
 // customLister is a Backend with custom slash commands (skills and
 // command files): /help lists them, Tab completes them, and a line that
 // calls one is sent as a prompt (the run layer expands it).

@@ -141,7 +141,7 @@ func (b *RunBackend) Info() Info {
 	u := sess.Usage()
 	model, window := b.rt.ModelWindow()
 	cost, _ := sess.CostUSD()
-	return Info{Model: model, Host: run.HostOf(b.rt.Active.BaseURL), ContextWindow: window, SessionID: sess.ID(), UsedTokens: u.UsedTokens, Estimated: u.Estimated, CostUSD: cost}
+	return Info{Model: model, Host: run.HostOf(b.rt.ActiveProfile().BaseURL), ContextWindow: window, SessionID: sess.ID(), UsedTokens: u.UsedTokens, Estimated: u.Estimated, CostUSD: cost}
 }
 
 // Report implements Backend.
@@ -255,18 +255,43 @@ func (b *RunBackend) Compact(ctx context.Context) (string, error) {
 	return b.Session().Compact(ctx)
 }
 
-// SetModel implements Backend.
+// SetModel implements Backend: a model of the provider in use, or
+// "provider/model" of another profile, read as `zero -m` reads it
+// (run.Session.SwitchModel).
 func (b *RunBackend) SetModel(ctx context.Context, name string) error {
 	if strings.TrimSpace(name) == "" {
-		return errors.New("give a model name: /model NAME")
+		return errors.New("give a model name: /model NAME or /model PROVIDER/MODEL")
 	}
-	b.Session().SetModel(name)
-	return nil
+	_, _, err := b.Session().SwitchModel(ctx, name)
+	return err
+}
+
+// Providers implements providerSwitcher: the configured profiles, the one
+// in use marked.
+func (b *RunBackend) Providers(context.Context) (string, error) { return b.rt.ProvidersReport(), nil }
+
+// ProviderNames implements providerSwitcher.
+func (b *RunBackend) ProviderNames() []string {
+	var out []string
+	for _, p := range b.rt.Config.Providers {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+// UseProvider implements providerSwitcher: later prompts of this session
+// go to profile name, with its own model.
+func (b *RunBackend) UseProvider(ctx context.Context, name string) (string, error) {
+	r, err := b.Session().UseProvider(ctx, name, "")
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("provider: %s · model %s · %s", r.Name, r.Model, run.HostOf(r.BaseURL)), nil
 }
 
 // Models implements Backend.
 func (b *RunBackend) Models(ctx context.Context) ([]string, error) {
-	r := *b.rt.Active
+	r := b.rt.ActiveProfile()
 	r.Model, _ = b.rt.ModelWindow()
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()

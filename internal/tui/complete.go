@@ -11,7 +11,8 @@ import (
 )
 
 // Tab completes what is being typed: a slash command's name, then the
-// argument of /resume (session ids) and /model (model names). Arguments
+// argument of /resume (session ids), /model (model names) and /provider
+// (profile names). Arguments
 // come from the backend off the UI goroutine: the first Tab asks for them
 // (argsMsg) and completes when they arrive, if the line still ends in the
 // same word.
@@ -52,6 +53,13 @@ func (m *Model) complete() tea.Cmd {
 		}
 	case "/model":
 		list = func(ctx context.Context, b Backend) ([]string, error) { return b.Models(ctx) }
+	case "/provider":
+		list = func(ctx context.Context, b Backend) ([]string, error) {
+			if p, ok := b.(providerSwitcher); ok {
+				return p.ProviderNames(), nil
+			}
+			return nil, nil
+		}
 	default:
 		return nil
 	}

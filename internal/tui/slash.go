@@ -24,7 +24,8 @@ type command struct {
 // commands lists the slash commands in /help order.
 var commands = []command{
 	{"help", "", "show keys and commands"},
-	{"model", "[name]", "show or switch the model"},
+	{"model", "[[provider/]name]", "show or switch the model (provider/model switches the profile, as zero -m does)"},
+	{"provider", "[name]", "list the provider profiles, or switch this session to one"},
 	{"config", "", "show the active configuration"},
 	{"context", "", "show what fills the context window"},
 	{"status", "", "show the model, endpoint, window, mode, session and MCP servers"},
@@ -165,8 +166,14 @@ func (m *Model) slash(line string) tea.Cmd {
 			})
 		}
 		return m.background("switching model", func(ctx context.Context, b Backend) (string, error) {
-			return "model: " + arg, b.SetModel(ctx, arg)
+			if err := b.SetModel(ctx, arg); err != nil {
+				return "", err
+			}
+			i := b.Info()
+			return "model: " + i.Model + " · " + i.Host, nil
 		})
+	case "provider":
+		return m.providerCmd(arg)
 	case "scan", "servers", "connect":
 		return m.background("", func(ctx context.Context, b Backend) (string, error) {
 			lan := strings.TrimSpace(arg) == "--lan"
@@ -249,6 +256,27 @@ func (m *Model) slash(line string) tea.Cmd {
 		m.commit(render.Notice(event.Warning, msg+" (/help lists them)", w)...)
 	}
 	return nil
+}
+
+// providerCmd is /provider: the profiles, or a switch to one (a turn:
+// the input queues until the switch is done).
+func (m *Model) providerCmd(arg string) tea.Cmd {
+	if arg == "" {
+		return m.background("", func(ctx context.Context, b Backend) (string, error) {
+			p, ok := b.(providerSwitcher)
+			if !ok {
+				return "", fmt.Errorf("/provider is not available here")
+			}
+			return p.Providers(ctx)
+		})
+	}
+	return m.background("switching provider", func(ctx context.Context, b Backend) (string, error) {
+		p, ok := b.(providerSwitcher)
+		if !ok {
+			return "", fmt.Errorf("/provider is not available here")
+		}
+		return p.UseProvider(ctx, arg)
+	})
 }
 
 // background runs f off the UI goroutine and prints its text. A non-empty
@@ -370,7 +398,7 @@ func formatModels(ctx context.Context, b Backend, current string) string {
 		}
 		sb.WriteString(mark + n + "\n")
 	}
-	return sb.String() + "switch with /model <name> (tab completes)"
+	return sb.String() + "switch with /model <name> (tab completes), or /model <provider>/<name> (/provider lists them)"
 }
 
 func formatSessions(list []Session) string {
