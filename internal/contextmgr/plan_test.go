@@ -152,9 +152,10 @@ func TestPlanCompactionCannotShrink(t *testing.T) {
 	}
 }
 
-// QA 4: pinned user messages survive a summary verbatim, right after the
-// summary text, inside the summary message; indices outside the range or
-// not a user text message are ignored.
+// TestApplyCompactionKeepsPinnedUserMessages: pinned user messages survive
+// a summary verbatim, right after the summary text, inside the summary
+// message; indices outside the range or not a user text message are
+// ignored.
 func TestApplyCompactionKeepsPinnedUserMessages(t *testing.T) {
 	base := session(12, 200)
 	p0, err := PlanCompaction(base, HistoryBytes(base)/3, 5)

@@ -6,10 +6,11 @@ import (
 	"testing"
 )
 
-// TestQAGaps covers the holes a QA pass found: uploads, shells on
-// sockets, remote commands, containers given the host, crontab changes
-// and deletes of other users' homes, with neighbours that stay allowed.
-func TestQAGaps(t *testing.T) {
+// TestUploadsRemoteShellsHostContainersCrontabAndOtherHomesAsk: uploads,
+// shells on sockets, remote commands, containers given the host, crontab
+// changes and deletes of other users' homes get their verdicts, with
+// neighbours that stay allowed.
+func TestUploadsRemoteShellsHostContainersCrontabAndOtherHomesAsk(t *testing.T) {
 	tests := []struct {
 		cmd     string
 		verdict Level

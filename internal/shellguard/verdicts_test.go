@@ -56,9 +56,14 @@ var modeDecides = map[string]string{
 	"true && rm important_file.txt": "the mode decides; Parts lists the rm apart from the true",
 }
 
-// TestCases feeds every line of cases B18, B19 and B21 through Check and
-// demands exactly the expected verdict.
-func TestCases(t *testing.T) {
+// TestChainsHiddenExecutionAndDestructiveGitGetTheirVerdicts feeds every
+// line of the verdicts files through Check and demands exactly the
+// expected verdict, with a reason, rule and part for each non-allow one.
+// Cases B18 (testdata/B18: every part of a chain or pipe;
+// google-gemini/gemini-cli#11510), B19 (testdata/B19: $(..), bash -c,
+// eval, xargs, curl|sh; danielmiessler/LifeOS#732) and B21 (testdata/B21:
+// destructive git; google-gemini/gemini-cli#23411).
+func TestChainsHiddenExecutionAndDestructiveGitGetTheirVerdicts(t *testing.T) {
 	for _, id := range []string{"B18", "B19", "B21"} {
 		for _, l := range readCase(t, id) {
 			t.Run(id+"/"+l.Command, func(t *testing.T) {
