@@ -96,6 +96,8 @@ type Model struct {
 	// tea.Println has been handed to the renderer, so order is kept.
 	toPrint  []string
 	printing bool
+	// blankLast: the last line committed was empty.
+	blankLast bool
 	// viewHeight is the height of the last frame drawn, for flush;
 	// cursor is where View drew the cursor in it (nil: none).
 	viewHeight int
@@ -319,8 +321,19 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// commit queues finished lines for the scrollback.
-func (m *Model) commit(lines ...string) { m.toPrint = append(m.toPrint, lines...) }
+// commit queues finished lines for the scrollback. An empty line right
+// after another is dropped: one blank line separates turns and
+// paragraphs, however many a reply or a report ends with. (A blank line
+// of a code block is indented, so it stays.)
+func (m *Model) commit(lines ...string) {
+	for _, l := range lines {
+		if l == "" && m.blankLast {
+			continue
+		}
+		m.blankLast = l == ""
+		m.toPrint = append(m.toPrint, l)
+	}
+}
 
 // flush hands queued lines to the renderer, one batch at a time, so
 // scrollback order matches commit order. A batch is at most as tall as the

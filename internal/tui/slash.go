@@ -332,8 +332,9 @@ func withPlan(cmd tea.Cmd, plan **event.TaskPlan) tea.Cmd {
 // the live region.
 func (m *Model) clearScreen() {
 	for range m.height {
-		m.commit("")
+		m.toPrint = append(m.toPrint, "") // not commit: it keeps one blank line
 	}
+	m.blankLast = true
 }
 
 // shell runs a `!cmd` through the backend's guard and prints its output,
@@ -407,7 +408,11 @@ func formatSessions(list []Session) string {
 	}
 	var b strings.Builder
 	for _, s := range list {
-		fmt.Fprintf(&b, "%s  %3d prompts  %s  %s\n", s.ID, s.Turns, s.Updated, strings.ReplaceAll(s.Preview, "\n", " "))
+		noun := "prompts"
+		if s.Turns == 1 {
+			noun = "prompt" // padded: the columns after it stay in line
+		}
+		fmt.Fprintf(&b, "%s  %3d %-7s  %s  %s\n", s.ID, s.Turns, noun, s.Updated, strings.ReplaceAll(s.Preview, "\n", " "))
 	}
 	return b.String() + "resume with /resume <id|prefix>"
 }
@@ -416,7 +421,7 @@ func formatSessions(list []Session) string {
 // and the first line of each assistant reply.
 func formatResumed(r Resumed) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "resumed session %s (%d messages)\n", r.ID, len(r.History))
+	fmt.Fprintf(&b, "resumed session %s (%s)\n", r.ID, render.Plural(len(r.History), "message"))
 	for _, w := range r.Warnings {
 		b.WriteString("! " + w + "\n")
 	}

@@ -268,3 +268,36 @@ func TestShellExitCodeShownOnce(t *testing.T) {
 		t.Fatalf("scrollback:\n%s", strings.Join(sb, "\n"))
 	}
 }
+
+// Counts read right: "1 prompt", "3 prompts", with the columns after them
+// in line.
+func TestSessionListPlurals(t *testing.T) {
+	got := strings.Split(formatSessions([]Session{{ID: "a", Turns: 1, Updated: "now", Preview: "x"}, {ID: "b", Turns: 3, Updated: "now", Preview: "y"}}), "\n")
+	if got[0] != "a    1 prompt   now  x" || got[1] != "b    3 prompts  now  y" {
+		t.Fatalf("%q", got)
+	}
+}
+
+// One blank line separates turns, however many blank lines a reply ends
+// with; a code block's blank lines stay.
+func TestOneBlankLineBetweenTurns(t *testing.T) {
+	f := newFake()
+	f.script["first"] = func(ctx context.Context, turn Turn, sink event.Sink) event.StopReason {
+		sink.Emit(text("Hello.\n\n\n```sh\nls\n\n\nls\n```\n\n\n\n"))
+		return event.StopCompleted
+	}
+	d := newDriver(t, f, Options{})
+	for _, p := range []string{"first", "second"} {
+		d.typeText(p)
+		d.press("enter")
+		d.until(func() bool { return !d.m.turn.running })
+	}
+	d.until(func() bool { return contains(d.plainScrollback(), "echo: second") })
+	sb := d.plainScrollback()
+	from := slices.Index(sb, "Hello.")
+	to := slices.Index(sb, "› second")
+	want := []string{"Hello.", "", "```sh", "  ls", "  ", "  ", "  ls", "```", "", "› second"}
+	if from < 0 || to < 0 || !slices.Equal(sb[from:to+1], want) {
+		t.Fatalf("scrollback:\n%s", strings.Join(sb, "\n"))
+	}
+}

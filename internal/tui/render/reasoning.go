@@ -1,7 +1,6 @@
 package render
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/zero-agent/zero/internal/tui/cells"
@@ -27,10 +26,7 @@ func Reasoning(text string, width int, expanded, done bool) []string {
 	}
 	head := "∴ thinking…"
 	if done {
-		head = fmt.Sprintf("∴ thought for %d lines", len(lines))
-		if len(lines) == 1 {
-			head = "∴ thought for 1 line"
-		}
+		head = "∴ thought for " + Plural(len(lines), "line")
 		if !expanded {
 			head += " (ctrl+o shows it)"
 		}

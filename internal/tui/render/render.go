@@ -81,7 +81,7 @@ func Args(raw string) string {
 		}
 	}
 	if steps, ok := m["plan"].([]any); ok { // update_plan: the panel shows the steps
-		parts = append(parts, fmt.Sprintf("%d steps", len(steps)))
+		parts = append(parts, Plural(len(steps), "step"))
 		delete(m, "plan")
 		delete(m, "explanation")
 	}
