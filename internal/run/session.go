@@ -56,6 +56,10 @@ type Session struct {
 	surface *surface
 	gate    *permission.Gate
 	hooks   *HookRunner
+	// nested: a sub-agent's run inside its parent's turn. Only the tool
+	// hooks and SubagentStop fire for it (sessionhooks.go), as in Claude
+	// Code; the parent's session hooks already cover the turn.
+	nested bool
 
 	mu    sync.Mutex
 	usage Usage
@@ -145,7 +149,8 @@ func (rt *Runtime) OpenSession(w Which) (*Session, error) {
 	topts := ToolOptions{Policy: &rt.policy, Engine: rt.Engine, Hooks: s.hooks, Procs: s.procs, Ask: s.asker, Checkpoints: s.ckpt}
 	s.tools = ToolSet(rt.Workspace, topts)
 	s.loadExtensions(topts)
-	child := w.Parent != "" || got.parent != ""
+	s.nested = w.Parent != ""
+	child := s.nested || got.parent != ""
 	if !child { // sub-agents do not nest
 		s.agents = subagents.Discover(ExtensionOptions(rt.Workspace.Root(), rt.Trusted, rt.plugins))
 		s.tools.Add(wrapTool(&taskTool{parent: s, agents: s.agents}, topts))
@@ -602,7 +607,9 @@ func (s *Session) Close() {
 			warnCheckpoint(err)
 		}
 	}
-	s.hooks.Fire(context.Background(), hooks.SessionEnd, hooks.Input{Reason: "exit"})
+	if !s.nested {
+		s.hooks.Fire(context.Background(), hooks.SessionEnd, hooks.Input{Reason: "exit"})
+	}
 	s.log.Close()
 }
 

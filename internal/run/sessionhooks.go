@@ -10,12 +10,18 @@ import (
 )
 
 // The session's hook events besides the tool ones (hooks.go): where each
-// fires and what its answer does.
+// fires and what its answer does. None fires for a nested sub-agent run
+// (Session.nested): its parent's session, prompt, Stop and Notification
+// hooks already cover the turn, and SubagentStop marks its end
+// (https://docs.claude.com/en/docs/claude-code/hooks, "SubagentStop").
 
 // sessionStart fires SessionStart (source startup, or resume for a
 // resumed or forked session): a block or continue: false refuses to open
 // the session; context goes to the model with the first prompt.
 func (s *Session) sessionStart(w Which) error {
+	if s.nested {
+		return nil
+	}
 	source := "startup"
 	if w.Latest || w.ID != "" || w.Fork != "" {
 		source = "resume"
@@ -43,6 +49,9 @@ func (s *Session) addHookContext(ev hooks.Event, ctx []string) {
 // keeps the prompt from the model (an error the surface shows); context
 // follows the prompt.
 func (s *Session) userPromptSubmit(ctx context.Context, prompt string) (string, error) {
+	if s.nested {
+		return prompt, nil
+	}
 	res := s.hooks.Fire(ctx, hooks.UserPromptSubmit, hooks.Input{Prompt: prompt})
 	switch {
 	case res.Blocked:
@@ -60,6 +69,9 @@ func (s *Session) userPromptSubmit(ctx context.Context, prompt string) (string, 
 // (exit 2 or decision: block) sends its reason to the model and the run
 // goes on.
 func (s *Session) onStop(ctx context.Context, active bool) string {
+	if s.nested {
+		return ""
+	}
 	res := s.hooks.Fire(ctx, hooks.Stop, hooks.Input{StopHookActive: active})
 	if res.Blocked && !res.Stop {
 		return "A Stop hook asks you to continue before finishing: " + res.Reason
@@ -76,7 +88,7 @@ func (s *Session) beforeCompact(ctx context.Context, trigger string) {
 // notifying fires Notification each time Zero waits for the user to
 // answer a permission request, then asks.
 func (s *Session) notifying(ask permission.Asker) permission.Asker {
-	if ask == nil || s.hooks == nil || s.hooks.runner == nil {
+	if ask == nil || s.nested || s.hooks == nil || s.hooks.runner == nil {
 		return ask
 	}
 	return func(ctx context.Context, req permission.Request) permission.Decision {

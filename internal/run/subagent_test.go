@@ -201,3 +201,55 @@ func TestLongChildAnswerIsCappedLikeAnyToolResult(t *testing.T) {
 		t.Errorf("the parent's request after the task is %d bytes: the child's whole answer reached its window", n)
 	}
 }
+
+// Only the tool hooks and SubagentStop fire for a sub-agent's run, as in
+// Claude Code (https://docs.claude.com/en/docs/claude-code/hooks): the
+// parent's SessionStart, UserPromptSubmit, Notification, Stop and
+// SessionEnd fire once each, for the parent's session, even though the
+// child is a session of its own that asks permission and stops.
+func TestSessionHooksFireOnceForTheParentNotForItsSubagent(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	home := isolate(t)
+	t.Setenv("ZERO_CONTEXT_WINDOW", "65536") // the task tool is offered from 32K
+	logf := filepath.Join(home, "hooks.jsonl")
+	record := `[{"hooks": [{"command": "cat >> ` + logf + `; echo >> ` + logf + `"}]}]`
+	writeUserSettings(t, `{"hooks": {"SessionStart": `+record+`, "UserPromptSubmit": `+record+`,
+	  "Notification": `+record+`, "Stop": `+record+`, "SessionEnd": `+record+`, "SubagentStop": `+record+`}}`)
+	rt, _ := openIsolated(t, srv, Options{})
+	s := openSession(t, rt, Which{})
+	srv.Script(
+		llmtest.Reply(llmtest.ToolCall("task", `{"prompt":"create notes.txt","agent":"general"}`)),
+		llmtest.Reply(llmtest.ToolCall("write_file", `{"path":"notes.txt","content":"x"}`)),
+		llmtest.Reply(llmtest.Text("notes.txt written.")),
+		llmtest.Reply(llmtest.Text("done")),
+	)
+	res := s.Prompt(context.Background(), Turn{Prompt: "make notes", Ask: func(context.Context, permission.Request) permission.Decision {
+		return permission.Decision{Choice: permission.AllowOnce}
+	}})
+	if res.Final != "done" {
+		t.Fatalf("parent: %+v", res)
+	}
+	s.Close()
+	b, err := os.ReadFile(logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fired []string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var in struct {
+			Event   string `json:"hook_event_name"`
+			Session string `json:"session_id"`
+		}
+		if err := json.Unmarshal([]byte(line), &in); err != nil {
+			t.Fatalf("hook stdin %q: %v", line, err)
+		}
+		if in.Session != s.ID() {
+			t.Errorf("%s fired for session %s, not the parent's %s", in.Event, in.Session, s.ID())
+		}
+		fired = append(fired, in.Event)
+	}
+	want := []string{"SessionStart", "UserPromptSubmit", "Notification", "SubagentStop", "Stop", "SessionEnd"}
+	if strings.Join(fired, " ") != strings.Join(want, " ") {
+		t.Errorf("hooks fired %q, want %q", fired, want)
+	}
+}
