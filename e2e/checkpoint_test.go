@@ -339,3 +339,41 @@ func countFiles(dir string) int {
 	})
 	return n
 }
+
+// TestRewindRestoresFilesUnderAnAddedRoot: with --add-dir, a file tool's
+// write and a shell command's edit, creation and deletion in the added
+// root are recorded (by absolute path, the root scanned on its own);
+// rewinding to prompt 1 puts them back byte for byte with their modes,
+// and rewinding the rewind brings the prompt's result back.
+func TestRewindRestoresFilesUnderAnAddedRoot(t *testing.T) {
+	dir := checkpointTree(t)
+	other := t.TempDir()
+	testbin.WriteTree(t, other, map[string]string{"x.txt": "\ufeffx\r\n", "y.sh": "echo y\n", "z.txt": "z\n"})
+	os.Chmod(filepath.Join(other, "y.sh"), 0o750)
+	original := snapshot(t, other)
+	e := newEnv(t)
+	srv := llmtest.NewServer(t)
+	srv.Script(
+		llmtest.Reply(tc("c1", "write_file", args(map[string]string{"path": filepath.Join(other, "x.txt"), "content": "written\n"}))),
+		llmtest.Reply(tc("c2", "bash", args(map[string]string{"command": "cd " + other + " && echo more >> y.sh && chmod 700 y.sh && rm z.txt && echo n > new.txt"}))),
+		llmtest.Reply(llmtest.Text("done")),
+	)
+	r := e.run(dir, "", "exec", "-o", "stream-json", "--auto-approve", "--add-dir", other, "--base-url", srv.URL(), "--model", "llmtest-model", "change the other root")
+	if r.code != 0 {
+		t.Fatalf("exec exit %d\n%s\n%s", r.code, r.stderr, r.stdout)
+	}
+	id := sessionOf(t, r)
+	after := snapshot(t, other)
+	if !strings.Contains(after["x.txt"], "written") || after["y.sh"] != "-rwx------ echo y\nmore\n" || after["z.txt"] != "" || after["new.txt"] == "" {
+		t.Fatalf("the prompt did not change the added root: %v", after)
+	}
+	r = e.run(dir, "", "sessions", "rewind", id, "--to", "1", "--files-only")
+	if r.code != 0 || !strings.Contains(r.stdout, "delete    "+filepath.ToSlash(filepath.Join(other, "new.txt"))) {
+		t.Fatalf("rewind: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	sameTree(t, "the added root after rewind to 1", snapshot(t, other), original)
+	if r := e.run(dir, "", "sessions", "rewind", id, "--to", "2", "--files-only"); r.code != 0 {
+		t.Fatalf("undo: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	sameTree(t, "the added root after undoing the rewind", snapshot(t, other), after)
+}

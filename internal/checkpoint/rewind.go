@@ -75,9 +75,19 @@ func same(a, b event.FileState) bool {
 	return a.Hash == b.Hash && a.Mode == b.Mode
 }
 
-// State reads the state of root/rel without storing it.
+// at is the file an event names: p under root, or p itself when it is
+// absolute (a file under an added root).
+func at(root, p string) string {
+	if p := filepath.FromSlash(p); filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(root, filepath.FromSlash(p))
+}
+
+// State reads the state of the file rel names (see at) without storing
+// it.
 func State(root, rel string) (event.FileState, error) {
-	abs := filepath.Join(root, filepath.FromSlash(rel))
+	abs := at(root, rel)
 	info, err := os.Lstat(abs)
 	if errors.Is(err, fs.ErrNotExist) {
 		return event.FileState{}, nil
@@ -112,7 +122,7 @@ func Apply(store *Store, root string, actions []Action, force bool) (event.Check
 		if a.To.Hash != "" && !store.Has(a.To.Hash) {
 			return cp, nil, fmt.Errorf("%s: %w", a.Path, ErrMissing)
 		}
-		abs := filepath.Join(root, filepath.FromSlash(a.Path))
+		abs := at(root, a.Path)
 		before := event.FileState{}
 		if a.Now.Hash != "" {
 			data, err := os.ReadFile(abs)
@@ -143,7 +153,7 @@ func Apply(store *Store, root string, actions []Action, force bool) (event.Check
 
 // restore writes one file back (or removes it).
 func restore(store *Store, root string, a Action) error {
-	abs := filepath.Join(root, filepath.FromSlash(a.Path))
+	abs := at(root, a.Path)
 	if a.To.Hash == "" {
 		if err := os.Remove(abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("checkpoint: %w", err)

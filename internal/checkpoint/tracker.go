@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 
@@ -26,9 +27,12 @@ type Options struct {
 	MaxFileSize int64
 	// Emit receives each Checkpointed event.
 	Emit func(event.Event)
-	// NoWatch: scan before every shell command even where inotify could
-	// tell that nothing changed (benchmarks compare the two).
+	// NoWatch: scan the whole tree before and after every shell command
+	// even where inotify could tell what changed (benchmarks compare).
 	NoWatch bool
+	// Absolute: events name files by absolute slash path, not relative
+	// to Root (an added root's, see Set).
+	Absolute bool
 }
 
 // Tracker records, for one session, the state of the files a tool is
@@ -48,6 +52,10 @@ type Tracker struct {
 	// finished, so w's silence means idx is the tree as it is.
 	w       *watcher
 	scanned bool
+	// settle: a shell command ran since the last full scan (Settle).
+	settle bool
+	// scans counts full scans (tests).
+	scans int
 }
 
 // NewTracker returns a tracker for o.
@@ -156,7 +164,21 @@ func (t *Tracker) AfterWrite(rels []string) error {
 	return errors.Join(errs...)
 }
 
+// name is how events name the file rel.
+func (t *Tracker) name(rel string) string {
+	if t.o.Absolute {
+		return filepath.ToSlash(filepath.Join(t.o.Root, filepath.FromSlash(rel)))
+	}
+	return rel
+}
+
 func (t *Tracker) emit(cp event.Checkpoint) {
+	for i := range cp.Changes {
+		cp.Changes[i].Path = t.name(cp.Changes[i].Path)
+	}
+	for i := range cp.Skipped {
+		cp.Skipped[i] = t.name(cp.Skipped[i])
+	}
 	if (len(cp.Changes) > 0 || len(cp.Skipped) > 0) && t.o.Emit != nil {
 		t.o.Emit(event.Event{Type: event.Checkpointed, Checkpoint: &cp})
 	}
@@ -177,15 +199,92 @@ func (t *Tracker) scan() (map[string]Stat, error) {
 	if t.w != nil {
 		t.w.drain()
 	}
+	t.scans++
 	cur, err := scanWatched(t.o.Root, ig, t.w, len(t.idx)+len(t.idx)/8)
 	t.scanned = err == nil && t.w != nil
 	return cur, err
 }
 
-// unchanged reports whether nothing changed in the tree since the last
-// scan (so idx is up to date), by the watcher's events.
-func (t *Tracker) unchanged() bool {
-	return t.idx != nil && t.scanned && t.w != nil && t.w.drain()
+// look finds what changed in the tree since the index was last brought
+// up to date: the changed paths (sorted) and the current stat of those
+// that exist. With a sound watcher it reads only the directories inotify
+// saw files change in (nothing at all when it saw none); else, and when
+// full is set, it scans the whole tree.
+func (t *Tracker) look(full bool) ([]string, map[string]Stat, error) {
+	if !full && t.scanned && t.w != nil {
+		if dirs, whole := t.w.changes(); !whole {
+			return t.reread(dirs)
+		}
+	}
+	cur, err := t.scan()
+	if err != nil {
+		return nil, nil, err
+	}
+	return Diff(t.idx, cur), cur, nil
+}
+
+// reread lists the files of dirs (absolute, each scanned before, so not
+// ignored) and compares them with their index entries: no directory was
+// created, removed or renamed since (the watcher would have asked for a
+// full scan), so only the files directly in dirs can differ.
+func (t *Tracker) reread(dirs map[string]bool) ([]string, map[string]Stat, error) {
+	if len(dirs) == 0 {
+		return nil, nil, nil
+	}
+	var ig Ignorer
+	if t.o.Ignore != nil {
+		ig = t.o.Ignore(t.o.Root)
+	}
+	sc := &scanner{ig: ig, w: t.w}
+	cur := map[string]Stat{}
+	in := map[string]bool{} // relative directories read
+	for abs := range dirs {
+		r := ""
+		if abs != t.o.Root {
+			if r = t.rel(abs); r == "" {
+				continue
+			}
+		}
+		if ig != nil { // the rules of every directory above
+			for d := t.o.Root; ; {
+				ig.Enter(d)
+				next, err := filepath.Rel(d, abs)
+				if err != nil || next == "." {
+					break
+				}
+				d = filepath.Join(d, strings.SplitN(next, string(filepath.Separator), 2)[0])
+			}
+		}
+		files, _, err := readDir(abs, r, sc)
+		if err != nil {
+			return nil, nil, err
+		}
+		in[r] = true
+		for _, f := range files {
+			cur[f.rel] = f.st
+		}
+	}
+	var changed []string
+	for p, s := range cur {
+		if e, ok := t.idx[p]; !ok || e.Stat != s {
+			changed = append(changed, p)
+		}
+	}
+	for p := range t.idx {
+		if _, ok := cur[p]; !ok && in[parent(p)] {
+			changed = append(changed, p)
+		}
+	}
+	sort.Strings(changed)
+	return changed, cur, nil
+}
+
+// parent is the relative directory of the slash path p ("" at the root).
+func parent(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return ""
 }
 
 // BeforeShell brings the index up to date with the tree before a shell
@@ -195,17 +294,14 @@ func (t *Tracker) unchanged() bool {
 func (t *Tracker) BeforeShell() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.unchanged() {
-		return nil
-	}
-	if t.idx == nil {
+	full := t.idx == nil
+	if full {
 		t.idx = t.o.Store.LoadIndex(t.o.Root)
 	}
-	cur, err := t.scan()
+	changed, cur, err := t.look(full)
 	if err != nil {
 		return err
 	}
-	changed := Diff(t.idx, cur)
 	for _, rel := range changed {
 		t.refresh(rel, cur)
 	}
@@ -249,22 +345,39 @@ func (t *Tracker) refresh(rel string, cur map[string]Stat) (*event.FileState, bo
 	return st, false
 }
 
-// AfterShell scans the tree again and records, in one Checkpointed
-// event, every file whose stat changed since BeforeShell: its state
-// before (from the index) and after.
+// AfterShell records, in one Checkpointed event, every file whose stat
+// changed since BeforeShell (see look): its state before (from the
+// index) and after.
 func (t *Tracker) AfterShell() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.idx == nil {
 		return nil // BeforeShell failed: nothing to compare with
 	}
-	cur, err := t.scan()
-	if err != nil {
-		return err
-	}
-	changed := Diff(t.idx, cur)
-	if len(changed) == 0 {
+	t.settle = true
+	return t.record(false)
+}
+
+// Settle scans the whole tree once after the shell commands of a prompt
+// (call it when the prompt ends) and records what changed as AfterShell
+// does: a change inotify could not see (a write through a shared mmap, a
+// network file system) is still the prompt's.
+func (t *Tracker) Settle() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.idx == nil || !t.settle {
 		return nil
+	}
+	t.settle = false
+	return t.record(true)
+}
+
+// record finds what changed (the whole tree scanned when full) and
+// emits it as one checkpoint.
+func (t *Tracker) record(full bool) error {
+	changed, cur, err := t.look(full)
+	if err != nil || len(changed) == 0 {
+		return err
 	}
 	var cp event.Checkpoint
 	for _, rel := range changed {

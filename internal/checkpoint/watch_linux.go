@@ -12,21 +12,23 @@ import (
 )
 
 // watcher tells, through inotify(7), whether anything changed in the
-// tree since the last scan, so a shell command's checkpoint can skip the
-// scan before it runs when nothing did: each directory a scan reads is
-// watched from just before it is read, and any event since the scan
-// began (a write, a chmod or touch, a creation, a deletion, a rename, a
-// queue overflow) means the tree must be scanned again. The scan after
-// the command always runs, so a change inotify cannot see (a write
-// through a shared mmap, another machine on a network file system) is
-// still found there; here it could at worst be counted as the command's.
-// .git/info/exclude, which decides what is ignored, is watched too.
+// tree since the last scan, and where, so a shell command's checkpoint
+// reads only the directories something happened in: each directory a
+// scan reads is watched from just before it is read. A write, chmod,
+// touch, creation, deletion or rename of a file marks its directory; a
+// directory created, removed or renamed, a .gitignore or
+// .git/info/exclude touched, or a queue overflow means the whole tree is
+// scanned again. A change inotify cannot see (a write through a shared
+// mmap, another machine on a network file system) is found by the full
+// scan that ends each prompt (Tracker.Settle).
 type watcher struct {
 	fd int
 	// gitDir is the watch descriptor of root/.git (only its "info"
 	// entry counts).
 	gitDir int32
 	mu     sync.Mutex
+	// dirs are the watched directories by watch descriptor.
+	dirs   map[int32]string
 	broken bool // a watch could not be added, or reading failed
 	buf    []byte
 }
@@ -41,7 +43,7 @@ func newWatcher() *watcher {
 	if err != nil {
 		return nil
 	}
-	return &watcher{fd: fd, gitDir: -1, buf: make([]byte, 64<<10)}
+	return &watcher{fd: fd, gitDir: -1, dirs: map[int32]string{}, buf: make([]byte, 64<<10)}
 }
 
 // add watches dir (called by the scan before it reads dir).
@@ -49,11 +51,14 @@ func (w *watcher) add(dir string) {
 	if w == nil {
 		return
 	}
-	if _, err := unix.InotifyAddWatch(w.fd, dir, watchMask); err != nil {
-		w.mu.Lock()
+	wd, err := unix.InotifyAddWatch(w.fd, dir, watchMask)
+	w.mu.Lock()
+	if err != nil {
 		w.broken = true // past max_user_watches: no skipping
-		w.mu.Unlock()
+	} else {
+		w.dirs[int32(wd)] = dir
 	}
+	w.mu.Unlock()
 }
 
 // addGit watches what decides ignores outside the scanned tree:
@@ -71,42 +76,60 @@ func (w *watcher) addGit(root string) {
 // drain reads every event queued and reports whether none counted (and
 // the watcher is sound): the tree is as the last scan saw it.
 func (w *watcher) drain() (quiet bool) {
+	dirs, full := w.changes()
+	return !full && len(dirs) == 0
+}
+
+// changes reads every event queued and returns the directories whose
+// files changed since, or full when the tree must be scanned whole (the
+// watcher is not sound, or an event was about a directory or the
+// ignore rules).
+func (w *watcher) changes() (dirs map[string]bool, full bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	quiet = !w.broken
+	dirs = map[string]bool{}
+	full = w.broken
 	for {
 		n, err := unix.Read(w.fd, w.buf)
 		switch {
 		case err == unix.EINTR:
 			continue
 		case err == unix.EAGAIN:
-			return quiet
+			return dirs, full
 		case err != nil || n <= 0:
 			w.broken = true
-			return false
+			return dirs, true
 		}
-		if w.counts(w.buf[:n]) {
-			quiet = false
+		if w.mark(w.buf[:n], dirs) {
+			full = true
 		}
 	}
 }
 
-// counts reports whether a batch of events holds one that matters: any
-// but those on root/.git about entries other than "info".
-func (w *watcher) counts(b []byte) bool {
+// mark adds to dirs the directories a batch of events changed files in
+// and reports whether one needs a full scan. Events on root/.git about
+// entries other than "info" do not count.
+func (w *watcher) mark(b []byte, dirs map[string]bool) (full bool) {
 	for len(b) >= unix.SizeofInotifyEvent {
 		ev := (*unix.InotifyEvent)(unsafe.Pointer(&b[0]))
 		end := unix.SizeofInotifyEvent + int(ev.Len)
 		if end > len(b) {
 			return true
 		}
-		name := bytes.TrimRight(b[unix.SizeofInotifyEvent:end], "\x00")
-		if ev.Wd != w.gitDir || string(name) == "info" || ev.Mask&unix.IN_Q_OVERFLOW != 0 {
-			return true
-		}
+		name := string(bytes.TrimRight(b[unix.SizeofInotifyEvent:end], "\x00"))
 		b = b[end:]
+		if ev.Wd == w.gitDir && name != "info" && ev.Mask&unix.IN_Q_OVERFLOW == 0 {
+			continue
+		}
+		dir, ok := w.dirs[ev.Wd]
+		const whole = unix.IN_Q_OVERFLOW | unix.IN_ISDIR | unix.IN_DELETE_SELF | unix.IN_MOVE_SELF | unix.IN_IGNORED
+		if !ok || ev.Mask&whole != 0 || name == ".gitignore" || name == "" {
+			full = true
+			continue
+		}
+		dirs[dir] = true
 	}
-	return false
+	return full
 }
 
 func (w *watcher) close() {

@@ -6,8 +6,9 @@ package checkpoint
 // command's checkpoint scans the tree before and after.
 type watcher struct{}
 
-func newWatcher() *watcher       { return nil }
-func (w *watcher) add(string)    {}
-func (w *watcher) addGit(string) {}
-func (w *watcher) drain() bool   { return false }
-func (w *watcher) close()        {}
+func newWatcher() *watcher                          { return nil }
+func (w *watcher) add(string)                       {}
+func (w *watcher) addGit(string)                    {}
+func (w *watcher) drain() bool                      { return false }
+func (w *watcher) changes() (map[string]bool, bool) { return nil, true }
+func (w *watcher) close()                           {}

@@ -5,10 +5,12 @@ package checkpoint
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/tools"
+	"golang.org/x/sys/unix"
 )
 
 // watchedTracker is a tracker over a fresh tree that collects its
@@ -99,25 +101,84 @@ func TestChangesBetweenCommandsAreNotTheNextCommands(t *testing.T) {
 	}
 }
 
-// TestUnchangedTreeSkipsTheScanBefore: with inotify, a command after a
-// quiet spell does not scan before it runs (the index is the tree), and
-// a change made while it runs is still recorded.
-func TestUnchangedTreeSkipsTheScanBefore(t *testing.T) {
-	root, tr, got := watchedTracker(t, false, map[string]string{"a.txt": "a\n"})
+// TestWatchedTreeReadsOnlyTheDirectoriesThatChanged: with inotify, a
+// command in a quiet tree scans nothing; one that edits, creates,
+// deletes and chmods files in existing directories is recorded whole
+// from those directories alone; a new directory scans the tree again.
+func TestWatchedTreeReadsOnlyTheDirectoriesThatChanged(t *testing.T) {
+	root, tr, got := watchedTracker(t, false, map[string]string{"a.txt": "a\n", "sub/b.txt": "b\n", "sub/gone.txt": "g\n", "other/c.txt": "c\n", "other/x.sh": "x\n"})
 	command(t, tr, func() {})
 	if tr.w == nil {
 		t.Fatal("no inotify watcher on Linux")
 	}
-	if !tr.unchanged() {
-		t.Fatal("a quiet tree reads as changed")
+	scans := tr.scans
+	command(t, tr, func() {})
+	if tr.scans != scans || len(*got) != 0 {
+		t.Fatalf("a quiet tree: %d full scans, checkpoints %+v", tr.scans-scans, *got)
 	}
-	command(t, tr, func() { os.WriteFile(filepath.Join(root, "a.txt"), []byte("b\n"), 0o644) })
-	if len(*got) != 1 {
+	command(t, tr, func() {
+		os.WriteFile(filepath.Join(root, "sub", "b.txt"), []byte("B\n"), 0o644)
+		os.WriteFile(filepath.Join(root, "sub", "new.txt"), []byte("n\n"), 0o644)
+		os.Remove(filepath.Join(root, "sub", "gone.txt"))
+		os.Chmod(filepath.Join(root, "other", "x.sh"), 0o755)
+	})
+	if tr.scans != scans {
+		t.Errorf("file changes in known directories cost %d full scans", tr.scans-scans)
+	}
+	if len(*got) != 1 || paths((*got)[0]) != "other/x.sh sub/b.txt sub/gone.txt sub/new.txt" {
 		t.Fatalf("checkpoints %+v", *got)
 	}
-	os.WriteFile(filepath.Join(root, "a.txt"), []byte("c\n"), 0o644)
-	if tr.unchanged() {
-		t.Fatal("a write between commands went unseen")
+	if c := (*got)[0].Changes[2]; c.After.Hash != "" || c.Before.Hash != Hash([]byte("g\n")) {
+		t.Errorf("the deletion: %+v %+v", c.Before, c.After)
+	}
+	command(t, tr, func() {
+		os.MkdirAll(filepath.Join(root, "sub", "deep", "er"), 0o755)
+		os.WriteFile(filepath.Join(root, "sub", "deep", "er", "d.txt"), []byte("d\n"), 0o644)
+	})
+	if tr.scans == scans || len(*got) != 2 || paths((*got)[1]) != "sub/deep/er/d.txt" {
+		t.Fatalf("a new directory: %d full scans, checkpoints %+v", tr.scans-scans, *got)
+	}
+}
+
+// paths lists a checkpoint's changed paths, space-separated.
+func paths(cp event.Checkpoint) string {
+	var out []string
+	for _, c := range cp.Changes {
+		out = append(out, c.Path)
+	}
+	return strings.Join(out, " ")
+}
+
+// TestSettleRecordsAWriteInotifyCannotSee: a command that writes a file
+// through a shared memory map (no inotify event) is still recorded by
+// the full scan that ends the prompt, once.
+func TestSettleRecordsAWriteInotifyCannotSee(t *testing.T) {
+	root, tr, got := watchedTracker(t, false, map[string]string{"m.bin": "aaaa"})
+	command(t, tr, func() {})
+	if err := tr.Settle(); err != nil {
+		t.Fatal(err)
+	}
+	command(t, tr, func() {
+		f, err := os.OpenFile(filepath.Join(root, "m.bin"), os.O_RDWR, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		m, err := unix.Mmap(int(f.Fd()), 0, 4, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED)
+		if err != nil {
+			t.Fatal(err)
+		}
+		copy(m, "bbbb")
+		unix.Munmap(m)
+	})
+	if err := tr.Settle(); err != nil {
+		t.Fatal(err)
+	}
+	if len(*got) != 1 || paths((*got)[0]) != "m.bin" || (*got)[0].Changes[0].After.Hash != Hash([]byte("bbbb")) {
+		t.Fatalf("checkpoints %+v", *got)
+	}
+	if err := tr.Settle(); err != nil || len(*got) != 1 {
+		t.Fatalf("a second Settle with no command since: %v, %+v", err, *got)
 	}
 }
 

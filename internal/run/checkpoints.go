@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/zero-agent/zero/internal/checkpoint"
@@ -17,21 +18,38 @@ import (
 // $ZERO_SESSION_DIR moves both.
 func CheckpointDir(sessionsDir string) string { return filepath.Join(sessionsDir, ".checkpoints") }
 
-// newTracker is the session's checkpoint tracker over the workspace root,
-// emitting into emit; it collects old checkpoints at most once an hour.
+// newTracker is the session's checkpoint trackers over the workspace
+// root and each added root (--add-dir), emitting into emit; a checkpoint
+// that skipped files over the size limit is followed by a warning naming
+// them. It collects old checkpoints at most once an hour.
 // ZERO_CHECKPOINTS=0 turns checkpoints off (nil).
-func (rt *Runtime) newTracker(emit func(event.Event)) *checkpoint.Tracker {
+func (rt *Runtime) newTracker(emit func(event.Event)) *checkpoint.Set {
 	if !checkpointsOn() {
 		return nil
 	}
 	store := checkpoint.Open(CheckpointDir(rt.Store.Dir()))
 	rt.background.Go(func() { collectCheckpoints(store) }) // Close waits for it
-	return checkpoint.NewTracker(checkpoint.Options{
+	set := checkpoint.NewSet(checkpoint.Options{
 		Root:   rt.Workspace.Root(),
 		Store:  store,
 		Ignore: func(root string) checkpoint.Ignorer { return tools.NewIgnore(root) },
-		Emit:   emit,
-	})
+		Emit: func(e event.Event) {
+			emit(e)
+			if sk := e.Checkpoint.Skipped; len(sk) > 0 {
+				emit(event.Event{Type: event.Warning, Text: skippedWarning(sk)})
+			}
+		},
+	}, rt.Workspace.Roots()[1:])
+	for _, r := range set.Untracked {
+		fmt.Fprintf(rt.warnings(), "zero: warning: checkpoint: the added root %s holds the workspace or another added root, so it is not recorded on its own: changes to files only it holds cannot be rewound\n", r)
+	}
+	return set
+}
+
+// skippedWarning names the files a checkpoint could not record.
+func skippedWarning(paths []string) string {
+	return fmt.Sprintf("checkpoint: not recorded (over %d MiB or not a regular file; a rewind cannot restore them): %s",
+		checkpoint.DefaultMaxFileSize>>20, strings.Join(paths, ", "))
 }
 
 // checkpointsOn: sessions record their file changes (ZERO_CHECKPOINTS=0

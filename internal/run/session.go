@@ -107,7 +107,7 @@ type Session struct {
 	// spent sums the usage reports of this process (status.go).
 	spent spent
 	// ckpt records what the tools change (checkpoints.go); nil: off.
-	ckpt *checkpoint.Tracker
+	ckpt *checkpoint.Set
 	// agents are the sub-agent definitions the task tool offers (nil in
 	// a sub-agent: they do not nest); children are the sub-agents
 	// running now (subagent_status.go).
@@ -330,6 +330,11 @@ func (s *Session) Prompt(ctx context.Context, t Turn) agent.Result {
 	s.agent.SetResponseSchema(t.Schema)
 	defer s.agent.SetResponseSchema(nil)
 	res := s.agent.RunWithImages(ctx, s.withShellNotes(prompt), t.Images)
+	if s.ckpt != nil { // the prompt's changes inotify could not see
+		if err := s.ckpt.Settle(); err != nil {
+			warnCheckpoint(err)
+		}
+	}
 	s.refreshAssumedWindow()
 	s.mu.Lock()
 	if !s.reported {

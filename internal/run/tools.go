@@ -41,7 +41,7 @@ type ToolOptions struct {
 	Ask func() ask.Asker
 	// Checkpoints records what file tools and shell commands change
 	// (checkpoints.go); nil: nothing is recorded.
-	Checkpoints *checkpoint.Tracker
+	Checkpoints *checkpoint.Set
 }
 
 // ToolSet is the one tool set of a run: the core tools bound to ws plus
@@ -267,7 +267,7 @@ type observed struct {
 	target func(args json.RawMessage) (name string, inner json.RawMessage, ok bool)
 	// ckpt records the files the tool changes (nil: off); ws resolves
 	// the paths a file tool names.
-	ckpt *checkpoint.Tracker
+	ckpt *checkpoint.Set
 	ws   *workspace.Workspace
 }
 
