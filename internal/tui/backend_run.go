@@ -154,15 +154,11 @@ func (b *RunBackend) Report(ctx context.Context, kind ReportKind) (string, error
 		s := b.Session()
 		return fmt.Sprintf("session %s\n  %s\n  %s", s.ID(), s.Dir(), s.EventsPath()), nil
 	case ReportTools:
-		ts := b.Session().Offered()
-		width := 0
-		for _, t := range ts {
-			width = max(width, len(t.Name()))
-		}
+		// Tab-separated: the app lays the columns out (render.Columns).
 		var lines []string
-		for _, t := range ts {
+		for _, t := range b.Session().Offered() {
 			desc, _, _ := strings.Cut(t.Description(), "\n")
-			lines = append(lines, fmt.Sprintf("%-*s  %-13s %s", width, t.Name(), t.SideEffect(), desc))
+			lines = append(lines, t.Name()+"\t"+string(t.SideEffect())+"\t"+desc)
 		}
 		return strings.Join(lines, "\n"), nil
 	case ReportContext:

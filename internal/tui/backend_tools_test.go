@@ -16,19 +16,21 @@ func TestToolsReportListsTheOfferedTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(out, "\n")
-	col := -1
-	for _, l := range lines {
-		name, _, _ := strings.Cut(l, " ")
-		if name == "apply_patch" {
-			t.Fatalf("apply_patch is listed for a model that is not offered it:\n%s", out)
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.Split(l, "\t"); len(f) != 3 || f[0] == "apply_patch" {
+			t.Fatalf("not name, side effect, description (or apply_patch, which this model is not offered):\n%s", out)
 		}
-		i := strings.Index(l, "  ") + 2
-		for i < len(l) && l[i] == ' ' {
-			i++
+	}
+	// Shown at 60 columns, the descriptions start in one column and wrap
+	// under it.
+	col := -1
+	for _, l := range reportLines(out, 60) {
+		i := strings.LastIndex(l, "  ") + 2
+		if strings.HasPrefix(l, " ") { // a wrapped row: all indent
+			i = len(l) - len(strings.TrimLeft(l, " "))
 		}
 		if col >= 0 && i != col {
-			t.Fatalf("columns do not line up:\n%s", out)
+			t.Fatalf("columns do not line up:\n%s", strings.Join(reportLines(out, 60), "\n"))
 		}
 		col = i
 	}

@@ -41,7 +41,7 @@ func TestCtrlTShowsTheLastToolResultInFull(t *testing.T) {
 		}
 	}
 	d.finish(g, event.StopCompleted)
-	mustContain(t, "help", helpLines(d), "ctrl+t               show the last tool result in full")
+	mustContain(t, "help", shownHelp(d), "ctrl+t               show the last tool result in full")
 }
 
 func btoi(b bool) int {
@@ -51,8 +51,8 @@ func btoi(b bool) int {
 	return 0
 }
 
-// helpLines is what /help prints.
-func helpLines(d *driver) []string {
+// shownHelp is the scrollback after /help.
+func shownHelp(d *driver) []string {
 	d.typeText("/help")
 	d.press("enter")
 	return d.plainScrollback()

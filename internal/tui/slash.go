@@ -55,25 +55,57 @@ var commands = []command{
 }
 
 // keyHelp is the key table shown by /help.
-const keyHelp = `keys
-  enter                submit (completes /commands)
-  ctrl+j, shift+enter  newline
-  ctrl+a/e             start/end of line
-  alt+←/→, ctrl+←/→    word back/forward
-  ctrl+w               delete word back
-  ctrl+u/k             kill to start/end of line
-  ctrl+y               yank
-  ↑/↓                  lines, then history
-  ctrl+r               reverse history search
-  tab                  complete /command, session id, model
-  shift+tab            cycle mode (normal/auto-accept/plan)
-  ctrl+q               edit the queue
-  esc esc, ctrl+c      interrupt / clear the line
-  ctrl+o               show reasoning in full
-  ctrl+t               show the last tool result in full
-  ctrl+d               exit (empty line)
-  ctrl+l               scroll the screen clear (the scrollback keeps it)
-  !cmd                 run a shell command`
+var keyHelp = [][]string{
+	{"enter", "submit (completes /commands)"},
+	{"ctrl+j, shift+enter", "newline"},
+	{"ctrl+a/e", "start/end of line"},
+	{"alt+←/→, ctrl+←/→", "word back/forward"},
+	{"ctrl+w", "delete word back"},
+	{"ctrl+u/k", "kill to start/end of line"},
+	{"ctrl+y", "yank"},
+	{"↑/↓", "lines, then history"},
+	{"ctrl+r", "reverse history search"},
+	{"tab", "complete /command, session id, model"},
+	{"shift+tab", "cycle mode (normal/auto-accept/plan)"},
+	{"ctrl+q", "edit the queue"},
+	{"esc esc, ctrl+c", "interrupt / clear the line"},
+	{"ctrl+o", "show reasoning in full"},
+	{"ctrl+t", "show the last tool result in full"},
+	{"ctrl+d", "exit (empty line)"},
+	{"ctrl+l", "scroll the screen clear (the scrollback keeps it)"},
+	{"!cmd", "run a shell command"},
+}
+
+// helpLines is /help: the commands, the custom commands and skills, and
+// the keys, each in columns that wrap under themselves.
+func (m *Model) helpLines(width int) []string {
+	var rows [][]string
+	for _, c := range commands {
+		rows = append(rows, []string{strings.TrimSpace("/" + c.name + " " + c.args), c.help})
+	}
+	out := append([]string{"commands"}, render.Columns(rows, "  ", width)...)
+	if cs := m.custom(); len(cs) > 0 {
+		rows = rows[:0]
+		for _, c := range cs {
+			rows = append(rows, []string{strings.TrimSpace("/" + c.Name + " " + c.Hint), c.Help})
+		}
+		out = append(append(out, "custom commands and skills"), render.Columns(rows, "  ", width)...)
+	}
+	return append(append(out, "keys"), render.Columns(keyHelp, "  ", width)...)
+}
+
+// reportLines renders a report: tab-separated fields on every line are
+// columns (/tools), anything else wraps as text.
+func reportLines(text string, width int) []string {
+	var rows [][]string
+	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		if !strings.Contains(l, "\t") {
+			return render.Report(text, width)
+		}
+		rows = append(rows, strings.Split(l, "\t"))
+	}
+	return render.Columns(rows, "", width)
+}
 
 func commandNames() []string {
 	names := make([]string, len(commands))
@@ -142,19 +174,7 @@ func (m *Model) slash(line string) tea.Cmd {
 	m.commit(style.Dim.Render("› " + sanitize.Line(line)))
 	switch name {
 	case "help":
-		var b strings.Builder
-		b.WriteString("commands\n")
-		for _, c := range commands {
-			fmt.Fprintf(&b, "  %-22s %s\n", "/"+c.name+" "+c.args, c.help)
-		}
-		if cs := m.custom(); len(cs) > 0 {
-			b.WriteString("custom commands and skills\n")
-			for _, c := range cs {
-				fmt.Fprintf(&b, "  %-22s %s\n", "/"+c.Name+" "+c.Hint, sanitize.Line(c.Help))
-			}
-		}
-		b.WriteString(keyHelp)
-		m.commit(render.Block(b.String(), w)...)
+		m.commit(m.helpLines(w)...)
 		m.commit("")
 	case "exit", "quit":
 		return m.quit()
@@ -295,7 +315,7 @@ func (m *Model) background(busy string, f func(context.Context, Backend) (string
 		if err != nil {
 			lines = render.Notice(event.Error, err.Error(), w)
 		} else if text != "" {
-			lines = render.Report(text, w)
+			lines = reportLines(text, w)
 		}
 		return outputMsg{id: id, lines: append(lines, ""), info: true}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/llm"
+	"github.com/zero-agent/zero/internal/tui/cells"
 )
 
 func TestSlashCommands(t *testing.T) {
@@ -299,5 +300,28 @@ func TestOneBlankLineBetweenTurns(t *testing.T) {
 	want := []string{"Hello.", "", "```sh", "  ls", "  ", "  ", "  ls", "```", "", "› second"}
 	if from < 0 || to < 0 || !slices.Equal(sb[from:to+1], want) {
 		t.Fatalf("scrollback:\n%s", strings.Join(sb, "\n"))
+	}
+}
+
+// /help at 50 columns: a description too long for its row wraps under
+// its own column, not under the command.
+func TestHelpWrapsUnderItsColumn(t *testing.T) {
+	d := newDriver(t, newFake(), Options{Width: 50})
+	d.typeText("/help")
+	d.press("enter")
+	sb := d.plainScrollback()
+	i := slices.IndexFunc(sb, func(l string) bool { return strings.HasPrefix(l, "  /loops ") })
+	if i < 0 || i+1 >= len(sb) {
+		t.Fatalf("no /loops row:\n%s", strings.Join(sb, "\n"))
+	}
+	col := strings.Index(sb[i], "list the loops")
+	next := sb[i+1]
+	if col < 0 || len(next)-len(strings.TrimLeft(next, " ")) != col || strings.TrimSpace(next) == "" {
+		t.Fatalf("the wrapped row does not start under the description (column %d):\n%s\n%s", col, sb[i], next)
+	}
+	for _, l := range sb {
+		if cells.Width(l) > 49 {
+			t.Errorf("row wider than the transcript: %q", l)
+		}
 	}
 }

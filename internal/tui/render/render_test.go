@@ -202,3 +202,31 @@ func TestPlural(t *testing.T) {
 		}
 	}
 }
+
+// Columns align, the last wraps under itself, and a cell too wide for
+// its column takes a line of its own with its row's text under the last
+// column.
+func TestColumnsWrapUnderTheirColumn(t *testing.T) {
+	rows := [][]string{
+		{"/help", "show keys and commands"},
+		{"/resume <id>", "resume a session, picking it by id or by a prefix of it"},
+		{"/mcp [tools|prompts|reconnect NAME]", "MCP servers"},
+	}
+	got := Columns(rows, "  ", 52)
+	want := []string{
+		"  /help         show keys and commands",
+		"  /resume <id>  resume a session, picking it by id",
+		"                or by a prefix of it",
+		"  /mcp [tools|prompts|reconnect NAME]",
+		"                MCP servers",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// Too narrow for a column beside: the text goes under its row.
+	got = Columns([][]string{{"read_file", "read-only", "reads a file from the workspace"}}, "", 30)
+	want = []string{"read_file  read-only", "    reads a file from the", "    workspace"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("narrow: got %q, want %q", got, want)
+	}
+}
