@@ -377,3 +377,54 @@ func TestRewindRestoresFilesUnderAnAddedRoot(t *testing.T) {
 	}
 	sameTree(t, "the added root after undoing the rewind", snapshot(t, other), after)
 }
+
+// TestCheckpointLimitsComeFromTheUserConfig: "checkpoints" in the user
+// config sets the largest file stored (a bigger one the command writes
+// is named in a warning when it happens and in the rewind as skipped,
+// and left as it is) and the age past which stored contents are
+// collected (an old one goes, a recent one stays); a project config's
+// "checkpoints" is ignored with a warning.
+func TestCheckpointLimitsComeFromTheUserConfig(t *testing.T) {
+	dir := t.TempDir()
+	e := newEnv(t)
+	testbin.WriteTree(t, e.home, map[string]string{".config/zero/config.json": `{"checkpoints": {"maxFileMB": 1, "maxAgeDays": 2}}`})
+	testbin.WriteTree(t, dir, map[string]string{".zero/config.json": `{"checkpoints": {"maxAgeDays": 1}}`})
+	blobs := filepath.Join(e.sessionDir, ".checkpoints", "blobs")
+	testbin.WriteTree(t, blobs, map[string]string{"aa/old": "old", "bb/recent": "recent"})
+	old := time.Now().Add(-3 * 24 * time.Hour)
+	os.Chtimes(filepath.Join(blobs, "aa", "old"), old, old)
+	recent := time.Now().Add(-36 * time.Hour)
+	os.Chtimes(filepath.Join(blobs, "bb", "recent"), recent, recent)
+	srv := llmtest.NewServer(t)
+	srv.Script(
+		llmtest.Reply(tc("c1", "bash", args(map[string]string{"command": "head -c 2000000 /dev/zero > big.bin && echo s > small.txt"}))),
+		llmtest.Reply(llmtest.Text("done")),
+	)
+	r := e.run(dir, "", "exec", "-o", "stream-json", "--auto-approve", "--base-url", srv.URL(), "--model", "llmtest-model", "make files")
+	if r.code != 0 {
+		t.Fatalf("exec exit %d\n%s\n%s", r.code, r.stderr, r.stdout)
+	}
+	if !strings.Contains(r.stdout, `not recorded (over 1 MiB`) || !strings.Contains(r.stdout, "big.bin") {
+		t.Errorf("no warning naming the skipped file:\n%s", r.stdout)
+	}
+	if !strings.Contains(r.stderr, "checkpoints ignored") {
+		t.Errorf("the project's checkpoints key was not warned about:\n%s", r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(blobs, "aa", "old")); err == nil {
+		t.Errorf("content unused for 3 days survived maxAgeDays 2")
+	}
+	if _, err := os.Stat(filepath.Join(blobs, "bb", "recent")); err != nil {
+		t.Errorf("content unused for 36 hours was collected (the project's maxAgeDays 1 applied?): %v", err)
+	}
+	id := sessionOf(t, r)
+	dry := e.run(dir, "", "sessions", "rewind", id, "--to", "1", "--dry-run")
+	if !strings.Contains(dry.stdout, "skipped   big.bin") || !strings.Contains(dry.stdout, "delete    small.txt") {
+		t.Fatalf("dry run: exit %d\n%s\n%s", dry.code, dry.stdout, dry.stderr)
+	}
+	if r := e.run(dir, "", "sessions", "rewind", id, "--to", "1"); r.code != 0 {
+		t.Fatalf("rewind: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if info, err := os.Stat(filepath.Join(dir, "big.bin")); err != nil || info.Size() != 2000000 {
+		t.Fatalf("the skipped file was not left as it is: %v", err)
+	}
+}

@@ -124,6 +124,19 @@ type File struct {
 	// a permission_decision before it denies ("5m", "90s"; "0" waits
 	// until interrupted). User file only; --permission-timeout beats it.
 	PermissionTimeout string `json:"permissionTimeout,omitempty"`
+	// Checkpoints bound what checkpoints keep (user file only).
+	Checkpoints *Checkpoints `json:"checkpoints,omitempty"`
+}
+
+// Checkpoints are the "checkpoints" keys: unset ones keep the defaults
+// (internal/checkpoint: 30 days, 2048 MiB, 8 MiB).
+type Checkpoints struct {
+	// MaxAgeDays: stored contents unused for longer are collected.
+	MaxAgeDays *int `json:"maxAgeDays,omitempty"`
+	// MaxTotalMB: past this total (MiB) the least recently used go.
+	MaxTotalMB *int `json:"maxTotalMB,omitempty"`
+	// MaxFileMB: larger files are skipped (and reported), not stored.
+	MaxFileMB *int `json:"maxFileMB,omitempty"`
 }
 
 // UserPath returns the user config file: $XDG_CONFIG_HOME/zero/config.json
@@ -291,6 +304,13 @@ func (f *File) validate() error {
 	if f.PermissionTimeout != "" {
 		if d, err := time.ParseDuration(f.PermissionTimeout); err != nil || d < 0 {
 			return fmt.Errorf("permissionTimeout must be a duration such as \"5m\" or \"90s\" (\"0\" waits for every decision), not %q", f.PermissionTimeout)
+		}
+	}
+	if c := f.Checkpoints; c != nil {
+		for name, v := range map[string]*int{"checkpoints.maxAgeDays": c.MaxAgeDays, "checkpoints.maxTotalMB": c.MaxTotalMB, "checkpoints.maxFileMB": c.MaxFileMB} {
+			if v != nil && *v <= 0 {
+				return fmt.Errorf("%s must be positive, not %d", name, *v)
+			}
 		}
 	}
 	for name, v := range map[string]*int{"maxTurns": f.MaxTurns, "contextWindow": f.ContextWindow, "maxToolOutput": f.MaxToolOutput, "maxTurnOutput": f.MaxTurnOutput, "maxOutputTokens": f.MaxOutputTokens, "maxParallelAgents": f.MaxParallelAgents} {

@@ -98,6 +98,9 @@ type Config struct {
 	// PermissionTimeout is permissionTimeout of the user file (nil: not
 	// set; --permission-timeout beats it). A project file cannot set it.
 	PermissionTimeout *time.Duration `json:"permissionTimeout,omitempty"`
+	// Checkpoints is checkpoints of the user file (nil: the defaults). A
+	// project file cannot set it.
+	Checkpoints *Checkpoints `json:"checkpoints,omitempty"`
 	// Hooks come from the user file.
 	Hooks json.RawMessage `json:"hooks,omitempty"`
 	// AgentModels map sub-agent model names to models (file.go); a
@@ -278,6 +281,9 @@ func (c *Config) applyUser(f *File) {
 		d, _ := time.ParseDuration(f.PermissionTimeout) // validate checked it
 		c.PermissionTimeout = &d
 	}
+	if f.Checkpoints != nil {
+		c.Checkpoints = f.Checkpoints
+	}
 	c.Hooks = f.Hooks
 }
 
@@ -354,6 +360,9 @@ func (c *Config) applyProject(f *File, path string) {
 	}
 	if f.PermissionMode != "" {
 		warn("permissionMode ignored: a project config cannot widen permissions")
+	}
+	if f.Checkpoints != nil {
+		warn("checkpoints ignored: a project config cannot change how much of your undo history Zero keeps (set it in ~/.config/zero/config.json)")
 	}
 	if f.PermissionTimeout != "" {
 		warn("permissionTimeout ignored: a project config cannot change how long Zero waits for your approval (set it in ~/.config/zero/config.json, or pass --permission-timeout)")

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/zero-agent/zero/internal/checkpoint"
+	"github.com/zero-agent/zero/internal/config"
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/tools"
 )
@@ -28,15 +29,21 @@ func (rt *Runtime) newTracker(emit func(event.Event)) *checkpoint.Set {
 		return nil
 	}
 	store := checkpoint.Open(CheckpointDir(rt.Store.Dir()))
-	rt.background.Go(func() { collectCheckpoints(store) }) // Close waits for it
+	var keys *config.Checkpoints
+	if rt.Config != nil {
+		keys = rt.Config.Checkpoints
+	}
+	limits, maxFile := checkpointLimits(keys)
+	rt.background.Go(func() { collectCheckpoints(store, limits) }) // Close waits for it
 	set := checkpoint.NewSet(checkpoint.Options{
-		Root:   rt.Workspace.Root(),
-		Store:  store,
-		Ignore: func(root string) checkpoint.Ignorer { return tools.NewIgnore(root) },
+		Root:        rt.Workspace.Root(),
+		Store:       store,
+		Ignore:      func(root string) checkpoint.Ignorer { return tools.NewIgnore(root) },
+		MaxFileSize: maxFile,
 		Emit: func(e event.Event) {
 			emit(e)
 			if sk := e.Checkpoint.Skipped; len(sk) > 0 {
-				emit(event.Event{Type: event.Warning, Text: skippedWarning(sk)})
+				emit(event.Event{Type: event.Warning, Text: skippedWarning(sk, maxFile)})
 			}
 		},
 	}, rt.Workspace.Roots()[1:])
@@ -46,10 +53,29 @@ func (rt *Runtime) newTracker(emit func(event.Event)) *checkpoint.Set {
 	return set
 }
 
+// checkpointLimits are the user config's "checkpoints" keys over the
+// defaults: what Collect keeps and the largest file stored.
+func checkpointLimits(c *config.Checkpoints) (checkpoint.Limits, int64) {
+	l, maxFile := checkpoint.DefaultLimits, int64(checkpoint.DefaultMaxFileSize)
+	if c == nil {
+		return l, maxFile
+	}
+	if c.MaxAgeDays != nil {
+		l.MaxAge = time.Duration(*c.MaxAgeDays) * 24 * time.Hour
+	}
+	if c.MaxTotalMB != nil {
+		l.MaxBytes = int64(*c.MaxTotalMB) << 20
+	}
+	if c.MaxFileMB != nil {
+		maxFile = int64(*c.MaxFileMB) << 20
+	}
+	return l, maxFile
+}
+
 // skippedWarning names the files a checkpoint could not record.
-func skippedWarning(paths []string) string {
+func skippedWarning(paths []string, maxFile int64) string {
 	return fmt.Sprintf("checkpoint: not recorded (over %d MiB or not a regular file; a rewind cannot restore them): %s",
-		checkpoint.DefaultMaxFileSize>>20, strings.Join(paths, ", "))
+		maxFile>>20, strings.Join(paths, ", "))
 }
 
 // checkpointsOn: sessions record their file changes (ZERO_CHECKPOINTS=0
@@ -58,7 +84,7 @@ func skippedWarning(paths []string) string {
 func checkpointsOn() bool { return os.Getenv("ZERO_CHECKPOINTS") != "0" }
 
 // collectCheckpoints runs Collect when the last run is over an hour old.
-func collectCheckpoints(store *checkpoint.Store) {
+func collectCheckpoints(store *checkpoint.Store, l checkpoint.Limits) {
 	stamp := filepath.Join(store.Dir(), "collected")
 	if info, err := os.Stat(stamp); err == nil && time.Since(info.ModTime()) < time.Hour {
 		return
@@ -67,7 +93,7 @@ func collectCheckpoints(store *checkpoint.Store) {
 		return
 	}
 	_ = os.WriteFile(stamp, nil, 0o600)
-	_, _ = store.Collect(checkpoint.DefaultLimits, time.Now())
+	_, _ = store.Collect(l, time.Now())
 }
 
 // checkpoint records, before the tool runs, the files a file tool names
