@@ -37,8 +37,10 @@ type Stream struct {
 	blocks  []CodeBlock
 	source  strings.Builder
 	// cont: partial continues a long line whose first rows were already
-	// returned (emitStable); quote: that line is a block quote.
+	// returned (emitStable); quote: that line is a block quote; hang: the
+	// cells its rows are indented by (a list item's marker).
 	cont, quote bool
+	hang        int
 }
 
 // CodeBlock is one fenced block of a reply, for /clip.
@@ -62,7 +64,7 @@ func (s *Stream) Write(delta string) []string {
 		line := s.partial[:i]
 		s.partial = s.partial[i+1:]
 		out = append(out, s.line(line)...)
-		s.cont, s.quote = false, false
+		s.cont, s.quote, s.hang = false, false, 0
 	}
 }
 
@@ -86,7 +88,7 @@ func (s *Stream) Close() []string {
 		out = s.line(s.partial)
 		s.partial = ""
 	}
-	s.cont, s.quote = false, false
+	s.cont, s.quote, s.hang = false, false, 0
 	if s.fence != "" {
 		s.endFence()
 	}
@@ -115,7 +117,8 @@ func (s *Stream) line(raw string) []string {
 		if s.quote {
 			return s.quoteRows(trimmed)
 		}
-		return s.wrap(Inline(trimmed))
+		// Trailing spaces stay, as in the line written whole.
+		return s.hangRows("", s.hang, Inline(strings.TrimLeft(text, " ")))
 	}
 	if inner, ok := quoted(trimmed); ok && s.fence == "" && fenceOf(trimmed) == "" {
 		return s.quoteRows(inner)
@@ -129,7 +132,55 @@ func (s *Stream) line(raw string) []string {
 		s.code.Reset()
 		return s.fenceLine(trimmed)
 	}
+	if lead, hang := s.listLead(text); hang > 0 {
+		marker := text[:lead]
+		if t := strings.TrimLeft(marker, " "); t == "- " || t == "* " || t == "+ " {
+			marker = marker[:len(marker)-len(t)] + style.Accent.Render("•") + " "
+		}
+		return s.hangRows(marker, hang, Inline(text[lead:]))
+	}
 	return s.wrap(Block(text))
+}
+
+// listLead returns how many bytes (and cells: they are spaces and ASCII)
+// of a line lead its text: the indent and a list marker ("- ", "12. "),
+// or an indented paragraph's indent. Its wrapped rows hang under the
+// text. It is 0 for other lines, and when the rows would be too narrow.
+func (s *Stream) listLead(text string) (lead, hang int) {
+	trimmed := strings.TrimLeft(text, " ")
+	n := len(text) - len(trimmed)
+	switch {
+	case trimmed == "" || isRule(trimmed) || trimmed[0] == '#' || trimmed[0] == '>':
+		return 0, 0
+	case len(trimmed) > 1 && strings.ContainsRune("-*+", rune(trimmed[0])) && trimmed[1] == ' ':
+		n += 2
+	default:
+		d := len(trimmed) - len(strings.TrimLeft(trimmed, "0123456789"))
+		if d > 0 && d <= 9 && len(trimmed) > d+1 && (trimmed[d] == '.' || trimmed[d] == ')') && trimmed[d+1] == ' ' {
+			n += d + 2
+		}
+	}
+	if s.Width <= 0 || s.Width-n < 10 {
+		return 0, 0
+	}
+	return n, n
+}
+
+// hangRows wraps text (rendered) to the width less hang cells, behind
+// marker on the first row and hang spaces on the others.
+func (s *Stream) hangRows(marker string, hang int, text string) []string {
+	if hang == 0 {
+		return s.wrap(marker + text)
+	}
+	rows := cells.Wrap(text, s.Width-hang)
+	for i, r := range rows {
+		if i == 0 && marker != "" {
+			rows[i] = marker + r
+		} else {
+			rows[i] = strings.Repeat(" ", hang) + r
+		}
+	}
+	return rows
 }
 
 // A long line (a paragraph the model writes without a newline) would stay
@@ -161,6 +212,13 @@ func (s *Stream) emitStable() []string {
 			}
 		}
 	}
+	hang := s.hang // a quote's line has none
+	if _, q := quoted(strings.TrimLeft(text, " ")); !s.cont && !q {
+		skip, hang = s.listLead(text)
+	}
+	if hang > 0 {
+		width = s.Width - hang
+	}
 	starts := rowStarts(text[skip:], width)
 	for i := range starts {
 		starts[i] += skip
@@ -185,7 +243,7 @@ func (s *Stream) emitStable() []string {
 		_, s.quote = quoted(strings.TrimLeft(sanitize.Text(part), " "))
 	}
 	out := s.line(part)
-	s.partial, s.cont = rest, true
+	s.partial, s.cont, s.hang = rest, true, hang
 	return out
 }
 

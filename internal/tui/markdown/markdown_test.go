@@ -213,3 +213,32 @@ func TestQuoteItalicAfterBold(t *testing.T) {
 		t.Errorf("no italics after the bold span: %q", rows[0])
 	}
 }
+
+// A list item's wrapped rows hang under its text, not under its marker,
+// for bullets, numbers and nested items, streamed in any chunks as in one
+// write; an indented paragraph's rows keep its indent.
+func TestListRowsHangUnderTheirText(t *testing.T) {
+	var words []string
+	for i := range 40 {
+		words = append(words, "word"+strings.Repeat("x", i%5))
+	}
+	para := strings.Join(words, " ")
+	for _, c := range []struct{ src, first, rest string }{
+		{"- " + para + "\n", "• word", "  "},
+		{"12. " + para + "\n", "12. word", "    "},
+		{"  * " + para + "\n", "  • word", "    "},
+		{"   " + para + "\n", "   word", "   "},
+	} {
+		for _, chunk := range []int{len(c.src), 1, 3, 7} {
+			rows := plain(render(c.src, 30, chunk))
+			if len(rows) < 5 || !strings.HasPrefix(rows[0], c.first) {
+				t.Fatalf("%q chunk %d: %q", c.src[:6], chunk, rows)
+			}
+			for _, r := range rows[1:] {
+				if !strings.HasPrefix(r, c.rest+"word") || cells.Width(r) > 30 {
+					t.Errorf("%q chunk %d: row %q does not hang under the text", c.src[:6], chunk, r)
+				}
+			}
+		}
+	}
+}
