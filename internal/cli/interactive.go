@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/zero-agent/zero/internal/run"
@@ -28,23 +29,62 @@ func startApp(s stdio, o *appOptions) error {
 	if err := o.tools.check(); err != nil {
 		return err
 	}
-	rt, err := run.Open(run.Options{
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	ro := run.Options{
 		Workdir: o.over.workdir, AddDirs: o.over.addDirs, Overrides: o.over.config(),
 		Mode: o.mode, AutoApprove: o.over.autoApprove, NoSandbox: o.over.noSandbox, Questions: true, Stderr: s.err, Tools: o.tools.flags(),
-	})
+	}
+	rt, err := run.Open(ro)
+	var unconfigured *run.UnconfiguredError
+	if errors.As(err, &unconfigured) {
+		// The first start: the setup saves a profile, or quits with the
+		// same message.
+		saved, serr := tui.Setup(ctx)
+		if serr != nil || saved == "" {
+			return errors.Join(err, serr)
+		}
+		fmt.Fprintln(s.err, "zero:", saved)
+		rt, err = run.Open(ro)
+	}
 	if err != nil {
 		return err
 	}
 	defer rt.Close()
-	sess, err := rt.OpenSession(run.Which{Latest: o.resume.set && o.resume.id == "", ID: o.resume.id})
+	which, err := resumeWhich(ctx, rt, o.resume)
 	if err != nil {
 		return err
 	}
-	ctx, stop := context.WithCancel(context.Background())
-	defer stop()
+	if which == nil {
+		fmt.Fprintln(s.err, "zero: no session resumed (zero sessions lists them)")
+		return nil
+	}
+	sess, err := rt.OpenSession(*which)
+	if err != nil {
+		return err
+	}
 	last, err := tui.RunApp(ctx, rt, sess, tui.AppOptions{Version: Version, Resumed: o.resume.set, Prompt: o.prompt})
 	if last != "" {
 		fmt.Fprintf(s.err, "resume this session with: zero --resume=%s\n", last)
 	}
 	return err
+}
+
+// resumeWhich is the session the app opens: a new one, --resume=ID, or
+// for a bare --resume the one picked from this project's sessions
+// (tui.PickSession; a single session is resumed without asking, none is
+// the run layer's error). nil: the user cancelled the picker.
+func resumeWhich(ctx context.Context, rt *run.Runtime, r resumeFlag) (*run.Which, error) {
+	if !r.set || r.id != "" {
+		return &run.Which{ID: r.id}, nil
+	}
+	list, err := tui.ProjectSessions(rt)
+	if err != nil || len(list) < 2 {
+		return &run.Which{Latest: true}, err
+	}
+	id, err := tui.PickSession(ctx, list)
+	if err != nil || id == "" {
+		return nil, err
+	}
+	return &run.Which{ID: id}, nil
 }

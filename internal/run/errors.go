@@ -10,3 +10,11 @@ type ConfigError struct{ Msg string }
 func (e *ConfigError) Error() string { return e.Msg }
 
 func configErrorf(format string, a ...any) error { return &ConfigError{fmt.Sprintf(format, a...)} }
+
+// UnconfiguredError is the ConfigError of a start with nothing
+// configured (no provider, key or profile) and no server on the usual
+// local ports: the app offers its setup instead of exiting.
+type UnconfiguredError struct{ *ConfigError }
+
+// Unwrap makes it a ConfigError to errors.As.
+func (e *UnconfiguredError) Unwrap() error { return e.ConfigError }

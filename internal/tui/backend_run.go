@@ -192,14 +192,18 @@ func (b *RunBackend) CustomCommands() []CustomCommand {
 }
 
 // Sessions implements Backend.
-func (b *RunBackend) Sessions(ctx context.Context) ([]Session, error) {
-	list, err := b.rt.Store.List()
+func (b *RunBackend) Sessions(ctx context.Context) ([]Session, error) { return ProjectSessions(b.rt) }
+
+// ProjectSessions lists the sessions of rt's workspace, newest first
+// (/sessions, the --resume picker).
+func ProjectSessions(rt *run.Runtime) ([]Session, error) {
+	list, err := rt.Store.List()
 	if err != nil {
 		return nil, err
 	}
 	var out []Session
 	for _, m := range list {
-		if m.Workspace != "" && m.Workspace != b.rt.Workspace.Root() {
+		if m.Workspace != "" && m.Workspace != rt.Workspace.Root() {
 			continue
 		}
 		out = append(out, Session{ID: m.ID, Turns: m.Turns, Preview: m.FirstPrompt, Updated: m.Updated.Local().Format(time.DateTime)})

@@ -21,7 +21,8 @@ type discoverer interface {
 	Connect(ctx context.Context, arg string) (string, error)
 }
 
-// scanPorts overrides the ports /scan probes (tests; nil: the common
+// scanPorts overrides the ports /scan and the setup probe (tests; nil:
+// ZERO_SCAN_PORTS, else the common
 // ones, discovery.ScanPorts).
 var scanPorts []int
 
@@ -30,7 +31,7 @@ var scanPorts []int
 func (b *RunBackend) Scan(ctx context.Context) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	r, err := discovery.ScanAndRemember(ctx, config.Dir(), scanPorts)
+	r, err := discovery.ScanAndRemember(ctx, config.Dir(), setupPorts())
 	b.mu.Lock()
 	b.scanned = r.Servers
 	b.mu.Unlock()
@@ -38,7 +39,7 @@ func (b *RunBackend) Scan(ctx context.Context) (string, error) {
 		return "", err
 	}
 	if len(r.Servers) == 0 {
-		return "no model server on 127.0.0.1 (ports " + ports(scanPorts) + ")", nil
+		return "no model server on 127.0.0.1 (ports " + ports(setupPorts()) + ")", nil
 	}
 	var sb strings.Builder
 	discovery.WriteScan(&sb, r.Servers)
@@ -60,7 +61,7 @@ func (b *RunBackend) ScanLAN(ctx context.Context) (string, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	r, err := discovery.ScanLANAndRemember(ctx, config.Dir(), scanPorts, lan, self)
+	r, err := discovery.ScanLANAndRemember(ctx, config.Dir(), setupPorts(), lan, self)
 	if err != nil {
 		return "", err
 	}
@@ -68,10 +69,10 @@ func (b *RunBackend) ScanLAN(ctx context.Context) (string, error) {
 	b.scanned = r.Servers
 	b.mu.Unlock()
 	if len(r.Servers) == 0 {
-		return fmt.Sprintf("no model server on 127.0.0.1 or %s (ports %s)", lan, ports(scanPorts)), nil
+		return fmt.Sprintf("no model server on 127.0.0.1 or %s (ports %s)", lan, ports(setupPorts())), nil
 	}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "scanned 127.0.0.1 and %s (ports %s)\n", lan, ports(scanPorts))
+	fmt.Fprintf(&sb, "scanned 127.0.0.1 and %s (ports %s)\n", lan, ports(setupPorts()))
 	discovery.WriteScan(&sb, r.Servers)
 	sb.WriteString("attach one with /connect N")
 	return sb.String(), nil
