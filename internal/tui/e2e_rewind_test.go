@@ -16,7 +16,8 @@ import (
 // /rewind 2 puts prompt 2's files back (a file the user changed since is
 // kept as a conflict) and cuts the conversation; /rewind 3 files undoes
 // the rewind's file changes (a rewind of a rewind); the next prompt's
-// request carries prompt 1's exchange but not prompt 2's.
+// request carries prompt 1's exchange but not prompt 2's; /rewind 6
+// conversation cuts prompt 6 from the next request and keeps its file.
 func TestEndToEndRewindInTheApp(t *testing.T) {
 	bin := buildZero(t)
 	srv := llmtest.NewServer(t)
@@ -26,6 +27,9 @@ func TestEndToEndRewindInTheApp(t *testing.T) {
 		llmtest.Reply(llmtest.ToolCall("bash", `{"command":"printf 'more\\n' >> keep.txt && echo made > made.txt && rm -r old"}`)),
 		llmtest.Reply(llmtest.Text("second done")),
 		llmtest.Reply(llmtest.Text("third done")),
+		llmtest.Reply(llmtest.ToolCall("bash", `{"command":"echo conv > conv.txt"}`)),
+		llmtest.Reply(llmtest.Text("fourth done")),
+		llmtest.Reply(llmtest.Text("fifth done")),
 	)
 	work := t.TempDir()
 	write := func(name, body string) {
@@ -77,6 +81,35 @@ func TestEndToEndRewindInTheApp(t *testing.T) {
 
 	x.typeLine("after the rewind")
 	x.waitFor("the third reply", func(l []string) bool { return contains(l, "third done") && contains(l, "ask anything") })
+	body := lastMessages(srv)
+	if !strings.Contains(body, "first change") || !strings.Contains(body, "after the rewind") {
+		t.Errorf("the request after the rewind lost prompt 1 or the new prompt: %s", body)
+	}
+	if strings.Contains(body, "second change") || strings.Contains(body, "second done") {
+		t.Errorf("the request after the rewind still carries prompt 2: %s", body)
+	}
+
+	// A conversation-only rewind keeps the files prompt 6 wrote.
+	x.typeLine("make conv")
+	x.waitFor("the fourth reply", func(l []string) bool { return contains(l, "fourth done") && contains(l, "ask anything") })
+	x.typeLine("/rewind 6 conversation")
+	x.waitFor("the conversation rewind's report", func(l []string) bool {
+		return contains(l, "restored the conversation to before prompt 6 (undo: /rewind 7)")
+	})
+	if read("conv.txt") != "conv\n" {
+		t.Fatalf("a conversation-only rewind changed conv.txt: %q", read("conv.txt"))
+	}
+	x.typeLine("last prompt")
+	x.waitFor("the fifth reply", func(l []string) bool { return contains(l, "fifth done") && contains(l, "ask anything") })
+	if body := lastMessages(srv); strings.Contains(body, "make conv") || strings.Contains(body, "fourth done") || !strings.Contains(body, "after the rewind") {
+		t.Errorf("the request after the conversation rewind: %s", body)
+	}
+	x.exit()
+}
+
+// lastMessages is the messages of the last chat request srv received, as
+// JSON.
+func lastMessages(srv *llmtest.Server) string {
 	var turns []llmtest.Request
 	for _, r := range srv.Requests() {
 		if strings.HasSuffix(r.Path, "/chat/completions") {
@@ -84,11 +117,5 @@ func TestEndToEndRewindInTheApp(t *testing.T) {
 		}
 	}
 	body, _ := json.Marshal(turns[len(turns)-1].Map()["messages"])
-	if !strings.Contains(string(body), "first change") || !strings.Contains(string(body), "after the rewind") {
-		t.Errorf("the request after the rewind lost prompt 1 or the new prompt: %s", body)
-	}
-	if strings.Contains(string(body), "second change") || strings.Contains(string(body), "second done") {
-		t.Errorf("the request after the rewind still carries prompt 2: %s", body)
-	}
-	x.exit()
+	return string(body)
 }
