@@ -2,6 +2,7 @@ package tui
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -45,4 +46,35 @@ func TestEndToEndFirstStartSetup(t *testing.T) {
 	y.waitFor("the old message", func(l []string) bool {
 		return contains(l, "no model configured and no local server found") && contains(l, "ZERO-EXITED-2")
 	})
+}
+
+// TestEndToEndResumePicker: `zero --resume` with two sessions in the
+// project opens the picker (newest first, with each first prompt); ↓
+// Enter resumes the older one, whose conversation the app then shows.
+func TestEndToEndResumePicker(t *testing.T) {
+	bin := buildZero(t)
+	srv := llmtest.NewServer(t)
+	srv.Script(llmtest.Reply(llmtest.Text("older answer")), llmtest.Reply(llmtest.Text("newer answer")))
+	home, work := t.TempDir(), t.TempDir()
+	for _, p := range []string{"the older question", "the newer question"} {
+		cmd := exec.Command(bin, "exec", "--base-url", srv.URL(), "--model", "e2e-model", p)
+		cmd.Dir = work
+		cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "ZERO_SESSION_DIR=" + filepath.Join(home, "sessions")}
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("zero exec %q: %v\n%s", p, err, out)
+		}
+	}
+	x, _ := startAppIn(t, bin, home, work, "--resume", "--base-url", srv.URL(), "--model", "e2e-model")
+	x.waitFor("the picker", func(l []string) bool {
+		return contains(l, "resume which session of this project? (2;") && contains(l, "› ") && contains(l, "1 prompt  the newer question") && contains(l, "1 prompt  the older question")
+	})
+	x.run("send-keys", "-t", "zero", "Down")
+	x.run("send-keys", "-t", "zero", "Enter")
+	x.waitFor("the older session resumed", func(l []string) bool {
+		return contains(l, "› the older question") && contains(l, "older answer") && contains(l, "ask anything")
+	})
+	if lines := x.screen(); contains(lines, "newer answer") {
+		t.Errorf("the newer session was shown:\n%s", strings.Join(lines, "\n"))
+	}
+	x.exit()
 }
