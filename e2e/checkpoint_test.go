@@ -36,7 +36,8 @@ func checkpointTree(t *testing.T) string {
 	return dir
 }
 
-// snapshot reads every file under dir (but .git) with its mode.
+// snapshot reads every file under dir (but a .git below it) with its
+// mode.
 func snapshot(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
@@ -45,7 +46,7 @@ func snapshot(t *testing.T, dir string) map[string]string {
 			return err
 		}
 		if info.IsDir() {
-			if info.Name() == ".git" {
+			if info.Name() == ".git" && p != dir {
 				return filepath.SkipDir
 			}
 			return nil
@@ -91,18 +92,18 @@ func sessionOf(t *testing.T, r result) string {
 // TestRewindRestoresToolAndShellChangesByteExact: two prompts change
 // files through edit_file, write_file and bash (a change, a creation, a
 // deletion, a chmod); rewinding to prompt 1 puts every file back byte for
-// byte with its mode, leaves the ignored build output and .git alone,
-// keeps a file the user changed since (a conflict) until --force, and the
+// byte with its mode, leaves the ignored build output and .git alone (a
+// shell command's writes in .git are neither recorded nor reverted, and
+// nothing else appears there), keeps a file the user changed since (a conflict) until --force, and the
 // rewind itself can be rewound.
 func TestRewindRestoresToolAndShellChangesByteExact(t *testing.T) {
 	dir := checkpointTree(t)
 	original := snapshot(t, dir)
-	gitHead, _ := os.ReadFile(filepath.Join(dir, ".git", "HEAD"))
 	e := newEnv(t)
 	srv := llmtest.NewServer(t)
 	srv.Script(
 		llmtest.Reply(tc("c1", "edit_file", args(map[string]string{"path": "notes.txt", "old_string": "line two", "new_string": "line 2"}))),
-		llmtest.Reply(tc("c2", "bash", args(map[string]string{"command": "rm keep.txt && printf 'echo bye\\n' >> run.sh && chmod 700 run.sh && echo made > src/made.txt && echo new > build/out.bin"}))),
+		llmtest.Reply(tc("c2", "bash", args(map[string]string{"command": "rm keep.txt && printf 'echo bye\\n' >> run.sh && chmod 700 run.sh && echo made > src/made.txt && echo new > build/out.bin && echo side > .git/side && printf 'ref: refs/heads/side\\n' > .git/HEAD"}))),
 		llmtest.Reply(llmtest.Text("done one")),
 	)
 	exec := func(extra ...string) result {
@@ -116,6 +117,10 @@ func TestRewindRestoresToolAndShellChangesByteExact(t *testing.T) {
 	}
 	id := sessionOf(t, exec("first change"))
 	afterOne := snapshot(t, dir)
+	git := snapshot(t, filepath.Join(dir, ".git")) // as the command left it
+	if !strings.Contains(git["HEAD"], "refs/heads/side") || git["side"] == "" {
+		t.Fatalf("prompt 1 did not write .git: %v", git)
+	}
 	if afterOne["keep.txt"] != "" || !strings.Contains(afterOne["run.sh"], "bye") || afterOne["src/made.txt"] == "" {
 		t.Fatalf("prompt 1 did not change the tree: %v", afterOne)
 	}
@@ -159,9 +164,7 @@ func TestRewindRestoresToolAndShellChangesByteExact(t *testing.T) {
 	want["notes.txt"] = "-rw-r--r-- " + userNotes
 	want["build/out.bin"] = afterOne["build/out.bin"] // ignored: not recorded
 	sameTree(t, "after rewind to 1", snapshot(t, dir), want)
-	if b, _ := os.ReadFile(filepath.Join(dir, ".git", "HEAD")); string(b) != string(gitHead) {
-		t.Fatalf(".git changed")
-	}
+	sameTree(t, ".git after rewind to 1", snapshot(t, filepath.Join(dir, ".git")), git)
 
 	// Undo the rewind: the tree after prompt 2 (with the user's notes).
 	zero("sessions", "rewind", id, "--to", "3", "--files-only")
@@ -179,6 +182,7 @@ func TestRewindRestoresToolAndShellChangesByteExact(t *testing.T) {
 	}
 	want["notes.txt"] = original["notes.txt"]
 	sameTree(t, "after a forced rewind", snapshot(t, dir), want)
+	sameTree(t, ".git after every rewind", snapshot(t, filepath.Join(dir, ".git")), git)
 }
 
 // TestResumeAfterRewindContinuesFromThePrompt: a conversation rewind to
