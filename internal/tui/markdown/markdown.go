@@ -1,6 +1,7 @@
 // Package markdown renders a model's Markdown reply as it streams, one
 // finished line at a time: headings, bold, italic, code spans, fenced code
-// (with lazily loaded highlighting), lists, quotes and rules. It is a small
+// (with lazily loaded highlighting), lists (wrapped rows hang under their
+// text), quotes, rules and pipe tables (held until they end, table.go). It is a small
 // line-oriented renderer, not CommonMark: a reply is shown while it
 // arrives, so every construct must be decidable from the lines seen so far.
 //
@@ -41,6 +42,10 @@ type Stream struct {
 	// cells its rows are indented by (a list item's marker).
 	cont, quote bool
 	hang        int
+	// table holds the rows of a table until it ends (table.go);
+	// tableCont: they continue a table already handed out in part.
+	table     []string
+	tableCont bool
 }
 
 // CodeBlock is one fenced block of a reply, for /clip.
@@ -71,13 +76,18 @@ func (s *Stream) Write(delta string) []string {
 // Tail renders the unfinished last line, or nil when there is none. It
 // does not consume it.
 func (s *Stream) Tail() []string {
-	if s.partial == "" {
+	if s.partial == "" && len(s.table) == 0 {
 		return nil
 	}
 	saved := *s
 	saved.code = strings.Builder{}
 	saved.source = strings.Builder{}
-	return saved.line(s.partial)
+	saved.table = append([]string(nil), s.table...)
+	var out []string
+	if s.partial != "" {
+		out = saved.line(s.partial)
+	}
+	return append(out, saved.flushTable()...)
 }
 
 // Close finishes the reply: the unfinished line is rendered and an open
@@ -92,7 +102,7 @@ func (s *Stream) Close() []string {
 	if s.fence != "" {
 		s.endFence()
 	}
-	return out
+	return append(out, s.flushTable()...)
 }
 
 // Blocks returns the fenced code blocks finished so far.
@@ -101,10 +111,25 @@ func (s *Stream) Blocks() []CodeBlock { return s.blocks }
 // Source returns the raw text written so far.
 func (s *Stream) Source() string { return s.source.String() }
 
-// line renders one complete source line.
+// line renders one complete source line: a table's row is held until
+// the table ends (table.go).
 func (s *Stream) line(raw string) []string {
 	text := sanitize.ExpandTabs(sanitize.Text(strings.TrimSuffix(raw, "\r")))
 	trimmed := strings.TrimSpace(text)
+	if s.fence == "" && !s.cont && tableRow(trimmed) {
+		s.table = append(s.table, trimmed)
+		if len(s.table) < maxTableRows {
+			return nil
+		}
+		out := s.flushTable()
+		s.tableCont = true
+		return out
+	}
+	return append(s.flushTable(), s.render(text, trimmed)...)
+}
+
+// render renders one complete source line, sanitised, but a table's row.
+func (s *Stream) render(text, trimmed string) []string {
 	if s.fence != "" {
 		if strings.HasPrefix(trimmed, s.fence) && strings.Trim(trimmed, s.fence[:1]) == "" {
 			s.endFence()
@@ -196,7 +221,7 @@ func (s *Stream) hangRows(marker string, hang int, text string) []string {
 const stableRows = 2
 
 func (s *Stream) emitStable() []string {
-	if s.fence != "" || s.Width <= 0 || len(s.partial) <= s.Width {
+	if s.fence != "" || s.Width <= 0 || len(s.partial) <= s.Width || (!s.cont && tableRow(strings.TrimSpace(s.partial))) {
 		return nil
 	}
 	text := sanitize.ExpandTabs(sanitize.Text(s.partial))

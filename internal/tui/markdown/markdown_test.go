@@ -242,3 +242,38 @@ func TestListRowsHangUnderTheirText(t *testing.T) {
 		}
 	}
 }
+
+// A pipe table renders in aligned columns under a rule, numbers right
+// aligned as its delimiter row says, a long cell wrapped in its column;
+// streamed in any chunks as written whole; the live tail shows the rows
+// held so far; pipes without a delimiter row stay text.
+func TestTablesRenderInColumns(t *testing.T) {
+	src := "Here:\n\n| Name | Value | Note |\n|------|------:|:----:|\n| alpha | 1 | `x` |\n| beta with a long cell that wraps | 22 | **b** |\n\nAfter.\n"
+	want := []string{
+		"Here:",
+		"",
+		"Name            │ Value │ Note",
+		"────────────────┼───────┼─────",
+		"alpha           │     1 │  x",
+		"beta with a     │    22 │  b",
+		"long cell that  │       │ ",
+		"wraps           │       │ ",
+		"",
+		"After.",
+	}
+	for _, chunk := range []int{len(src), 1, 5} {
+		if got := plain(render(src, 30, chunk)); !reflect.DeepEqual(got, want) {
+			t.Errorf("chunk %d:\n%s\nwant\n%s", chunk, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+	s := Stream{Width: 40}
+	if out := s.Write("| a | b |\n|---|---|\n| 1 | 2 |\n| 3"); len(out) != 0 {
+		t.Errorf("rows handed out before the table ended: %q", plain(out))
+	}
+	if got := plain(s.Tail()); !reflect.DeepEqual(got, []string{"a │ b", "──┼──", "1 │ 2", "3 │ "}) {
+		t.Errorf("tail %q", got)
+	}
+	if got := plain(render("| not a table\nsee?\n", 40, 1)); !reflect.DeepEqual(got, []string{"| not a table", "see?"}) {
+		t.Errorf("no delimiter row: %q", got)
+	}
+}
