@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"syscall"
 	"testing"
@@ -91,7 +92,8 @@ func sessionOf(t *testing.T, r result) string {
 
 // TestRewindRestoresToolAndShellChangesByteExact: two prompts change
 // files through edit_file, write_file and bash (a change, a creation, a
-// deletion, a chmod); rewinding to prompt 1 puts every file back byte for
+// deletion, a chmod), each recorded as checkpoint events of its run in
+// the session log; rewinding to prompt 1 puts every file back byte for
 // byte with its mode, leaves the ignored build output and .git alone (a
 // shell command's writes in .git are neither recorded nor reverted, and
 // nothing else appears there), keeps a file the user changed since (a conflict) until --force, and the
@@ -117,6 +119,9 @@ func TestRewindRestoresToolAndShellChangesByteExact(t *testing.T) {
 	}
 	id := sessionOf(t, exec("first change"))
 	afterOne := snapshot(t, dir)
+	if got := loggedCheckpointPaths(t, e, id); got != "keep.txt notes.txt run.sh src/made.txt" {
+		t.Fatalf("prompt 1's checkpoint events name %q", got)
+	}
 	git := snapshot(t, filepath.Join(dir, ".git")) // as the command left it
 	if !strings.Contains(git["HEAD"], "refs/heads/side") || git["side"] == "" {
 		t.Fatalf("prompt 1 did not write .git: %v", git)
@@ -330,6 +335,36 @@ func TestKillDuringCheckpointLeavesSessionAndStoreConsistent(t *testing.T) {
 	if r := e.run(dir, "", "sessions", "rewind", id, "--to", "1"); r.code != 0 {
 		t.Fatalf("rewind after the kill: %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
+}
+
+// loggedCheckpointPaths lists, sorted and space-separated, the files the
+// checkpoint events of session id's log name, checking each event
+// belongs to a run the log started.
+func loggedCheckpointPaths(t *testing.T, e *env, id string) string {
+	t.Helper()
+	evs := readLog(t, filepath.Join(e.sessionDir, id, "events.jsonl"))
+	runs := map[any]bool{}
+	for _, ev := range eventsOf(evs, "run_start") {
+		runs[ev["runId"]] = true
+	}
+	seen := map[string]bool{}
+	for _, ev := range eventsOf(evs, "checkpoint") {
+		if !runs[ev["runId"]] {
+			t.Errorf("checkpoint event outside a run: %v", ev)
+		}
+		cp, _ := ev["checkpoint"].(map[string]any)
+		changes, _ := cp["changes"].([]any)
+		for _, c := range changes {
+			p, _ := c.(map[string]any)["path"].(string)
+			seen[p] = true
+		}
+	}
+	var out []string
+	for p := range seen {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return strings.Join(out, " ")
 }
 
 // countFiles counts the regular files under dir.
