@@ -205,6 +205,14 @@ func first(ss ...string) string {
 	return ""
 }
 
+// AddProfile adds profile p (or replaces the one of its name) for this
+// process, as the user file that now holds it would after the next Load
+// (/connect's new profile, which the session then switches to).
+func (c *Config) AddProfile(p Provider) {
+	c.profiles[p.Name] = &profile{Provider: p, urlFrom: fromUser}
+	c.Providers = c.providerList()
+}
+
 // UseLocal makes a discovered local server the active profile: kind
 // openai-compatible, no key, named name (e.g. "ollama"), with the model
 // asked for when the server lists it, else the server's first model.

@@ -105,11 +105,10 @@ func (b *RunBackend) Servers(context.Context) (string, error) {
 }
 
 // Connect implements discoverer: model N of the last scan (of this app,
-// else of servers.json). On the server the session already talks to it
-// switches the model now; any other server is saved as the active
-// profile of the user config, used from the next start (the run layer
-// switches models, not providers, within a session).
-func (b *RunBackend) Connect(_ context.Context, arg string) (string, error) {
+// else of servers.json), saved as the active profile of the user config.
+// The session switches to it now: the model on the server it already
+// talks to, else the provider (run.Session.UseProvider).
+func (b *RunBackend) Connect(ctx context.Context, arg string) (string, error) {
 	n, err := strconv.Atoi(strings.TrimSpace(arg))
 	if err != nil || n < 1 {
 		return "", fmt.Errorf("usage: /connect N (a number /scan printed)")
@@ -133,12 +132,20 @@ func (b *RunBackend) Connect(_ context.Context, arg string) (string, error) {
 	if err := config.SaveUser(func(f *config.File) { saveProfile(f, name, c) }); err != nil {
 		return "", err
 	}
-	if sameServer(b.rt.Active.BaseURL, c.Server.BaseURL) {
+	if sameServer(b.rt.ActiveProfile().BaseURL, c.Server.BaseURL) {
 		b.Session().SetModel(c.Model)
 		return fmt.Sprintf("connected: %s on %s (saved as profile %q)", c.Model, c.Server.BaseURL, name), nil
 	}
-	return fmt.Sprintf("saved %s on %s as profile %q, now the active one: it applies from the next start "+
-		"(this session stays on %s)", c.Model, c.Server.BaseURL, name, b.rt.Active.BaseURL), nil
+	b.rt.Config.AddProfile(localProfile(name, c))
+	if _, err := b.Session().UseProvider(ctx, name, c.Model); err != nil {
+		return "", fmt.Errorf("saved %s on %s as profile %q, the active one from the next start; this session stays: %w", c.Model, c.Server.BaseURL, name, err)
+	}
+	return fmt.Sprintf("connected: %s on %s (saved as profile %q, the active one)", c.Model, c.Server.BaseURL, name), nil
+}
+
+// localProfile is the profile of model c of a scanned server.
+func localProfile(name string, c discovery.Choice) config.Provider {
+	return config.Provider{Name: name, Kind: config.KindOpenAICompatible, BaseURL: c.Server.BaseURL, Model: c.Model}
 }
 
 // profileName names the profile of a scanned server: its kind and port,
@@ -154,7 +161,7 @@ func profileName(s discovery.Server) string {
 
 // saveProfile adds or replaces profile name for c and makes it active.
 func saveProfile(f *config.File, name string, c discovery.Choice) {
-	p := config.Provider{Name: name, Kind: config.KindOpenAICompatible, BaseURL: c.Server.BaseURL, Model: c.Model}
+	p := localProfile(name, c)
 	for i := range f.Providers {
 		if f.Providers[i].Name == name {
 			f.Providers[i] = p

@@ -13,6 +13,7 @@ import (
 	"github.com/zero-agent/zero/internal/config"
 	"github.com/zero-agent/zero/internal/llm/llmtest"
 	"github.com/zero-agent/zero/internal/providers/discovery"
+	"github.com/zero-agent/zero/internal/run"
 )
 
 func portOf(t *testing.T, raw string) int {
@@ -28,11 +29,11 @@ func portOf(t *testing.T, raw string) int {
 	return n
 }
 
-// TestConnectSwitchesTheModelOnTheSameServerAndSavesAnyOther: /scan lists
+// TestConnectSwitchesTheSessionAndSavesTheProfile: /scan lists
 // both servers, /servers reads servers.json back, /connect on the
 // session's own server switches the model now, on another saves the
-// active profile for the next start; a bad number loses nothing.
-func TestConnectSwitchesTheModelOnTheSameServerAndSavesAnyOther(t *testing.T) {
+// active profile and moves the session to it; a bad number loses nothing.
+func TestConnectSwitchesTheSessionAndSavesTheProfile(t *testing.T) {
 	here := llmtest.NewServer(t)
 	here.SetModels("m", "other-model")
 	there := llmtest.NewServer(t)
@@ -58,11 +59,11 @@ func TestConnectSwitchesTheModelOnTheSameServerAndSavesAnyOther(t *testing.T) {
 		t.Errorf("model after /connect 2 = %q", got)
 	}
 
-	if out, err = b.Connect(ctx, "3"); err != nil || !strings.Contains(out, "applies from the next start") {
+	if out, err = b.Connect(ctx, "3"); err != nil || !strings.Contains(out, "connected: far-model on "+there.URL()+"/v1") {
 		t.Fatalf("Connect 3 = %q, %v", out, err)
 	}
-	if got := b.Info().Model; got != "other-model" {
-		t.Errorf("/connect to another server changed this session's model to %q", got)
+	if i := b.Info(); i.Model != "far-model" || i.Host != run.HostOf(there.URL()) {
+		t.Errorf("/connect to another server left the session on %s · %s", i.Model, i.Host)
 	}
 	path, _ := config.UserPath()
 	data, err := os.ReadFile(path)

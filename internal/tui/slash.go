@@ -47,7 +47,7 @@ var commands = []command{
 	{"image", "<path>", "attach an image (PNG, JPEG, GIF, WebP) to the next prompt"},
 	{"scan", "[--lan]", "find model servers on this machine (127.0.0.1; --lan: and its /24) and list their models"},
 	{"servers", "", "list the servers the last scan remembered"},
-	{"connect", "<n>", "use model n of the last scan (saved as a profile)"},
+	{"connect", "<n>", "switch to model n of the last scan (saved as the active profile)"},
 	{"loops", "", "list the loops (read-only; zero loop run NAME drives one)"},
 	{"ps", "", "list the processes the model started (exec_command)"},
 	{"stop", "<id>", "end a process the model started, and its children"},
@@ -195,7 +195,11 @@ func (m *Model) slash(line string) tea.Cmd {
 	case "provider":
 		return m.providerCmd(arg)
 	case "scan", "servers", "connect":
-		return m.background("", func(ctx context.Context, b Backend) (string, error) {
+		busy := ""
+		if name == "connect" { // it may switch the session's provider: a turn
+			busy = "connecting"
+		}
+		return m.background(busy, func(ctx context.Context, b Backend) (string, error) {
 			lan := strings.TrimSpace(arg) == "--lan"
 			if name == "scan" && strings.TrimSpace(arg) != "" && !lan {
 				return "", fmt.Errorf("usage: /scan (this machine) or /scan --lan (also the other hosts of its /24)")
