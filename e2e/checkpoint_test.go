@@ -467,3 +467,62 @@ func TestCheckpointLimitsComeFromTheUserConfig(t *testing.T) {
 		t.Fatalf("the skipped file was not left as it is: %v", err)
 	}
 }
+
+// TestForkAtRestoresFilesOnlyOnRequest: --fork ID --at 2 leaves the
+// workspace as it is; with --restore-files it also puts the files back to
+// before prompt 2 (listed on stderr) and the new session continues from
+// there; the rewind is logged in the fork, so rewinding the fork to it
+// brings the files back, and the forked session still has its prompts.
+func TestForkAtRestoresFilesOnlyOnRequest(t *testing.T) {
+	dir := t.TempDir()
+	e := newEnv(t)
+	srv := llmtest.NewServer(t)
+	exec := func(prompt string, extra ...string) result {
+		t.Helper()
+		a := append([]string{"exec", "-o", "stream-json", "--auto-approve", "--base-url", srv.URL(), "--model", "llmtest-model"}, extra...)
+		r := e.run(dir, "", append(a, prompt)...)
+		if r.code != 0 {
+			t.Fatalf("exec %s: exit %d\n%s\n%s", prompt, r.code, r.stderr, r.stdout)
+		}
+		return r
+	}
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			return "(absent)"
+		}
+		return string(b)
+	}
+	srv.Script(llmtest.Reply(tc("c1", "write_file", args(map[string]string{"path": "a.txt", "content": "one\n"}))), llmtest.Reply(llmtest.Text("wrote")))
+	id := sessionOf(t, exec("prompt one"))
+	srv.Script(llmtest.Reply(tc("c2", "bash", args(map[string]string{"command": "echo two > a.txt && echo b > b.txt"}))), llmtest.Reply(llmtest.Text("edited")))
+	exec("prompt two", "--resume", id)
+
+	if r := e.run(dir, "", "exec", "--restore-files", "--fork", id, "x"); r.code != 2 || !strings.Contains(r.stderr, "--restore-files needs --fork ID --at N") {
+		t.Fatalf("--restore-files without --at: exit %d\n%s", r.code, r.stderr)
+	}
+	srv.Script(llmtest.Reply(llmtest.Text("forked")))
+	exec("prompt three", "--fork", id, "--at", "2")
+	if read("a.txt") != "two\n" || read("b.txt") != "b\n" {
+		t.Fatalf("a fork without --restore-files changed the files: %q %q", read("a.txt"), read("b.txt"))
+	}
+	srv.Script(llmtest.Reply(llmtest.Text("forked with files")))
+	r := exec("prompt four", "--fork", id, "--at", "2", "--restore-files")
+	fork := sessionOf(t, r)
+	if read("a.txt") != "one\n" || read("b.txt") != "(absent)" {
+		t.Fatalf("--restore-files: a.txt %q, b.txt %q", read("a.txt"), read("b.txt"))
+	}
+	if !strings.Contains(r.stderr, "restore   a.txt") || !strings.Contains(r.stderr, "delete    b.txt") || !strings.Contains(r.stderr, "undo: zero sessions rewind "+fork+" --to 3") {
+		t.Fatalf("the fork's rewind report:\n%s", r.stderr)
+	}
+	reqs := completions(srv)
+	if body := string(reqs[len(reqs)-1].Body); strings.Contains(body, "prompt two") || !strings.Contains(body, "prompt four") {
+		t.Fatalf("forked request: %s", body)
+	}
+	if r := e.run(dir, "", "sessions", "rewind", fork, "--to", "3", "--files-only"); r.code != 0 || read("a.txt") != "two\n" || read("b.txt") != "b\n" {
+		t.Fatalf("undoing the fork's restore: exit %d, a.txt %q, b.txt %q\n%s%s", r.code, read("a.txt"), read("b.txt"), r.stdout, r.stderr)
+	}
+	if list := e.run(dir, "", "sessions", "rewind", id); !strings.Contains(list.stdout, "prompt two") || strings.Contains(list.stdout, "prompt four") {
+		t.Fatalf("the forked session changed:\n%s", list.stdout)
+	}
+}

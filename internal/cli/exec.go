@@ -43,7 +43,7 @@ func execute(s stdio, o *execOptions) error {
 		return err
 	}
 	defer rt.Close()
-	sess, err := rt.OpenSession(run.Which{Latest: o.resume.set && o.resume.id == "", ID: o.resume.id, Fork: o.fork, At: o.at})
+	sess, err := rt.OpenSession(run.Which{Latest: o.resume.set && o.resume.id == "", ID: o.resume.id, Fork: o.fork, At: o.at, RestoreFiles: o.restoreFiles})
 	if err != nil {
 		return err
 	}

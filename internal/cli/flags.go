@@ -139,14 +139,16 @@ var sessionIDPattern = lazyregexp.New(`^\d{8}(-\d{0,6}(-[0-9a-f]{0,6})?)?$`)
 type execOptions struct {
 	prompt string
 	// piped is text piped on stdin beside a prompt, sent after it.
-	piped    string
-	output   string
-	input    string
-	resume   resumeFlag
-	fork     string
-	at       int
-	over     overrides
-	maxTurns int
+	piped  string
+	output string
+	input  string
+	resume resumeFlag
+	fork   string
+	// restoreFiles: with fork and at, the files go back too.
+	restoreFiles bool
+	at           int
+	over         overrides
+	maxTurns     int
 	// maxTurnsSet: --max-turns was given (0 then is a mistake, not "the
 	// default").
 	maxTurnsSet bool
@@ -223,7 +225,8 @@ func execCmd(s stdio) *cobra.Command {
 		"with -i stream-json: deny a permission request no decision answers within `DURATION` (0 waits)")
 	registerResume(c, &o.resume)
 	fs.StringVar(&o.fork, "fork", "", "branch a new session from session `ID` and continue it")
-	fs.IntVar(&o.at, "at", 0, "with --fork: start from the conversation before prompt `N` (zero sessions rewind ID lists them; files are left as they are)")
+	fs.IntVar(&o.at, "at", 0, "with --fork: start from the conversation before prompt `N` (zero sessions rewind ID lists them; files are left as they are unless --restore-files)")
+	fs.BoolVar(&o.restoreFiles, "restore-files", false, "with --fork ID --at N: also put the workspace files back to before prompt N (files changed since by others are kept and listed)")
 	fs.StringArrayVar(&o.images, "image", nil, "attach the image at `PATH` (PNG, JPEG, GIF, WebP) to the prompt; repeatable")
 	fs.IntVar(&o.maxTurns, "max-turns", 0, "stop after `N` model requests (default from config, 200)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "text mode: no progress on stderr (so no replies the loop answered with a nudge either)")
@@ -266,6 +269,9 @@ func finishExec(s stdio, o *execOptions, pos []string) error {
 	}
 	if o.at != 0 && o.fork == "" {
 		return usagef("--at needs --fork ID: it names a prompt of the forked session")
+	}
+	if o.restoreFiles && o.at == 0 {
+		return usagef("--restore-files needs --fork ID --at N: it restores the files to before prompt N")
 	}
 	if o.fork != "" && o.resume.set {
 		return usagef("--resume continues a session and --fork branches one: pass one of them")

@@ -225,6 +225,30 @@ func cutAt(log *sessions.Session, n int) error {
 	return log.Append(event.Event{Type: event.Rewound, RunID: agent.NewRunID(), Checkpoint: &event.Checkpoint{To: n, Conversation: true}})
 }
 
+// forkAt starts a fresh fork from before prompt w.At: the conversation
+// cut there and, with w.RestoreFiles, the files restored (a rewind in the
+// fork's log, whose report goes to the warnings writer). Kept conflicts
+// are reported, not an error: the fork goes on with them as they are.
+func (rt *Runtime) forkAt(log *sessions.Session, w Which) error {
+	if !w.RestoreFiles {
+		return cutAt(log, w.At)
+	}
+	if ws := log.Meta().Workspace; ws != rt.Workspace.Root() {
+		return &ConfigError{fmt.Sprintf("--restore-files: session %s worked in %s, not %s (run zero there)", w.Fork, ws, rt.Workspace.Root())}
+	}
+	o := RewindOptions{To: w.At}
+	rep, err := rewindLog(log, checkpoint.Open(CheckpointDir(rt.Store.Dir())), o)
+	var conflict *ConflictError
+	if err != nil && !errors.As(err, &conflict) {
+		return err
+	}
+	force := fmt.Sprintf("zero sessions rewind %s --to %d --files-only --force restores it", log.ID(), w.At)
+	for _, l := range rep.Lines(o, force, "undo: zero sessions rewind "+log.ID()+" --to %d --files-only") {
+		fmt.Fprintln(rt.warnings(), "zero: fork:", l)
+	}
+	return nil
+}
+
 // checkAt refuses --at n before anything is forked when session id has
 // no prompt n.
 func checkAt(st *sessions.Store, id string, n int) error {

@@ -36,8 +36,12 @@ type Which struct {
 	Fork   string
 	// At, with Fork: the fork starts from the state before prompt At of
 	// the forked session (its conversation is cut there; the files are
-	// left as they are).
+	// left as they are unless RestoreFiles).
 	At int
+	// RestoreFiles, with At: the fork also puts the workspace files back
+	// to before prompt At (a rewind logged in the fork, so it can be
+	// undone there; files changed since by others are kept and listed).
+	RestoreFiles bool
 	// Parent, for a new session, is the session whose sub-agent it is
 	// (internal/run/subagent.go): recorded in its metadata, and a child
 	// is not offered the task tool. Root is the top of its lineage;
@@ -221,7 +225,7 @@ func (rt *Runtime) openLog(w Which) (*sessions.Session, opened, error) {
 		}
 		log, err = rt.Store.Fork(w.Fork)
 		if err == nil && w.At != 0 {
-			if err = cutAt(log, w.At); err != nil {
+			if err = rt.forkAt(log, w); err != nil {
 				log.Close()
 			}
 		}
