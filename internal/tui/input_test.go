@@ -96,8 +96,11 @@ func feed(t *testing.T, reads []string) (*driver, *fakeBackend) {
 	return d, f
 }
 
-// TestB33 asserts case B33's expected.json for every input file.
-func TestB33(t *testing.T) {
+// TestBracketedPasteSplitAcrossReadsSubmitsOnceAndEchoesNothing: case B33
+// (testdata/B33; https://github.com/anthropics/claude-code/issues/3134):
+// for every input file, the input buffer, the submissions and the read
+// that submits match expected.json, and no raw terminal reply is echoed.
+func TestBracketedPasteSplitAcrossReadsSubmitsOnceAndEchoesNothing(t *testing.T) {
 	var expected map[string]struct {
 		InputBuffer        string `json:"input_buffer"`
 		SubmittedAfterRead *int   `json:"submitted_after_read"`
@@ -150,9 +153,10 @@ func TestB33(t *testing.T) {
 	}
 }
 
-// TestB33Bytes feeds stdin_reads.bin (the same paste as one read) and the
+// TestBracketedPasteInOneReadAndCRLineBreaksDoNotSubmitEarly (case B33)
+// feeds stdin_reads.bin (the same paste as one read) and the
 // no-bracketing case with '\r' line breaks, which must not submit early.
-func TestB33Bytes(t *testing.T) {
+func TestBracketedPasteInOneReadAndCRLineBreaksDoNotSubmitEarly(t *testing.T) {
 	raw, err := os.ReadFile(filepath.Join("testdata", "B33", "stdin_reads.bin"))
 	if err != nil {
 		t.Fatal(err)

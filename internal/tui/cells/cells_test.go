@@ -8,8 +8,10 @@ import (
 	"testing"
 )
 
-// TestB35Samples checks widths and grapheme counts against case B35.
-func TestB35Samples(t *testing.T) {
+// TestWidthsAndGraphemesOfCJKAndEmojiSamples checks widths and grapheme
+// counts against case B35 (testdata;
+// https://github.com/can1357/oh-my-pi/issues/2866).
+func TestWidthsAndGraphemesOfCJKAndEmojiSamples(t *testing.T) {
 	var doc struct {
 		Samples []struct {
 			Text      string `json:"text"`
@@ -38,8 +40,9 @@ func TestB35Samples(t *testing.T) {
 	}
 }
 
-// TestB35Wrap checks that wrapping never splits a wide character.
-func TestB35Wrap(t *testing.T) {
+// TestWrapNeverSplitsAWideCharacter (case B35) checks that wrapping never
+// splits a wide character.
+func TestWrapNeverSplitsAWideCharacter(t *testing.T) {
 	var c struct {
 		Width         int      `json:"width"`
 		Text          string   `json:"text"`

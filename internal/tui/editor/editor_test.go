@@ -135,7 +135,10 @@ func TestUpDown(t *testing.T) {
 	}
 }
 
-func TestLayoutB35(t *testing.T) {
+// TestLayoutCountsCellsOfWideCharacters: the cursor and wrap of the input
+// box go by cell width, not rune index (case B35;
+// https://github.com/can1357/oh-my-pi/issues/2866).
+func TestLayoutCountsCellsOfWideCharacters(t *testing.T) {
 	tests := []struct {
 		text     string
 		cursor   int // graphemes back from the end

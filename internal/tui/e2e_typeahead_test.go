@@ -23,9 +23,9 @@ func startZero(t *testing.T, bin, home, work, socket string, w, h int, args ...s
 	return x
 }
 
-// TestEndToEndTypeAheadAndHiddenCommand is the QA report on the real
-// binary: text typed and Enter pressed just as a prompt for a padded, tall
-// command appears neither approve it nor hide its dangerous part.
+// TestEndToEndTypeAheadAndHiddenCommand, on the real binary: text typed
+// and Enter pressed just as a prompt for a padded, tall command appears
+// neither approve it nor hide its dangerous part.
 func TestEndToEndTypeAheadAndHiddenCommand(t *testing.T) {
 	bin := buildZero(t)
 	srv := llmtest.NewServer(t)
