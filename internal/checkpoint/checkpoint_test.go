@@ -188,3 +188,41 @@ func TestTrackerNeverRecordsGitOrOutside(t *testing.T) {
 		t.Fatalf("recorded %v (%v)", rels, err)
 	}
 }
+
+// TestSetTracksEachAddedRootOnItsOwn: an added root outside the
+// workspace gets its own tracker (files named by absolute path); one
+// inside the workspace is the workspace's; one holding the workspace is
+// listed as untracked rather than scanned twice.
+func TestSetTracksEachAddedRootOnItsOwn(t *testing.T) {
+	base := t.TempDir()
+	ws, other := filepath.Join(base, "ws"), filepath.Join(base, "other")
+	os.MkdirAll(filepath.Join(ws, "inner"), 0o755)
+	os.MkdirAll(other, 0o755)
+	var got []event.Checkpoint
+	s := NewSet(Options{Root: ws, Store: Open(t.TempDir()), Emit: func(e event.Event) { got = append(got, *e.Checkpoint) }},
+		[]string{filepath.Join(ws, "inner"), other, base})
+	if len(s.ts) != 2 || !reflect.DeepEqual(s.Untracked, []string{base}) {
+		t.Fatalf("%d trackers, untracked %v", len(s.ts), s.Untracked)
+	}
+	if err := s.BeforeShell(); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(ws, "inner", "a"), []byte("a"), 0o644)
+	os.WriteFile(filepath.Join(other, "b"), []byte("b"), 0o644)
+	if err := s.AfterShell(); err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, cp := range got {
+		for _, c := range cp.Changes {
+			paths = append(paths, c.Path)
+		}
+	}
+	if want := []string{"inner/a", filepath.ToSlash(filepath.Join(other, "b"))}; !reflect.DeepEqual(paths, want) {
+		t.Fatalf("recorded %v, want %v", paths, want)
+	}
+	abs, err := s.BeforeWrite([]string{filepath.Join(other, "b"), filepath.Join(base, "x")})
+	if err != nil || !reflect.DeepEqual(abs, []string{filepath.Join(other, "b")}) {
+		t.Fatalf("BeforeWrite recorded %v (%v)", abs, err)
+	}
+}

@@ -104,9 +104,11 @@ func TestChangesBetweenCommandsAreNotTheNextCommands(t *testing.T) {
 // TestWatchedTreeReadsOnlyTheDirectoriesThatChanged: with inotify, a
 // command in a quiet tree scans nothing; one that edits, creates,
 // deletes and chmods files in existing directories is recorded whole
-// from those directories alone; a new directory scans the tree again.
+// from those directories alone (files the .gitignore of the root or of
+// the directory ignore left out); a new directory scans the tree again.
 func TestWatchedTreeReadsOnlyTheDirectoriesThatChanged(t *testing.T) {
-	root, tr, got := watchedTracker(t, false, map[string]string{"a.txt": "a\n", "sub/b.txt": "b\n", "sub/gone.txt": "g\n", "other/c.txt": "c\n", "other/x.sh": "x\n"})
+	root, tr, got := watchedTracker(t, false, map[string]string{"a.txt": "a\n", "sub/b.txt": "b\n", "sub/gone.txt": "g\n", "other/c.txt": "c\n", "other/x.sh": "x\n",
+		".gitignore": "*.o\n", "sub/.gitignore": "local.tmp\n"})
 	command(t, tr, func() {})
 	if tr.w == nil {
 		t.Fatal("no inotify watcher on Linux")
@@ -121,6 +123,8 @@ func TestWatchedTreeReadsOnlyTheDirectoriesThatChanged(t *testing.T) {
 		os.WriteFile(filepath.Join(root, "sub", "new.txt"), []byte("n\n"), 0o644)
 		os.Remove(filepath.Join(root, "sub", "gone.txt"))
 		os.Chmod(filepath.Join(root, "other", "x.sh"), 0o755)
+		os.WriteFile(filepath.Join(root, "sub", "gen.o"), []byte("o"), 0o644)     // the root's .gitignore
+		os.WriteFile(filepath.Join(root, "sub", "local.tmp"), []byte("t"), 0o644) // sub's
 	})
 	if tr.scans != scans {
 		t.Errorf("file changes in known directories cost %d full scans", tr.scans-scans)
