@@ -57,8 +57,8 @@ func (s *Session) SwitchModel(ctx context.Context, spec string) (provider, model
 // later follow) to the configured profile name with model ("": the
 // profile's own, else its kind's default, else what its server would pick
 // as at start). The conversation goes on: later requests carry the same
-// history to the new provider, with its window, output cap, prices and
-// tool protocol. A profile that cannot be used (unknown, no key, no
+// history to the new provider, with its window, output cap, prices, edit
+// tool and tool protocol. A profile that cannot be used (unknown, no key, no
 // model) is an error and nothing changes. Not during a prompt.
 func (s *Session) UseProvider(ctx context.Context, name, model string) (config.Resolved, error) {
 	rt := s.rt
@@ -92,6 +92,7 @@ func (s *Session) UseProvider(ctx context.Context, name, model string) (config.R
 	s.agent.SetModel(r.Model)
 	s.agent.SetContextWindow(window)
 	s.agent.SetMaxOutputTokens(outputCap(string(r.Kind), r.Model, rt.Config.MaxOutputTokens))
+	s.edits = chooseEditTools(rt.Config.EditTool, string(r.Kind), r.Model)
 	s.fitWindow(window)
 	s.pricing.setProvider(string(r.Kind), r.Model)
 	return *r, nil

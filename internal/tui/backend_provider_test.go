@@ -29,7 +29,8 @@ func profileBackend(t *testing.T, here, there *llmtest.Server) *RunBackend {
 	os.MkdirAll(filepath.Dir(path), 0o755)
 	body := `{"providers":[
 	  {"name":"far","kind":"openai-compatible","baseURL":"` + there.URL() + `/v1","model":"far-model"},
-	  {"name":"claude","kind":"anthropic","baseURL":"` + there.URL() + `","apiKey":"sk-ant-test-0000","model":"claude-sonnet-4-5"}]}`
+	  {"name":"claude","kind":"anthropic","baseURL":"` + there.URL() + `","apiKey":"sk-ant-test-0000","model":"claude-sonnet-4-5"},
+	  {"name":"router","kind":"openai-compatible","baseURL":"` + there.URL() + `/v1","model":"openai/gpt-5.1"}]}`
 	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -159,4 +160,26 @@ func TestProviderCommandOnScreen(t *testing.T) {
 	d.until(func() bool { return !d.m.turn.running })
 	d.settle()
 	mustContain(t, "scrollback", d.plainScrollback(), "answer from far")
+}
+
+// The edit tool follows the provider's model: a switch to a model the
+// catalog says was trained on apply_patch offers apply_patch instead of
+// edit_file.
+func TestProviderSwitchOffersTheNewModelsEditTool(t *testing.T) {
+	here, there := llmtest.NewServer(t), llmtest.NewServer(t)
+	b := profileBackend(t, here, there)
+	here.Script(llmtest.Reply(llmtest.Text("a")))
+	there.Script(llmtest.Reply(llmtest.Text("b")))
+	prompt(b, "on m")
+	if _, err := b.UseProvider(context.Background(), "router"); err != nil {
+		t.Fatal(err)
+	}
+	prompt(b, "on gpt-5.1")
+	before, after := string(modelRequests(here)[0].Body), string(modelRequests(there)[0].Body)
+	if !strings.Contains(before, `"name":"edit_file"`) || strings.Contains(before, `"name":"apply_patch"`) {
+		t.Errorf("model m was not offered edit_file alone")
+	}
+	if !strings.Contains(after, `"name":"apply_patch"`) || strings.Contains(after, `"name":"edit_file"`) {
+		t.Errorf("openai/gpt-5.1 was not offered apply_patch alone")
+	}
 }
