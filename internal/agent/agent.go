@@ -148,8 +148,9 @@ type Options struct {
 	// OnStop runs when the model gives its final answer (the Stop hooks);
 	// a non-empty answer is sent to the model as a user message and the
 	// run goes on. active is set when the run already went on because of
-	// it (so a hook can let the model stop). Max turns still bounds it.
-	OnStop func(ctx context.Context, active bool) string
+	// it (so a hook can let the model stop); final is the answer. Max
+	// turns still bounds it.
+	OnStop func(ctx context.Context, active bool, final string) string
 	// Halted is asked after each batch of tool calls: a non-empty answer
 	// (a hook's continue: false) ends the run with StopError and that
 	// reason.

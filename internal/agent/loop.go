@@ -265,7 +265,7 @@ func (r *run) loop(ctx context.Context) Result {
 				continue
 			}
 			if stop := r.a.opts.OnStop; stop != nil {
-				if more := stop(ctx, r.stopHookActive); more != "" && ctx.Err() == nil {
+				if more := stop(ctx, r.stopHookActive, r.cutText.String()+msg.Text()); more != "" && ctx.Err() == nil {
 					r.stopHookActive = true
 					r.cutText.Reset()
 					r.nudge(more)

@@ -17,7 +17,7 @@ func TestOnStopSendsTheModelBackUntilItLetsGo(t *testing.T) {
 	srv.Script(llmtest.Reply(llmtest.Text("done")), llmtest.Reply(llmtest.Text("ran the tests too")))
 	var seen []bool
 	a := New(Options{Provider: newOpenAI(t, srv.URL()), Model: "m", Tools: tools.NewRegistry(), RetryBase: time.Millisecond,
-		OnStop: func(_ context.Context, active bool) string {
+		OnStop: func(_ context.Context, active bool, _ string) string {
 			seen = append(seen, active)
 			if active {
 				return ""

@@ -64,6 +64,10 @@ type Session struct {
 	// hooks and SubagentStop fire for it (sessionhooks.go), as in Claude
 	// Code; the parent's session hooks already cover the turn.
 	nested bool
+	// subagentStopHook, in a nested run, fires its parent's SubagentStop
+	// hooks when the sub-agent gives its final answer (openChild); a
+	// block sends the sub-agent back to work, as Stop does for a session.
+	subagentStopHook func(ctx context.Context, active bool, final string) string
 
 	mu    sync.Mutex
 	usage Usage

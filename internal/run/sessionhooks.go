@@ -68,9 +68,12 @@ func (s *Session) userPromptSubmit(ctx context.Context, prompt string) (string, 
 // onStop fires Stop when the model gives its final answer: a block
 // (exit 2 or decision: block) sends its reason to the model and the run
 // goes on.
-func (s *Session) onStop(ctx context.Context, active bool) string {
+func (s *Session) onStop(ctx context.Context, active bool, final string) string {
 	if s.nested {
-		return ""
+		if s.subagentStopHook == nil {
+			return ""
+		}
+		return s.subagentStopHook(ctx, active, final)
 	}
 	res := s.hooks.Fire(ctx, hooks.Stop, hooks.Input{StopHookActive: active})
 	if res.Blocked && !res.Stop {

@@ -121,12 +121,26 @@ func (t *taskTool) Run(ctx context.Context, raw json.RawMessage) (tools.Result, 
 	spent := res.Totals
 	spent.CostUSD, _ = child.CostUSD()
 	p.pricing.addSubagent(spent)
-	p.hooks.Fire(ctx, hooks.SubagentStop, hooks.Input{AgentID: child.ID(), AgentType: def.Name,
-		AgentTranscriptPath: child.log.EventsPath(), LastMessage: res.Final})
+	if res.StopReason != event.StopCompleted { // it ended without an answer its hooks saw
+		p.subagentStop(ctx, child, def.Name, false, res.Final)
+	}
 	if err := ctx.Err(); err != nil {
 		return tools.Result{}, err
 	}
 	return taskResult(def.Name, child.ID(), res, spent), nil
+}
+
+// subagentStop fires the parent's SubagentStop hooks for child, which
+// gave final (active: it went on because of an earlier block). A block
+// (exit 2 or decision: block) is the message that sends the sub-agent
+// back to work, as a Stop hook's does for a session; "" lets it stop.
+func (p *Session) subagentStop(ctx context.Context, child *Session, agentName string, active bool, final string) string {
+	res := p.hooks.Fire(ctx, hooks.SubagentStop, hooks.Input{AgentID: child.ID(), AgentType: agentName,
+		AgentTranscriptPath: child.log.EventsPath(), LastMessage: final, StopHookActive: active})
+	if res.Blocked && !res.Stop {
+		return "A SubagentStop hook asks you to continue before finishing: " + res.Reason
+	}
+	return ""
 }
 
 // taskResult is the parent's tool result: the child's final answer, or

@@ -9,6 +9,7 @@ package run
 // workspace roots, rules, hooks and sandbox (the same runtime).
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -30,6 +31,9 @@ func (p *Session) openChild(def subagents.Definition, job string) (*Session, str
 	}
 	mode := p.childMode(def)
 	child.gate.Cap, child.gate.Agent = mode, def.Name
+	child.subagentStopHook = func(ctx context.Context, active bool, final string) string {
+		return p.subagentStop(ctx, child, def.Name, active, final)
+	}
 	parentHas := map[string]bool{}
 	for _, t := range p.Offered() {
 		parentHas[t.Name()] = true

@@ -253,3 +253,40 @@ func TestSessionHooksFireOnceForTheParentNotForItsSubagent(t *testing.T) {
 		t.Errorf("hooks fired %q, want %q", fired, want)
 	}
 }
+
+// A SubagentStop hook that blocks sends the sub-agent back to work with
+// its reason, as a Stop hook does for a session (Claude Code's
+// "decision": "block"); once stop_hook_active is set it lets it stop,
+// and the parent's tool result is the sub-agent's second answer.
+func TestSubagentStopHookBlockSendsTheSubagentBackToWork(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	isolate(t)
+	t.Setenv("ZERO_CONTEXT_WINDOW", "65536") // the task tool is offered from 32K
+	writeUserSettings(t, `{"hooks": {"SubagentStop": [{"hooks": [{"command":
+	  "grep -q '\"stop_hook_active\":true' && exit 0; echo '{\"decision\": \"block\", \"reason\": \"name the line too\"}'"}]}]}}`)
+	rt, _ := openIsolated(t, srv, Options{})
+	s := openSession(t, rt, Which{})
+	srv.Script(
+		llmtest.Reply(llmtest.ToolCall("task", `{"prompt":"where is the config parsed?"}`)),
+		llmtest.Reply(llmtest.Text("config/file.go.")),
+		llmtest.Reply(llmtest.Text("config/file.go, line 120.")),
+		llmtest.Reply(llmtest.Text("done")),
+	)
+	var evs events
+	if res := s.Prompt(context.Background(), Turn{Prompt: "where?", Sink: &evs}); res.Final != "done" {
+		t.Fatalf("parent: %+v", res)
+	}
+	reqs := completions(srv)
+	if len(reqs) != 4 || !strings.Contains(string(reqs[2].Body), "A SubagentStop hook asks you to continue before finishing: name the line too") {
+		t.Fatalf("the sub-agent was not sent back with the hook's reason: %d requests", len(reqs))
+	}
+	var result string
+	for _, e := range evs.all {
+		if e.Type == event.ToolResult && e.ParentToolCallID == "" && e.Result.Name == TaskToolName {
+			result = e.Result.Content
+		}
+	}
+	if !strings.HasPrefix(result, "config/file.go, line 120.") {
+		t.Errorf("task result %q, want the second answer", result)
+	}
+}
