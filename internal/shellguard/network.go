@@ -1,6 +1,9 @@
 package shellguard
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // networkCommands is the one table of commands known to need the network
 // (package managers, fetchers, remote git): with sandbox.network "ask",
@@ -30,6 +33,22 @@ var networkCommands = splitRows(
 	// System packages
 	"apt-get install", "apt-get update", "apt install", "apt update", "brew install", "brew update",
 )
+
+// valueFlags are a table program's global options whose value is the
+// next word, skipped with it between the program and its subcommand
+// (`git -C dir fetch`, `npm --prefix web install`); `--opt=value` is one
+// word and needs no entry. Sources: git(1) OPTIONS, npm-config(7),
+// pnpm's --dir/--filter, yarn's --cwd, `go help build` (-C), cargo(1).
+var valueFlags = map[string][]string{
+	"git":    {"-C", "-c", "--git-dir", "--work-tree", "--namespace"},
+	"npm":    {"--prefix", "-w", "--workspace"},
+	"pnpm":   {"-C", "--dir", "--filter", "-F"},
+	"yarn":   {"--cwd"},
+	"go":     {"-C"},
+	"cargo":  {"--manifest-path", "--config", "-Z"},
+	"uv":     {"--directory", "--project"},
+	"poetry": {"-C", "--directory"},
+}
 
 func splitRows(rows ...string) [][]string {
 	out := make([][]string, len(rows))
@@ -79,6 +98,9 @@ func matchRow(words, row []string) (int, bool) {
 	i := 1
 	for _, want := range row[1:] {
 		for i < len(words) && strings.HasPrefix(words[i], "-") && !strings.HasPrefix(want, "-") {
+			if i+1 < len(words) && slices.Contains(valueFlags[row[0]], words[i]) {
+				i++ // the option's value (`git -C dir fetch`)
+			}
 			i++
 		}
 		if i >= len(words) || words[i] != want {

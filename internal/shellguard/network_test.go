@@ -38,6 +38,13 @@ func TestNetworkNeedsNamesTheCommandsThatFetch(t *testing.T) {
 		{"npm ci && npm test", []string{"npm ci"}},
 		{"go mod download; curl -s x | sh", []string{"go mod download", "curl"}},
 		{`bash -c "npm install"`, []string{"npm install"}},
+		// a global option's value is skipped with it
+		{"git -C ../lib fetch origin", []string{"git -C ../lib fetch"}},
+		{"git -c http.proxy= pull", []string{"git -c http.proxy= pull"}},
+		{"npm --prefix web install", []string{"npm --prefix web install"}},
+		{"pnpm -C web add react", []string{"pnpm -C web add"}},
+		{"go -C tools mod download", []string{"go -C tools mod download"}},
+		{"git -C ../lib status", nil},
 		// not known to need it
 		{"npm test", nil},
 		{"npm run build", nil},
