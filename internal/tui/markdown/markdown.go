@@ -43,9 +43,12 @@ type Stream struct {
 	cont, quote bool
 	hang        int
 	// table holds the rows of a table until it ends (table.go);
-	// tableCont: they continue a table already handed out in part.
-	table     []string
-	tableCont bool
+	// tableCont: they continue a table already handed out in part, whose
+	// columns were tableWidths wide (nil: it was shown as lines).
+	table       []string
+	tableCont   bool
+	tableWidths []int
+	tableAligns []byte
 }
 
 // CodeBlock is one fenced block of a reply, for /clip.

@@ -244,7 +244,8 @@ func TestListRowsHangUnderTheirText(t *testing.T) {
 }
 
 // A pipe table renders in aligned columns under a rule, numbers right
-// aligned as its delimiter row says, a long cell wrapped in its column;
+// aligned as its delimiter row says, a long cell wrapped in its column, a
+// row whose last cell is empty ending at its last bar (no trailing space);
 // streamed in any chunks as written whole; the live tail shows the rows
 // held so far; pipes without a delimiter row stay text.
 func TestTablesRenderInColumns(t *testing.T) {
@@ -256,8 +257,8 @@ func TestTablesRenderInColumns(t *testing.T) {
 		"────────────────┼───────┼─────",
 		"alpha           │     1 │  x",
 		"beta with a     │    22 │  b",
-		"long cell that  │       │ ",
-		"wraps           │       │ ",
+		"long cell that  │       │",
+		"wraps           │       │",
 		"",
 		"After.",
 	}
@@ -270,10 +271,58 @@ func TestTablesRenderInColumns(t *testing.T) {
 	if out := s.Write("| a | b |\n|---|---|\n| 1 | 2 |\n| 3"); len(out) != 0 {
 		t.Errorf("rows handed out before the table ended: %q", plain(out))
 	}
-	if got := plain(s.Tail()); !reflect.DeepEqual(got, []string{"a │ b", "──┼──", "1 │ 2", "3 │ "}) {
+	if got := plain(s.Tail()); !reflect.DeepEqual(got, []string{"a │ b", "──┼──", "1 │ 2", "3 │"}) {
 		t.Errorf("tail %q", got)
 	}
 	if got := plain(render("| not a table\nsee?\n", 40, 1)); !reflect.DeepEqual(got, []string{"| not a table", "see?"}) {
 		t.Errorf("no delimiter row: %q", got)
+	}
+}
+
+// A table of many rows lines up as one: its column bars are at the same
+// cells on every row, whether the rows came in one write or one byte at a
+// time, a wide cell late in the table included; one longer than the rows
+// held (maxTableRows) keeps the first part's columns, wrapping a later
+// wider cell in its column.
+func TestLongTableLinesUpAsOne(t *testing.T) {
+	for _, n := range []int{30, maxTableRows + 40} {
+		var b strings.Builder
+		b.WriteString("| # | Name | Size |\n|--:|------|-----:|\n")
+		for i := range n {
+			name := fmt.Sprintf("file%d.go", i)
+			if i == n-3 {
+				name = "a_much_longer_file_name_near_the_end.go"
+			}
+			fmt.Fprintf(&b, "| %d | %s | %d |\n", i, name, i*37)
+		}
+		b.WriteString("\nAfter.\n")
+		src := b.String()
+		whole := plain(render(src, 60, len(src)))
+		if got := plain(render(src, 60, 1)); !reflect.DeepEqual(got, whole) {
+			t.Fatalf("%d rows: streamed byte by byte differs from one write", n)
+		}
+		bars := func(row string) []int {
+			var at []int
+			for i, r := range []rune(row) {
+				if r == '│' || r == '┼' {
+					at = append(at, i)
+				}
+			}
+			return at
+		}
+		want := bars(whole[0])
+		rows := 0
+		for _, r := range whole[:len(whole)-2] {
+			if got := bars(r); !reflect.DeepEqual(got, want) {
+				t.Errorf("%d rows: row %q has its bars at %v, the header at %v", n, r, got, want)
+			}
+			if strings.HasSuffix(r, " ") {
+				t.Errorf("%d rows: row %q ends in a space", n, r)
+			}
+			rows++
+		}
+		if rows < n+2 || !strings.Contains(strings.Join(whole, "\n"), "end.go") {
+			t.Errorf("%d rows: %d rows shown:\n%s", n, rows, strings.Join(whole, "\n"))
+		}
 	}
 }

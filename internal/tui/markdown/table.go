@@ -10,9 +10,11 @@ import (
 // Tables (GitHub's pipe tables, rows that start with "|"): a column's
 // width depends on every row, so rows are held until the table ends (the
 // first other line, or the reply's end); Tail shows the held rows laid out
-// so far. A table longer than maxTableRows is handed out in parts, each
-// laid out on its own.
-const maxTableRows = 24
+// so far (the live region shows their last rows). A table longer than
+// maxTableRows is handed out in parts: the first part sets the columns'
+// widths and every later part is laid out in them, a wider cell wrapped
+// in its column, so the whole table lines up.
+const maxTableRows = 200
 
 // tableRow reports whether a trimmed, sanitised line is a table row.
 func tableRow(trimmed string) bool { return strings.HasPrefix(trimmed, "|") }
@@ -24,21 +26,26 @@ func (s *Stream) flushTable() []string {
 	if len(rows) == 0 {
 		return nil
 	}
-	var aligns []byte
-	if !cont {
-		if len(rows) < 2 || !delimiterRow(rows[1]) {
-			var out []string // no header row: not a table
-			for _, r := range rows {
-				out = append(out, s.wrap(Block(r))...)
-			}
-			return out
-		}
-		for _, c := range splitRow(rows[1]) {
-			aligns = append(aligns, alignOf(c))
-		}
-		rows = append(rows[:1:1], rows[2:]...)
+	if cont && s.tableWidths != nil {
+		out, _ := s.layTable(rows, s.tableAligns, false, s.tableWidths)
+		return out
 	}
-	return s.layTable(rows, aligns, !cont)
+	if cont || len(rows) < 2 || !delimiterRow(rows[1]) {
+		var out []string // no header row, or too wide: shown as lines
+		for _, r := range rows {
+			out = append(out, s.wrap(Block(r))...)
+		}
+		s.tableWidths = nil
+		return out
+	}
+	var aligns []byte
+	for _, c := range splitRow(rows[1]) {
+		aligns = append(aligns, alignOf(c))
+	}
+	rows = append(rows[:1:1], rows[2:]...)
+	out, widths := s.layTable(rows, aligns, true, nil)
+	s.tableAligns, s.tableWidths = aligns, widths
+	return out
 }
 
 // delimiterRow reports whether row is a header's delimiter (|---|:--:|).
@@ -91,31 +98,40 @@ func splitRow(row string) []string {
 // (the first row, bold, when header is set), each cell wrapped in its
 // column. Columns wider than the room shrink, the widest first, to no less
 // than 4 cells; a table that still does not fit is shown as its lines.
-func (s *Stream) layTable(rows []string, aligns []byte, header bool) []string {
+// fixed, when set, are the widths of the table's first part: the rows are
+// laid out in them, a row's cells past the last column joined to it. It
+// returns the widths used (nil: shown as lines).
+func (s *Stream) layTable(rows []string, aligns []byte, header bool, fixed []int) ([]string, []int) {
 	var grid [][]string
 	ncol := len(aligns)
 	for _, r := range rows {
 		row := splitRow(r)
+		if fixed != nil && len(row) > len(fixed) {
+			row = append(row[:len(fixed)-1], strings.Join(row[len(fixed)-1:], " | "))
+		}
 		for i, c := range row {
 			row[i] = Inline(c)
 		}
 		grid = append(grid, row)
 		ncol = max(ncol, len(row))
 	}
-	widths := make([]int, ncol)
-	for _, row := range grid {
-		for i, c := range row {
-			widths[i] = max(widths[i], cells.Width(c), 1)
+	widths := fixed
+	if fixed == nil {
+		widths = make([]int, ncol)
+		for _, row := range grid {
+			for i, c := range row {
+				widths[i] = max(widths[i], cells.Width(c), 1)
+			}
 		}
 	}
-	if s.Width > 0 && !fitColumns(widths, s.Width-3*(ncol-1)) {
+	if s.Width > 0 && (fixed == nil && !fitColumns(widths, s.Width-3*(ncol-1))) {
 		var out []string
 		for _, r := range rows {
 			out = append(out, s.wrap(Inline(r))...)
 		}
-		return out
+		return out, nil
 	}
-	sep := style.Dim.Render(" │ ")
+	ncol = len(widths)
 	var out []string
 	for n, row := range grid {
 		wrapped := make([][]string, ncol)
@@ -144,7 +160,7 @@ func (s *Stream) layTable(rows []string, aligns []byte, header bool) []string {
 				}
 				parts[i] = alignCell(cell, widths[i], a)
 			}
-			out = append(out, strings.TrimRight(strings.Join(parts, sep), " "))
+			out = append(out, joinCells(parts))
 		}
 		if n == 0 && header {
 			rule := make([]string, ncol)
@@ -154,7 +170,7 @@ func (s *Stream) layTable(rows []string, aligns []byte, header bool) []string {
 			out = append(out, style.Dim.Render(strings.Join(rule, "─┼─")))
 		}
 	}
-	return out
+	return out, widths
 }
 
 // fitColumns shrinks widths, the widest first, until they sum to at most
@@ -188,4 +204,16 @@ func alignCell(cell string, w int, align byte) string {
 		return strings.Repeat(" ", gap/2) + cell + strings.Repeat(" ", gap-gap/2)
 	}
 	return cell + strings.Repeat(" ", gap)
+}
+
+// joinCells joins a row's padded cells with sep; the row ends where its
+// text does (an empty last cell leaves no trailing space, nor does sep's).
+func joinCells(parts []string) string {
+	sep := style.Dim.Render(" │ ")
+	last := len(parts) - 1
+	parts[last] = strings.TrimRight(parts[last], " ")
+	if parts[last] != "" || last == 0 {
+		return strings.Join(parts, sep)
+	}
+	return strings.Join(parts[:last], sep) + style.Dim.Render(" │")
 }
