@@ -15,7 +15,8 @@ import (
 // the usual ports, `zero` opens the setup instead of exiting; it lists the
 // fake server a scan of 127.0.0.1 found (ZERO_SCAN_PORTS points the scan
 // at it), "1" Enter saves it as the active profile and the app starts on
-// it. Esc in a fresh home quits with the old message.
+// it, the setup's rows gone from the pane. Esc in a fresh home quits with
+// the old message.
 func TestEndToEndFirstStartSetup(t *testing.T) {
 	bin := buildZero(t)
 	srv := llmtest.NewServer(t)
@@ -30,6 +31,9 @@ func TestEndToEndFirstStartSetup(t *testing.T) {
 	})
 	x.typeLine("1")
 	x.waitFor("the app on the picked server", func(l []string) bool { return contains(l, "setup-model ·") && contains(l, "ask anything") })
+	if lines := x.screen(); contains(lines, "number, then Enter") || contains(lines, "anthropic") {
+		t.Errorf("the setup was left in the pane:\n%s", strings.Join(lines, "\n"))
+	}
 	x.typeLine("hi")
 	x.waitFor("the reply", func(l []string) bool {
 		return contains(l, "hello from the picked server") && contains(l, "ask anything")
@@ -50,7 +54,8 @@ func TestEndToEndFirstStartSetup(t *testing.T) {
 
 // TestEndToEndResumePicker: `zero --resume` with two sessions in the
 // project opens the picker (newest first, with each first prompt); ↓
-// Enter resumes the older one, whose conversation the app then shows.
+// Enter resumes the older one, whose conversation the app then shows on a
+// clean pane: the picker's rows are gone.
 func TestEndToEndResumePicker(t *testing.T) {
 	bin := buildZero(t)
 	srv := llmtest.NewServer(t)
@@ -73,7 +78,7 @@ func TestEndToEndResumePicker(t *testing.T) {
 	x.waitFor("the older session resumed", func(l []string) bool {
 		return contains(l, "› the older question") && contains(l, "older answer") && contains(l, "ask anything")
 	})
-	if lines := x.screen(); contains(lines, "newer answer") {
+	if lines := x.screen(); contains(lines, "newer answer") || contains(lines, "resume which session") || contains(lines, "the newer question") {
 		t.Errorf("the newer session was shown:\n%s", strings.Join(lines, "\n"))
 	}
 	x.exit()

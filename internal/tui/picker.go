@@ -3,6 +3,8 @@ package tui
 import (
 	"context"
 	"fmt"
+	"io"
+	"os"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -19,11 +21,51 @@ const pickerRows = 10
 // as ProjectSessions gives it): ↑/↓ move, Enter resumes, Esc or Ctrl-C
 // cancels (""). Each row is the session's time, prompts and first prompt.
 func PickSession(ctx context.Context, list []Session) (string, error) {
+	return pickSession(ctx, list, os.Stdout)
+}
+
+// pickSession runs the picker on out with extra program options (a
+// test's terminal).
+func pickSession(ctx context.Context, list []Session, out io.Writer, opts ...tea.ProgramOption) (string, error) {
 	m := &pickerModel{items: list, width: 100}
-	if _, err := tea.NewProgram(m, tea.WithContext(ctx)).Run(); err != nil {
+	if err := runErasing(ctx, m, &m.erase, out, opts...); err != nil {
 		return "", err
 	}
 	return m.picked, nil
+}
+
+// erasing is a screen (the picker, the setup) that leaves no row behind
+// when it closes: its last frame stays as it was while Bubble Tea shuts
+// down, then each of its rows is cleared (EL) from the last up, and the
+// cursor rests on the first, where the app then starts. (A blanked last
+// frame makes Bubble Tea redraw with an erase from the frame's first cell,
+// ED; when that cell is the screen's first, tmux's scroll-on-clear moves
+// the rows into the scrollback instead of erasing them.)
+type erasing struct {
+	last   string
+	closed bool
+}
+
+// view returns content, or once closed the last frame unchanged.
+func (e *erasing) view(content string) tea.View {
+	if !e.closed {
+		e.last = content
+	}
+	return tea.NewView(e.last)
+}
+
+// runErasing runs m on out and then clears the rows of its last frame.
+func runErasing(ctx context.Context, m tea.Model, e *erasing, out io.Writer, opts ...tea.ProgramOption) error {
+	opts = append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(out)}, opts...)
+	if _, err := tea.NewProgram(m, opts...).Run(); err != nil {
+		return err
+	}
+	if e.closed {
+		// Bubble Tea leaves the cursor on the frame's last row.
+		rows := strings.Count(e.last, "\n") + 1
+		io.WriteString(out, "\r"+strings.Repeat("\x1b[2K\x1b[A", rows-1)+"\x1b[2K")
+	}
+	return nil
 }
 
 // pickerModel is the picker's screen.
@@ -32,8 +74,7 @@ type pickerModel struct {
 	cur    int
 	width  int
 	picked string
-	// closed: the picker quit; its last frame is erased.
-	closed bool
+	erase  erasing
 }
 
 func (m *pickerModel) Init() tea.Cmd { return nil }
@@ -45,7 +86,7 @@ func (m *pickerModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		switch msg.String() {
 		case "esc", "ctrl+c", "q":
-			m.closed = true
+			m.erase.closed = true
 			return m, tea.Quit
 		case "up", "k":
 			m.cur = max(m.cur-1, 0)
@@ -59,7 +100,7 @@ func (m *pickerModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			if len(m.items) > 0 {
 				m.picked = m.items[m.cur].ID
 			}
-			m.closed = true
+			m.erase.closed = true
 			return m, tea.Quit
 		}
 	}
@@ -85,11 +126,8 @@ func (m *pickerModel) rows() []string {
 }
 
 func (m *pickerModel) View() tea.View {
-	if m.closed {
-		return tea.NewView("")
-	}
 	head := fmt.Sprintf("resume which session of this project? (%d; ↑/↓, Enter resumes, Esc cancels)", len(m.items))
-	return tea.NewView(strings.Join(append([]string{head}, m.rows()...), "\n"))
+	return m.erase.view(strings.Join(append([]string{head}, m.rows()...), "\n"))
 }
 
 func plural(n int, one string) string {

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -110,5 +111,72 @@ func TestSetupSavesALocalServerOrAMaskedKey(t *testing.T) {
 	path, _ := config.UserPath()
 	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("config file mode: %v %v", fi.Mode(), err)
+	}
+}
+
+// inTerm returns program options that run a Bubble Tea program in scr at
+// its size, and the keyboard to type into it.
+func inTerm(scr *vterm, w, h int) ([]tea.ProgramOption, io.WriteCloser) {
+	inR, inW := keyboard(scr)
+	return []tea.ProgramOption{tea.WithInput(inR), tea.WithWindowSize(w, h),
+		tea.WithEnvironment([]string{"TERM=xterm-256color"})}, inW
+}
+
+// After a pick, the --resume picker's rows are gone from the screen and
+// the scrollback: the app starts on a clean terminal.
+func TestResumePickerLeavesNothingBehind(t *testing.T) {
+	list := []Session{{ID: "s2", Turns: 3, Preview: "newer question", Updated: "10:02"},
+		{ID: "s1", Turns: 1, Preview: "older question", Updated: "09:41"}}
+	scr := newTerm(80, 12)
+	opts, kb := inTerm(scr, 80, 12)
+	picked := make(chan string, 1)
+	go func() {
+		id, err := pickSession(context.Background(), list, scr, opts...)
+		if err != nil {
+			t.Error(err)
+		}
+		picked <- id
+	}()
+	scr.waitFor(t, "the picker", func(l []string) bool { return contains(l, "older question") })
+	io.WriteString(kb, "\x1b[B\r")
+	if id := <-picked; id != "s1" {
+		t.Errorf("picked %q, want s1", id)
+	}
+	kb.Close()
+	for _, l := range scr.lines() {
+		if strings.Contains(l, "question") || strings.Contains(l, "resume which") {
+			t.Errorf("left on the terminal: %q\n%s", l, strings.Join(scr.lines(), "\n"))
+		}
+	}
+}
+
+// After a pick, the first start's setup is gone from the screen and the
+// scrollback.
+func TestSetupLeavesNothingBehind(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	srv.SetModels("local-coder")
+	testbin.Isolate(t)
+	scanPorts = []int{portOf(t, srv.URL())}
+	t.Cleanup(func() { scanPorts = nil })
+	scr := newTerm(80, 12)
+	opts, kb := inTerm(scr, 80, 12)
+	saved := make(chan string, 1)
+	go func() {
+		out, err := setup(context.Background(), scr, opts...)
+		if err != nil {
+			t.Error(err)
+		}
+		saved <- out
+	}()
+	scr.waitFor(t, "the setup", func(l []string) bool { return contains(l, "number, then Enter") })
+	io.WriteString(kb, "1\r")
+	if out := <-saved; out == "" {
+		t.Error("nothing saved")
+	}
+	kb.Close()
+	for _, l := range scr.lines() {
+		if strings.Contains(l, "local-coder") || strings.Contains(l, "configured") || strings.Contains(l, "openai") {
+			t.Errorf("left on the terminal: %q\n%s", l, strings.Join(scr.lines(), "\n"))
+		}
 	}
 }

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -43,9 +44,13 @@ func setupPorts() []int {
 // Setup runs the first start's setup on the terminal and saves the pick
 // as the active profile. It returns what it saved ("" when the user quit
 // with Esc or Ctrl-C: nothing is written).
-func Setup(ctx context.Context) (string, error) {
+func Setup(ctx context.Context) (string, error) { return setup(ctx, os.Stdout) }
+
+// setup runs the setup on out with extra program options (a test's
+// terminal).
+func setup(ctx context.Context, out io.Writer, opts ...tea.ProgramOption) (string, error) {
 	m := newSetup(ctx)
-	if _, err := tea.NewProgram(m, tea.WithContext(ctx)).Run(); err != nil {
+	if err := runErasing(ctx, m, &m.erase, out, opts...); err != nil {
 		return "", err
 	}
 	if !m.done {
@@ -72,6 +77,9 @@ type setupModel struct {
 	key     []rune
 	problem string
 	done    bool
+	// erase: the setup's rows go when it quits, so the app (or the
+	// message Esc leaves) starts on a clean terminal.
+	erase erasing
 }
 
 func (m *setupModel) Init() tea.Cmd { return nil }
@@ -85,9 +93,11 @@ func (m *setupModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		switch msg.String() {
 		case "esc", "ctrl+c":
+			m.erase.closed = true
 			return m, tea.Quit
 		case "enter":
 			if m.enter() {
+				m.erase.closed = true
 				return m, tea.Quit
 			}
 		case "backspace":
@@ -156,7 +166,7 @@ func (m *setupModel) View() tea.View {
 	} else {
 		b.WriteString("paste your " + m.hosted + " API key, then Enter (Esc quits): " + strings.Repeat("•", len(m.key)))
 	}
-	return tea.NewView(b.String())
+	return m.erase.view(b.String())
 }
 
 // save writes the pick as the active profile of the user config and says
