@@ -213,6 +213,35 @@ func (c *Config) AddProfile(p Provider) {
 	c.Providers = c.providerList()
 }
 
+// ReloadProfiles reads the user file again and adds the profiles it now
+// defines that this process does not know (written by another zero, or
+// by hand, since the start), so /provider lists and switches to every
+// profile of the user's config. Profiles already known are left as they
+// are: flags and the environment changed them at the start, and the
+// session may be using one.
+func (c *Config) ReloadProfiles() error {
+	if c.userPath == "" {
+		return nil
+	}
+	f, _, err := ReadFile(c.userPath)
+	if err != nil || f == nil {
+		return err
+	}
+	for _, p := range f.Providers {
+		if c.profiles[p.Name] != nil {
+			continue
+		}
+		pr := &profile{Provider: Provider{Name: p.Name}, urlFrom: fromUser}
+		merge(&pr.Provider, p)
+		if p.APIKey != "" {
+			pr.keyFrom = "user config"
+		}
+		c.profiles[p.Name] = pr
+	}
+	c.Providers = c.providerList()
+	return nil
+}
+
 // UseLocal makes a discovered local server the active profile: kind
 // openai-compatible, no key, named name (e.g. "ollama"), with the model
 // asked for when the server lists it, else the server's first model.

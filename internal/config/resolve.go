@@ -124,6 +124,8 @@ type Config struct {
 	getenv   func(string) string
 	// trustedProject is Options.TrustedProject.
 	trustedProject bool
+	// userPath is the user file Load read (or would have).
+	userPath string
 }
 
 // Resolved is one provider profile ready to use: where to send requests,
@@ -181,6 +183,7 @@ func Load(opts Options) (*Config, error) {
 			return nil, err
 		}
 	}
+	c.userPath = userPath
 	user, err := c.read(userPath)
 	if err != nil {
 		return nil, err

@@ -38,6 +38,9 @@ func (rt *Runtime) ActiveProfile() config.Resolved {
 // provider and model now in use.
 func (s *Session) SwitchModel(ctx context.Context, spec string) (provider, model string, err error) {
 	spec = strings.TrimSpace(spec)
+	if err := s.rt.reloadProfiles(); err != nil {
+		return "", "", err
+	}
 	prov, model := s.rt.SplitModel(spec)
 	if model == "" {
 		return "", "", fmt.Errorf("no model in %q: give provider/model or a model id", spec)
@@ -62,12 +65,15 @@ func (s *Session) SwitchModel(ctx context.Context, spec string) (provider, model
 // model) is an error and nothing changes. Not during a prompt.
 func (s *Session) UseProvider(ctx context.Context, name, model string) (config.Resolved, error) {
 	rt := s.rt
+	if err := rt.reloadProfiles(); err != nil {
+		return config.Resolved{}, err
+	}
 	r, err := rt.Config.Resolve(name, model)
 	if err != nil {
 		return config.Resolved{}, err
 	}
-	if err := NeedKey(r); err != nil {
-		return config.Resolved{}, err
+	if env := rt.missingKey(r); env != "" {
+		return config.Resolved{}, configErrorf("provider %s has no API key: set %s in the environment zero starts in (or apiKey in its profile), then /provider %s", r.Name, env, r.Name)
 	}
 	if r.Model == "" && r.Kind == config.KindOpenAICompatible {
 		lctx, cancel := context.WithTimeout(ctx, 5*time.Second)
@@ -102,6 +108,7 @@ func (s *Session) UseProvider(ctx context.Context, name, model string) (config.R
 // marked ●, each with its kind, endpoint, model and whether it has the
 // key it needs.
 func (rt *Runtime) ProvidersReport() string {
+	reloadErr := rt.reloadProfiles()
 	active := rt.ActiveProfile()
 	model, _ := rt.ModelWindow()
 	var rows [][]string
@@ -116,11 +123,7 @@ func (rt *Runtime) ProvidersReport() string {
 			note = err.Error()
 		} else {
 			kind, m = string(r.Kind), r.Model
-			if NeedKey(r) != nil {
-				env := p.APIKeyEnv
-				if env == "" {
-					env = kindKeyEnv(r.Kind)
-				}
+			if env := rt.missingKey(r); env != "" {
 				note = "no key: set " + env
 			}
 		}
@@ -140,6 +143,9 @@ func (rt *Runtime) ProvidersReport() string {
 		line := fmt.Sprintf("%-*s  %-*s  %-*s  %-*s  %s", widths[0], r[0], widths[1], r[1], widths[2], r[2], widths[3], r[3], r[4])
 		b.WriteString(strings.TrimRight(line, " ") + "\n")
 	}
+	if reloadErr != nil {
+		fmt.Fprintf(&b, "%v: profiles added since the start are not listed\n", reloadErr)
+	}
 	b.WriteString("switch with /provider NAME or /model NAME/MODEL (this session; `zero providers use NAME` keeps it)")
 	return b.String()
 }
@@ -148,4 +154,30 @@ func (rt *Runtime) ProvidersReport() string {
 // server), as NeedKey names it.
 func kindKeyEnv(k config.Kind) string {
 	return map[config.Kind]string{config.KindOpenAI: "OPENAI_API_KEY", config.KindAnthropic: "ANTHROPIC_API_KEY", config.KindGemini: "GEMINI_API_KEY"}[k]
+}
+
+// reloadProfiles adds the profiles the user file gained since the start
+// (config.ReloadProfiles).
+func (rt *Runtime) reloadProfiles() error {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if err := rt.Config.ReloadProfiles(); err != nil {
+		return fmt.Errorf("re-reading the config: %w", err)
+	}
+	return nil
+}
+
+// missingKey names the variable profile r's key would come from when r
+// has none but needs one (a vendor API, or a profile naming apiKeyEnv),
+// else "".
+func (rt *Runtime) missingKey(r *config.Resolved) string {
+	if r.APIKey != "" {
+		return ""
+	}
+	for _, p := range rt.Config.Providers {
+		if p.Name == r.Name && p.APIKeyEnv != "" {
+			return p.APIKeyEnv
+		}
+	}
+	return kindKeyEnv(r.Kind)
 }

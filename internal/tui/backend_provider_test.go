@@ -183,3 +183,38 @@ func TestProviderSwitchOffersTheNewModelsEditTool(t *testing.T) {
 		t.Errorf("openai/gpt-5.1 was not offered apply_patch alone")
 	}
 }
+
+// /provider re-reads the user config: a profile written there after the
+// start (by hand or another zero) is listed and switched to, the next
+// prompt going to its server; one whose apiKeyEnv is unset is listed with
+// that variable named, and switching to it says to set it and changes
+// nothing.
+func TestProviderSeesProfilesAddedToTheConfigAfterTheStart(t *testing.T) {
+	here, there := llmtest.NewServer(t), llmtest.NewServer(t)
+	b := profileBackend(t, here, there)
+	ctx := context.Background()
+	path, _ := config.UserPath()
+	body := `{"providers":[
+	  {"name":"far","kind":"openai-compatible","baseURL":"` + there.URL() + `/v1","model":"far-model"},
+	  {"name":"late","kind":"openai-compatible","baseURL":"` + there.URL() + `/v1","model":"late-model"},
+	  {"name":"keyed","kind":"openai-compatible","baseURL":"` + there.URL() + `/v1","apiKeyEnv":"ZERO_TEST_UNSET_KEY","model":"k"}]}`
+	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	list, _ := b.Providers(ctx)
+	mustContain(t, "/provider", strings.Split(list, "\n"), "● custom", "  late", "late-model", "  keyed", "no key: set ZERO_TEST_UNSET_KEY")
+	if _, err := b.UseProvider(ctx, "keyed"); err == nil || !strings.Contains(err.Error(), "set ZERO_TEST_UNSET_KEY") {
+		t.Errorf("switch to a profile without its key: %v", err)
+	}
+	if i := b.Info(); i.Model != "m" {
+		t.Errorf("a refused switch moved the session to %s", i.Model)
+	}
+	if out, err := b.UseProvider(ctx, "late"); err != nil || !strings.Contains(out, "provider: late · model late-model") {
+		t.Fatalf("UseProvider late = %q, %v", out, err)
+	}
+	there.Script(llmtest.Reply(llmtest.Text("from late")))
+	prompt(b, "a question")
+	if reqs := modelRequests(there); len(reqs) != 1 || !strings.Contains(string(reqs[0].Body), `"model":"late-model"`) {
+		t.Errorf("the late profile's server got %d requests", len(reqs))
+	}
+}
