@@ -471,3 +471,47 @@ func TestPromptSaysWithNetwork(t *testing.T) {
 	d.until(func() bool { return d.m.perm != nil })
 	mustContain(t, "live", d.live(), "? allow bash with network?", "$ npm install lodash", "[p] allow `npm install …` commands for the session")
 }
+
+// At 50 columns an edit's long lines wrap in the prompt, each row within
+// the width, and every character of them is there (the rows after the
+// gutter, joined, hold each line whole), in the prompt and in the
+// transcript after approval.
+func TestPromptDiffAtFiftyColumnsCutsNothing(t *testing.T) {
+	long := "x := longFunctionName(alpha, beta, gamma, delta, epsilon) // the end: DROP TABLE users"
+	word := "indented_with_a_very_long_identifier_without_spaces_at_all_ENDMARK"
+	diff := "@@ -1,1 +1,2 @@\n-old := call(a)\n+" + long + "\n+    " + word + "\n"
+	f := newFake()
+	f.script["go"] = func(ctx context.Context, turn Turn, sink event.Sink) event.StopReason {
+		turn.Approve(ctx, PermissionRequest{Tool: "edit_file", Path: "internal/some/long/path/main.go", Diff: diff})
+		return event.StopCompleted
+	}
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	d := newDriver(t, f, Options{Width: 50, Height: 24, Now: func() time.Time { return now }})
+	d.typeText("go")
+	d.press("enter")
+	d.until(func() bool { return d.m.perm != nil })
+	joined := func(rows []string) string {
+		var b strings.Builder
+		for _, r := range rows {
+			if len(r) > 9 && (r[7:9] == "+ " || r[7:9] == "- ") {
+				b.WriteString(r[9:])
+			}
+		}
+		return b.String()
+	}
+	live := d.live()
+	for _, r := range live {
+		if w := cells.Width(r); w > 50 {
+			t.Errorf("row of %d cells: %q", w, r)
+		}
+	}
+	if j := joined(live); !strings.Contains(j, long) || !strings.Contains(j, word) {
+		t.Errorf("the prompt cut a line:\n%s", strings.Join(live, "\n"))
+	}
+	now = now.Add(2 * time.Second)
+	d.press("y")
+	d.until(func() bool { return !d.m.turn.running })
+	if j := joined(d.plainScrollback()); !strings.Contains(j, long) || !strings.Contains(j, word) {
+		t.Errorf("the transcript cut a line:\n%s", strings.Join(d.plainScrollback(), "\n"))
+	}
+}
