@@ -57,3 +57,19 @@ func shownHelp(d *driver) []string {
 	d.press("enter")
 	return d.plainScrollback()
 }
+
+// /help names every key the app itself handles (keys.go's switch, the
+// permission prompt's v and its answers), each once in the keys column.
+func TestHelpListsEveryKey(t *testing.T) {
+	d := newDriver(t, newFake(), Options{Width: 100})
+	help := strings.Join(shownHelp(d), "\n")
+	for _, k := range []string{"enter", "ctrl+j", "shift+enter", "ctrl+c", "ctrl+d", "esc esc", "shift+tab", "tab", "↑/↓",
+		"ctrl+r", "ctrl+q", "ctrl+l", "ctrl+o", "ctrl+t", "ctrl+w", "ctrl+u/k", "ctrl+y", "home/end", "y a p A n", "!cmd"} {
+		if !strings.Contains(help, k) {
+			t.Errorf("/help does not name %q:\n%s", k, help)
+		}
+	}
+	if !strings.Contains(help, "v                    in a permission prompt: the whole command or diff") {
+		t.Errorf("/help does not name the prompt's v:\n%s", help)
+	}
+}

@@ -58,7 +58,7 @@ var commands = []command{
 var keyHelp = [][]string{
 	{"enter", "submit (completes /commands)"},
 	{"ctrl+j, shift+enter", "newline"},
-	{"ctrl+a/e", "start/end of line"},
+	{"ctrl+a/e, home/end", "start/end of line"},
 	{"alt+←/→, ctrl+←/→", "word back/forward"},
 	{"ctrl+w", "delete word back"},
 	{"ctrl+u/k", "kill to start/end of line"},
@@ -71,9 +71,11 @@ var keyHelp = [][]string{
 	{"esc esc, ctrl+c", "interrupt / clear the line"},
 	{"ctrl+o", "show reasoning in full"},
 	{"ctrl+t", "show the last tool result in full"},
-	{"ctrl+d", "exit (empty line)"},
+	{"ctrl+d", "exit (empty line), else delete forward"},
 	{"ctrl+l", "scroll the screen clear (the scrollback keeps it)"},
 	{"!cmd", "run a shell command"},
+	{"y a p A n", "answer a permission prompt (1, 2, … pick rows; ↑/↓ enter; esc denies)"},
+	{"v", "in a permission prompt: the whole command or diff"},
 }
 
 // helpLines is /help: the commands, the custom commands and skills, and
