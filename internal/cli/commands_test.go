@@ -181,6 +181,25 @@ func TestSessionsAllShowsWorkspace(t *testing.T) {
 	}
 }
 
+// TestSessionsListIsTheListing: `zero sessions list` (as `zero agents
+// list`, `zero loop list`) prints what `zero sessions` prints, --all too.
+func TestSessionsListIsTheListing(t *testing.T) {
+	_, here := isolate(t)
+	st, err := openStore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	newSession(t, st, here, "fix the parser")
+	newSession(t, st, canonicalDir(t.TempDir()), "write the docs")
+	for _, args := range [][]string{{"sessions"}, {"sessions", "--all"}} {
+		want := zero(args...)
+		got := zero(append([]string{"sessions", "list"}, args[1:]...)...)
+		if got.code != ExitOK || got.out != want.out || !strings.Contains(got.out, "fix the parser") {
+			t.Errorf("zero sessions list %q: exit %d\n%s%s\nwant\n%s", args[1:], got.code, got.out, got.errOut, want.out)
+		}
+	}
+}
+
 // TestAmbiguousSessionIDIsUsageError: an id prefix that names two
 // sessions exits 2 (it is how zero was called, not a crash), for exec's
 // --resume and for context's --session alike.

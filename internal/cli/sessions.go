@@ -48,7 +48,17 @@ func sessionsCmd(s stdio) *cobra.Command {
 		RunE:    ran(func(*cobra.Command, []string) error { return runSessions(s, all) }),
 	}
 	c.Flags().BoolVar(&all, "all", false, "list sessions of every workspace, with a WORKSPACE column")
-	c.AddCommand(rewindCmd(s), sessionsTreeCmd(s))
+	// `zero sessions list` as `zero agents list`, `zero loop list` and the
+	// other groups have it; the same listing and --all.
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List sessions (as zero sessions does)",
+		Long:  sessionsLong,
+		Args:  cobra.NoArgs,
+		RunE:  ran(func(*cobra.Command, []string) error { return runSessions(s, all) }),
+	}
+	list.Flags().BoolVar(&all, "all", false, "list sessions of every workspace, with a WORKSPACE column")
+	c.AddCommand(list, rewindCmd(s), sessionsTreeCmd(s))
 	return c
 }
 

@@ -106,9 +106,7 @@ func discover(stderr io.Writer, model string) (*config.Resolved, *discovery.Serv
 	defer cancel()
 	srv, err := discovery.Find(ctx)
 	if err != nil {
-		return nil, nil, &UnconfiguredError{&ConfigError{fmt.Sprintf("no model configured and no local server found: %v\n"+
-			"  Start one: ollama serve · llama-server -m model.gguf --port 8080 · LM Studio's server (port 1234) · vllm serve MODEL\n"+
-			"  or set OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY, or pass --base-url and --model", err)}}
+		return nil, nil, &UnconfiguredError{&ConfigError{fmt.Sprintf("no model configured and no local server found: %v", err)}}
 	}
 	if model == "" {
 		model = (&discovery.Prober{}).PickModel(ctx, *srv)

@@ -160,8 +160,8 @@ func (e *NotFoundError) Error() string {
 		}
 	}
 	b.WriteString(". Start a server: `ollama serve`, `llama-server -m model.gguf --port 8080`, " +
-		"or LM Studio's local server (Developer tab, Start Server on port 1234); " +
-		"or set OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY, or --base-url")
+		"LM Studio's local server (Developer tab, Start Server on port 1234) or `vllm serve MODEL`; " +
+		"or set OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY, or pass --base-url and --model")
 	return b.String()
 }
 

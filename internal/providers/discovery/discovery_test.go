@@ -98,7 +98,7 @@ func TestFind(t *testing.T) {
 		{"a hung port times out", [4]srvSpec{{hang: true}, down, down, up(vllm)}, VLLM, []string{"Qwen/Qwen3-8B"}, nil},
 		{"kind from the model list, not the port", [4]srvSpec{up(llamacpp), down, down, down}, LlamaCpp, []string{"Qwen3-Coder-30B-A3B-Instruct-Q4_K_M.gguf"}, nil},
 		{"nothing", [4]srvSpec{down, down, down, down}, "", nil,
-			[]string{"ollama serve", "llama-server -m model.gguf --port 8080", "LM Studio", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY"}},
+			[]string{"ollama serve", "llama-server -m model.gguf --port 8080", "LM Studio", "vllm serve", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY"}},
 		{"only an empty Ollama", [4]srvSpec{up(ollamaEmpty), down, down, down}, "", nil,
 			[]string{"Ollama on port", "lists no models", "ollama pull"}},
 	}
