@@ -23,13 +23,13 @@ import (
 // faster than that (server_client_check_pane_resize), while it rewraps its
 // rows at once; the bursts draw for a size the pane no longer has.
 //
-// A paragraph is resized wider, taller and shorter here; a single
-// narrowing of one is TestEndToEndNarrowingKeepsOneCopy. Narrowing a pane
-// twice while a paragraph streams (60 then 45 columns), or narrowing it
-// then widening it, still left one clipped row of the old region in tmux's
-// history in 1 run of 10 (both renderers): the rewrap lands while the
-// renderer redraws the region's first row, wider than the new width, and
-// the cursor goes with the part of that row it had reached (reflow.go).
+// A paragraph is resized wider, taller and shorter here, narrowed twice
+// (60 then 45 columns) and narrowed then widened; a single narrowing of
+// one is TestEndToEndNarrowingKeepsOneCopy. The two narrowing cases once
+// left one clipped row of the old region in tmux's history in 1 run of 10
+// and were left out; a rewrap that lands between two reads of one write,
+// while the renderer draws a row wider than the new width, would still do
+// it (the cursor goes with the part of that row it had reached).
 func TestEndToEndResizeWhileStreaming(t *testing.T) {
 	bin := buildZero(t)
 	for _, tc := range []struct {
@@ -46,6 +46,8 @@ func TestEndToEndResizeWhileStreaming(t *testing.T) {
 		{"mixed-burst", [][2]int{{90, 20}, {70, 30}, {60, 16}, {90, 24}, {50, 12}, {100, 30}}, 100 * time.Millisecond, false},
 		{"paragraph-widen", [][2]int{{100, 30}, {120, 30}}, 350 * time.Millisecond, true},
 		{"paragraph-height", [][2]int{{90, 20}, {90, 30}, {90, 16}}, 350 * time.Millisecond, true},
+		{"paragraph-narrow-twice", [][2]int{{60, 30}, {45, 30}}, 350 * time.Millisecond, true},
+		{"paragraph-narrow-and-widen", [][2]int{{60, 30}, {100, 30}}, 350 * time.Millisecond, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
