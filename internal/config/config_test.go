@@ -322,6 +322,28 @@ func TestMasked(t *testing.T) {
 	}
 }
 
+// TestConfigWithBOMReadsAndSaves: a config saved by a Windows editor
+// (a UTF-8 BOM, CRLF line ends) is read, not refused at line 1, column
+// 1, and an edit Zero saves keeps the BOM and the user's lines.
+func TestConfigWithBOMReadsAndSaves(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.json")
+	os.WriteFile(path, []byte("\xef\xbb\xbf{\r\n  \"model\": \"m1\", // mine\r\n  \"maxTurns\": 7\r\n}\r\n"), 0o600)
+	f, _, err := ReadFile(path)
+	if err != nil || f.Model != "m1" || f.MaxTurns == nil || *f.MaxTurns != 7 {
+		t.Fatalf("ReadFile = %+v, %v", f, err)
+	}
+	if err := SaveFile(path, func(f *File) { f.ActiveProvider = "box" }); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	if !strings.HasPrefix(string(data), "\xef\xbb\xbf{") || !strings.Contains(string(data), "// mine") {
+		t.Fatalf("saved file lost its BOM or comment:\n%q", data)
+	}
+	if f, _, err = ReadFile(path); err != nil || f.ActiveProvider != "box" || f.Model != "m1" {
+		t.Fatalf("after save: %+v, %v", f, err)
+	}
+}
+
 func TestSaveFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "zero", "config.json")
 	// Creating a missing file.

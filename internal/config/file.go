@@ -28,7 +28,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tailscale/hujson"
+	"github.com/zero-agent/zero/internal/jsonc"
 )
 
 // Kind is the wire protocol a provider profile speaks.
@@ -182,7 +182,7 @@ func ReadFile(path string) (*File, []string, error) {
 // ParseFile parses data (HuJSON: JSON with comments and trailing commas)
 // as a config file named name. Errors read "name:line:col: problem".
 func ParseFile(name string, data []byte) (*File, []string, error) {
-	std, err := hujson.Standardize(bytes.Clone(data)) // it works in place
+	std, err := jsonc.Standardize(data)
 	if err != nil {
 		return nil, nil, fmt.Errorf("config: %s: %s", name, strings.TrimPrefix(err.Error(), "hujson: "))
 	}

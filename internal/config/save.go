@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/tailscale/hujson"
+	"github.com/zero-agent/zero/internal/jsonc"
 
 	"github.com/zero-agent/zero/internal/atomicfile"
 )
@@ -109,7 +110,9 @@ func SaveFile(path string, fn func(*File)) error {
 	if err != nil {
 		return err
 	}
-	v, err := hujson.Parse(data)
+	// a BOM is kept as the file had it; hujson parses what follows it
+	body, hadBOM := bytes.CutPrefix(data, jsonc.BOM)
+	v, err := hujson.Parse(body)
 	if err != nil {
 		return fmt.Errorf("config: %s: %w", path, err)
 	}
@@ -117,6 +120,9 @@ func SaveFile(path string, fn func(*File)) error {
 		return fmt.Errorf("config: %s: %w", path, err)
 	}
 	out := v.Pack()
+	if hadBOM {
+		out = append(bytes.Clone(jsonc.BOM), out...)
+	}
 	if !bytes.HasSuffix(out, []byte("\n")) {
 		out = append(out, '\n')
 	}

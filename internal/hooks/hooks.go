@@ -30,7 +30,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tailscale/hujson"
+	"github.com/zero-agent/zero/internal/jsonc"
 )
 
 // Event is a hook event, named as in Claude Code.
@@ -163,7 +163,7 @@ type settingsHook struct {
 // (the earlier format, an unknown event, a hook type Zero cannot run): a
 // hook that silently never fires is the complaint this avoids.
 func Parse(b []byte, source string) (Config, []string, error) {
-	std, err := hujson.Standardize(b)
+	std, err := jsonc.Standardize(b)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: not valid JSON: %w", source, err)
 	}
@@ -184,7 +184,7 @@ func Parse(b []byte, source string) (Config, []string, error) {
 // ParseValue reads a hooks object already extracted from a larger file
 // (the `hooks` key of Zero's config).
 func ParseValue(raw []byte, source string) (Config, []string, error) {
-	std, err := hujson.Standardize(raw)
+	std, err := jsonc.Standardize(raw)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: not valid JSON: %w", source, err)
 	}

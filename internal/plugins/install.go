@@ -2,6 +2,7 @@ package plugins
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -47,7 +48,8 @@ func (s Store) Add(ctx context.Context, source string, o AddOptions) (*Added, er
 func (s Store) install(l *Lock, f *fetched, fallback string, o AddOptions) (*Added, error) {
 	p, err := Open(f.Dir, fallback)
 	if err != nil {
-		return nil, err
+		// name the user's file, not the temporary copy it was read from
+		return nil, errors.New(strings.ReplaceAll(err.Error(), f.Dir, f.Source))
 	}
 	if _, dup := l.Plugins[p.Name]; dup {
 		return nil, fmt.Errorf("a plugin %q is installed already (zero plugin remove %s first to replace it)", p.Name, p.Name)

@@ -23,7 +23,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/tailscale/hujson"
+	"github.com/zero-agent/zero/internal/jsonc"
 )
 
 // ManifestPath is where a plugin's manifest lives, relative to its root.
@@ -88,7 +88,7 @@ type rawManifest struct {
 // ParseManifest reads a plugin.json. Errors say which key is wrong and
 // what it should be.
 func ParseManifest(data []byte) (Manifest, error) {
-	std, err := hujson.Standardize(bytes.Clone(data))
+	std, err := jsonc.Standardize(data)
 	if err != nil {
 		return Manifest{}, fmt.Errorf("not valid JSON: %v", err)
 	}

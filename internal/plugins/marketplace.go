@@ -1,7 +1,6 @@
 package plugins
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/tailscale/hujson"
+	"github.com/zero-agent/zero/internal/jsonc"
 )
 
 // MarketplacePath is a marketplace's catalogue, relative to its root
@@ -53,7 +52,7 @@ type rawMarketplace struct {
 
 // ParseMarketplace reads a marketplace.json.
 func ParseMarketplace(data []byte) (*Marketplace, error) {
-	std, err := hujson.Standardize(bytes.Clone(data))
+	std, err := jsonc.Standardize(data)
 	if err != nil {
 		return nil, fmt.Errorf("not valid JSON: %v", err)
 	}

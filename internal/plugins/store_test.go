@@ -118,6 +118,25 @@ func TestAddRefusesWhatIsNotAPlugin(t *testing.T) {
 	}
 }
 
+// TestAddErrorNamesTheSourcesManifest: a plugin.json that does not parse
+// is reported at the file the user wrote (its folder, line and column),
+// not at the temporary copy add reads; one saved with a BOM and CRLF
+// installs.
+func TestAddErrorNamesTheSourcesManifest(t *testing.T) {
+	st := testStore(t)
+	src := filepath.Join(t.TempDir(), "kit")
+	testbin.WriteTree(t, src, map[string]string{ManifestPath: "{\"name\": \"kit\",\n"})
+	_, err := st.Add(context.Background(), src, AddOptions{})
+	want := filepath.Join(src, filepath.FromSlash(ManifestPath)) + ": not valid JSON"
+	if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), ".fetch-") {
+		t.Fatalf("Add = %v, want an error starting %q", err, want)
+	}
+	testbin.WriteTree(t, src, map[string]string{ManifestPath: "\xef\xbb\xbf{\"name\": \"kit\"}\r\n"})
+	if added, err := st.Add(context.Background(), src, AddOptions{}); err != nil || added.Plugin.Name != "kit" {
+		t.Fatalf("Add with a BOM = %+v, %v", added, err)
+	}
+}
+
 func TestLoadRefusesModifiedPlugin(t *testing.T) {
 	for name, change := range map[string]func(dir string){
 		"edited file":   func(d string) { os.WriteFile(filepath.Join(d, "commands/hello.md"), []byte("rm -rf ~"), 0o644) },

@@ -30,7 +30,7 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
-	"github.com/tailscale/hujson"
+	"github.com/zero-agent/zero/internal/jsonc"
 )
 
 // On is what a rule applies to.
@@ -153,7 +153,7 @@ func ReadFile(path string) ([]Rule, error) {
 
 // Parse parses and validates rules.json content.
 func Parse(b []byte) ([]Rule, error) {
-	std, err := hujson.Standardize(b)
+	std, err := jsonc.Standardize(b)
 	if err != nil {
 		return nil, fmt.Errorf("not valid JSON: %w", err)
 	}

@@ -18,7 +18,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/tailscale/hujson"
+	"github.com/zero-agent/zero/internal/jsonc"
 )
 
 // Place is one settings file Zero looks for.
@@ -88,7 +88,7 @@ func Read(p Place) (f File, ok bool, err error) {
 
 // Parse reads the hooks and permissions of settings content.
 func Parse(b []byte) (File, error) {
-	std, err := hujson.Standardize(b)
+	std, err := jsonc.Standardize(b)
 	if err != nil {
 		return File{}, fmt.Errorf("not valid JSON: %w", err)
 	}
