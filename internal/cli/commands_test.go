@@ -288,3 +288,16 @@ func TestUsageErrorsNameWhatIsWrong(t *testing.T) {
 		t.Errorf("context: exit %d %q", r.code, r.errOut)
 	}
 }
+
+// TestHooksTestBadInputSaysWhy: `zero hooks test --input` that is not a
+// JSON object exits 2 naming --input and the JSON problem, not a hook
+// field (updatedInput) the user never wrote.
+func TestHooksTestBadInputSaysWhy(t *testing.T) {
+	isolate(t)
+	for in, want := range map[string]string{`{bad`: "invalid character", `[1]`: "cannot unmarshal array", `null`: "not an object"} {
+		r := zero("hooks", "test", "PreToolUse", "--tool", "Bash", "--input", in)
+		if r.code != ExitUsage || !strings.Contains(r.errOut, "--input must be a JSON object") || !strings.Contains(r.errOut, want) || strings.Contains(r.errOut, "updatedInput") {
+			t.Errorf("--input %s: exit %d, stderr %q", in, r.code, r.errOut)
+		}
+	}
+}

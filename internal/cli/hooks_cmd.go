@@ -148,9 +148,17 @@ func hooksTest(ctx context.Context, s stdio, evName, tool, input, prompt string)
 	in := hooks.Input{Prompt: prompt, Source: "startup", Reason: "exit", Trigger: "manual", Message: "Zero needs your permission"}
 	if tool != "" {
 		in.Tool = hooks.ZeroName(tool)
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(input), &obj); err != nil || obj == nil {
+			why := "not an object"
+			if err != nil {
+				why = err.Error()
+			}
+			return usagef("--input must be a JSON object of the tool's arguments, e.g. '{\"command\":\"ls\"}': %s", why)
+		}
 		args, err := hooks.ZeroInput(in.Tool, json.RawMessage(input))
 		if err != nil {
-			return usagef("--input must be a JSON object of the tool's arguments: %v", err)
+			return usagef("--input: %v", err)
 		}
 		in.Args = args
 	} else if ev == hooks.PreToolUse || ev == hooks.PostToolUse || ev == hooks.PostToolUseFailure {
