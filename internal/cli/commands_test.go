@@ -301,3 +301,25 @@ func TestHooksTestBadInputSaysWhy(t *testing.T) {
 		}
 	}
 }
+
+// TestForkAtZeroIsUsageError: `--fork ID --at 0` (or a negative N) exits
+// 2 before anything is sent; it used to fork the whole session as if
+// --at were not given.
+func TestForkAtZeroIsUsageError(t *testing.T) {
+	_, here := isolate(t)
+	st, err := openStore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := newSession(t, st, here, "one")
+	srv := llmtest.NewServer(t)
+	for _, at := range []string{"0", "-1"} {
+		r := zero("exec", "--fork", id, "--at", at, "--base-url", srv.URL(), "--model", "m", "again")
+		if r.code != ExitUsage || !strings.Contains(r.errOut, "numbered from 1") {
+			t.Errorf("--at %s: exit %d, stderr %q", at, r.code, r.errOut)
+		}
+	}
+	if n := completions(srv); n != 0 {
+		t.Fatalf("%d model requests reached the server", n)
+	}
+}

@@ -147,6 +147,7 @@ type execOptions struct {
 	// restoreFiles: with fork and at, the files go back too.
 	restoreFiles bool
 	at           int
+	atSet        bool // --at was given: 0 then is a mistake, not "the whole session"
 	over         overrides
 	maxTurns     int
 	// maxTurnsSet: --max-turns was given (0 then is a mistake, not "the
@@ -209,6 +210,7 @@ func execCmd(s stdio) *cobra.Command {
 		Args:    cobra.ArbitraryArgs, // finishExec says what is wrong with them
 		RunE: ran(func(c *cobra.Command, pos []string) error {
 			o.maxTurnsSet = c.Flags().Changed("max-turns")
+			o.atSet = c.Flags().Changed("at")
 			o.permissionTimeoutSet = c.Flags().Changed("permission-timeout")
 			if err := finishExec(s, o, pos); err != nil {
 				return err
@@ -267,8 +269,11 @@ func finishExec(s stdio, o *execOptions, pos []string) error {
 	if o.fork != "" && strings.HasPrefix(o.fork, "-") {
 		return usagef("--fork needs a session id (zero sessions lists them), got %q", o.fork)
 	}
-	if o.at != 0 && o.fork == "" {
+	if (o.at != 0 || o.atSet) && o.fork == "" {
 		return usagef("--at needs --fork ID: it names a prompt of the forked session")
+	}
+	if o.at < 0 || o.atSet && o.at == 0 {
+		return usagef("--at %d: prompts are numbered from 1 (zero sessions rewind %s lists them)", o.at, o.fork)
 	}
 	if o.restoreFiles && o.at == 0 {
 		return usagef("--restore-files needs --fork ID --at N: it restores the files to before prompt N")
