@@ -98,7 +98,7 @@ func runDoctor(s stdio, name string) error {
 	}
 	c := &checks{w: s.out}
 	if err != nil {
-		c.line(false, "config: %v", err)
+		c.line(false, "config: %s", strings.TrimPrefix(err.Error(), "config: ")) // the error names it already
 	} else {
 		doctorConfig(c, cfg, name)
 	}

@@ -209,3 +209,16 @@ func TestDoctorReportsTheShellNetwork(t *testing.T) {
 		}
 	}
 }
+
+// TestDoctorNamesABrokenConfigOnce: a config that does not parse fails
+// doctor with one "config:" and the file's path and problem.
+func TestDoctorNamesABrokenConfigOnce(t *testing.T) {
+	home, _ := isolate(t)
+	path := filepath.Join(home, ".config", "zero", "config.json")
+	os.MkdirAll(filepath.Dir(path), 0o700)
+	os.WriteFile(path, []byte(`{"sandbox": {"network": "bogus"}}`), 0o600)
+	r := zero("doctor")
+	if r.code != ExitCrash || !strings.Contains(r.out, "✗ config: "+path+": sandbox.network must be") || strings.Contains(r.out, "config: config:") {
+		t.Fatalf("zero doctor: exit %d\n%s%s", r.code, r.out, r.errOut)
+	}
+}
