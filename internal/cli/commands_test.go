@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net"
 	"net/http"
@@ -321,5 +322,21 @@ func TestForkAtZeroIsUsageError(t *testing.T) {
 	}
 	if n := completions(srv); n != 0 {
 		t.Fatalf("%d model requests reached the server", n)
+	}
+}
+
+// TestExecTakesClaudesOutputFormat: `--output-format json` (claude -p's
+// spelling) is -o json, and --input-format is -i.
+func TestExecTakesClaudesOutputFormat(t *testing.T) {
+	isolate(t)
+	srv := llmtest.NewServer(t)
+	srv.Script(llmtest.Reply(llmtest.Text("done")))
+	r := zero("exec", "--output-format", "json", "--base-url", srv.URL(), "--model", "m", "go")
+	var res struct{ Type, Final string }
+	if err := json.Unmarshal([]byte(r.out), &res); r.code != ExitOK || err != nil || res.Type != "result" || res.Final != "done" {
+		t.Fatalf("exit %d, %v\n%s%s", r.code, err, r.out, r.errOut)
+	}
+	if r := zero("exec", "--input-format", "text", "go"); r.code != ExitUsage || !strings.Contains(r.errOut, "-i must be stream-json") {
+		t.Fatalf("--input-format text: exit %d, %q", r.code, r.errOut)
 	}
 }

@@ -96,6 +96,10 @@ func claudeFlagNames(name string) string {
 		return "allowed-tools"
 	case "disallowedTools", "disallowed_tools":
 		return "disallowed-tools"
+	case "output-format": // claude -p --output-format stream-json
+		return "output"
+	case "input-format":
+		return "input"
 	}
 	return name
 }
