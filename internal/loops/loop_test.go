@@ -73,3 +73,28 @@ func TestParseTicksNamesABrokenLine(t *testing.T) {
 		t.Fatalf("error %v", err)
 	}
 }
+
+// TestReportSaysWhenRunWouldRefuse: zero loop list shows a loop whose
+// loop.toml does not parse, or whose gates changed since it was armed,
+// as such (run refuses both), not as "armed" or "new".
+func TestReportSaysWhenRunWouldRefuse(t *testing.T) {
+	l := newLoop(t, "[[gate]]\nname = \"t\"\nrun = \"true\"\nparse = \"exit\"\npass = \"== 0\"\n")
+	report := func() string {
+		r, err := Report(filepath.Dir(l.Dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	if r := report(); !strings.Contains(r, "demo  armed") {
+		t.Fatalf("armed loop:\n%s", r)
+	}
+	os.WriteFile(l.Path(ConfigFile), []byte("[[gate]]\nname = \"t\"\nrun = \"false\"\nparse = \"exit\"\npass = \"== 0\"\n"), 0o644)
+	if r := report(); !strings.Contains(r, "demo  gates edited: zero loop arm demo") {
+		t.Fatalf("edited gates:\n%s", r)
+	}
+	os.WriteFile(l.Path(ConfigFile), []byte("[schedule\n"), 0o644)
+	if r := report(); !strings.Contains(r, "demo  broken loop.toml: toml: ") || strings.Contains(r, l.Dir) {
+		t.Fatalf("broken loop.toml:\n%s", r)
+	}
+}

@@ -28,6 +28,8 @@ func Report(root string) (string, error) {
 			status = "unreadable: " + err.Error()
 		case l.Running():
 			status = "running"
+		default:
+			status = runnable(l, led, status)
 		}
 		st, _ := l.State()
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\n", l.Name, clip(status, 60), led.Wakes, led.Tokens, clip(orDash(st.NextAction()), 60))
@@ -48,4 +50,18 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// runnable is status, unless zero loop run would refuse the loop: a
+// loop.toml that does not parse, or gates edited since it was armed.
+func runnable(l *Loop, led Ledger, status string) string {
+	cfg, err := l.Config()
+	if err != nil {
+		first, _, _ := strings.Cut(err.Error(), "\n")
+		return "broken " + ConfigFile + ": " + strings.TrimPrefix(strings.TrimPrefix(first, l.Path(ConfigFile)+": "), ConfigFile+": ")
+	}
+	if led.ArmedHash != "" && cfg.GatesHash() != led.ArmedHash {
+		return "gates edited: zero loop arm " + l.Name
+	}
+	return status
 }
