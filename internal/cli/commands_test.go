@@ -305,7 +305,8 @@ func TestHooksTestBadInputSaysWhy(t *testing.T) {
 
 // TestForkAtZeroIsUsageError: `--fork ID --at 0` (or a negative N) exits
 // 2 before anything is sent; it used to fork the whole session as if
-// --at were not given.
+// --at were not given. `zero sessions rewind ID --to 0` likewise (it
+// listed the prompts and exited 0).
 func TestForkAtZeroIsUsageError(t *testing.T) {
 	_, here := isolate(t)
 	st, err := openStore()
@@ -318,6 +319,10 @@ func TestForkAtZeroIsUsageError(t *testing.T) {
 		r := zero("exec", "--fork", id, "--at", at, "--base-url", srv.URL(), "--model", "m", "again")
 		if r.code != ExitUsage || !strings.Contains(r.errOut, "numbered from 1") {
 			t.Errorf("--at %s: exit %d, stderr %q", at, r.code, r.errOut)
+		}
+		r = zero("sessions", "rewind", id, "--to", at)
+		if r.code != ExitUsage || !strings.Contains(r.errOut, "numbered from 1") {
+			t.Errorf("rewind --to %s: exit %d, stderr %q", at, r.code, r.errOut)
 		}
 	}
 	if n := completions(srv); n != 0 {

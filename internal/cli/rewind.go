@@ -30,7 +30,12 @@ func rewindCmd(s stdio) *cobra.Command {
 		Short: "Restore a session's files and conversation to before prompt N",
 		Long:  rewindLong,
 		Args:  cobra.ExactArgs(1),
-		RunE:  ran(func(_ *cobra.Command, args []string) error { return runRewind(s, args[0], o) }),
+		RunE: ran(func(c *cobra.Command, args []string) error {
+			if c.Flags().Changed("to") && o.To < 1 {
+				return usagef("--to %d: prompts are numbered from 1 (zero sessions rewind %s lists them)", o.To, args[0])
+			}
+			return runRewind(s, args[0], o)
+		}),
 	}
 	f := c.Flags()
 	f.IntVar(&o.To, "to", 0, "the prompt to go back to (the state before it)")
