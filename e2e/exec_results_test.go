@@ -115,6 +115,17 @@ func TestExecStopsAtTheBudget(t *testing.T) {
 	if n := len(completions(srv)); n != 1 {
 		t.Fatalf("%d model requests after the budget was passed", n)
 	}
+	// A final answer whose own usage passes the budget is still the run's
+	// answer (it was paid for): exit 6 with it in "final", no more requests.
+	one := llmtest.NewServer(t)
+	one.Script(llmtest.Reply(llmtest.Text("the answer"), llmtest.Usage(1_000_000, 10)), llmtest.Reply(llmtest.Text("again")))
+	s, code, stderr = runJSON(t, e, dir, "--base-url", one.URL(), "--model", "gpt-4.1", "--max-budget-usd", "0.5", "answer")
+	if code != 6 || s.Subtype != "budget" || s.Final != "the answer" {
+		t.Fatalf("budget passed by the final answer: exit %d %+v %s", code, s, stderr)
+	}
+	if n := len(completions(one)); n != 1 {
+		t.Fatalf("%d model requests, want 1", n)
+	}
 	// An unpriced model cannot be held to a budget: a usage error, before any request.
 	r := e.run(dir, "", "exec", "--base-url", srv.URL(), "--model", "m", "--max-budget-usd", "1", "hi")
 	if r.code != 2 || !strings.Contains(r.stderr, "no prices") {

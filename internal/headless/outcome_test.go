@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/llm"
 )
 
 func TestEverySubtypeHasOneExitCodeAndErrorFlag(t *testing.T) {
@@ -82,6 +83,13 @@ func TestWatchStopsWhenTheCostPassesTheBudget(t *testing.T) {
 		t.Fatal("stopped under the budget")
 	}
 	w.Emit(event.Event{Type: event.Usage, CostUSD: 0.006})
+	// the reply that usage paid for finishes; its next step is stopped
+	w.Emit(event.Event{Type: event.Text, Text: "done"})
+	w.Emit(event.Event{Type: event.Message, Message: &llm.Message{Role: llm.RoleAssistant}})
+	if _, _, stopped := w.snapshot(); cause != nil || classify(event.StopCompleted, stopped, false) != Budget {
+		t.Fatalf("the passing reply was cut (cause %v) or not classed as over budget (%v)", cause, stopped)
+	}
+	w.Emit(event.Event{Type: event.ToolCall})
 	if classify(event.StopInterrupted, cause, false) != Budget {
 		t.Fatalf("cause %v", cause)
 	}

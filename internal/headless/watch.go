@@ -7,6 +7,7 @@ import (
 
 	"github.com/zero-agent/zero/internal/event"
 	"github.com/zero-agent/zero/internal/headless/streamjson"
+	"github.com/zero-agent/zero/internal/llm"
 )
 
 // maxDeniedTurns is how many model turns in a row may have every tool
@@ -31,16 +32,24 @@ type watch struct {
 	turn, calls, results, denied int
 	deniedTurns                  int
 	stopped                      error
+	// overBudget is set by the usage that passed the budget; the run is
+	// cancelled at its next step (a tool call, a nudge, another request),
+	// so the reply that usage paid for is kept and a final answer stays
+	// the run's answer.
+	overBudget error
 }
 
 func (w *watch) Emit(e event.Event) {
 	w.mu.Lock()
+	if w.overBudget != nil && !replyPart(e) {
+		w.stop(w.overBudget)
+	}
 	child := e.ParentToolCallID != "" // a sub-agent's: its cost counts, its totals reach the parent's run_end
 	switch {
 	case e.Type == event.Usage:
 		w.cost += e.CostUSD
-		if w.budget > 0 && w.cost > w.budget {
-			w.stop(fmt.Errorf("%w ($%.4f > $%.4f)", errBudget, w.cost, w.budget))
+		if w.budget > 0 && w.cost > w.budget && w.overBudget == nil {
+			w.overBudget = fmt.Errorf("%w ($%.4f > $%.4f)", errBudget, w.cost, w.budget)
 		}
 	case child:
 	case e.Type == event.ToolCall:
@@ -100,6 +109,14 @@ func (w *watch) result(r *event.ToolOutcome) {
 	}
 }
 
+// replyPart is an event of the reply being streamed (its text, its
+// reasoning, the assistant message it makes), which a passed budget lets
+// finish.
+func replyPart(e event.Event) bool {
+	return e.Type == event.Text || e.Type == event.Reasoning ||
+		e.Type == event.Message && e.Message != nil && e.Message.Role == llm.RoleAssistant
+}
+
 // stop cancels the run once. w.mu is held.
 func (w *watch) stop(err error) {
 	if w.stopped == nil && w.cancel != nil {
@@ -113,5 +130,9 @@ func (w *watch) stop(err error) {
 func (w *watch) snapshot() (event.Totals, []streamjson.Denial, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.totals, append([]streamjson.Denial{}, w.denials...), w.stopped
+	stopped := w.stopped
+	if stopped == nil {
+		stopped = w.overBudget // the run ended on the reply that passed it
+	}
+	return w.totals, append([]streamjson.Denial{}, w.denials...), stopped
 }
