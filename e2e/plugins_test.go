@@ -222,3 +222,22 @@ func TestPluginFromMarketplace(t *testing.T) {
 		t.Errorf("an unknown plugin: exit %d: %s", r.code, r.stderr)
 	}
 }
+
+// TestPluginWithoutVersionReadsCleanly: a plugin.json without "version"
+// is named alone in add's and info's first lines, with no gap for the
+// missing version.
+func TestPluginWithoutVersionReadsCleanly(t *testing.T) {
+	e := newEnv(t)
+	src := filepath.Join(t.TempDir(), "bare")
+	testbin.WriteTree(t, src, map[string]string{
+		".claude-plugin/plugin.json": `{"name": "bare"}`,
+		"commands/hi.md":             "Say hi\n",
+	})
+	work := t.TempDir()
+	if r := e.run(work, "", "plugin", "add", src); r.code != 0 || !strings.HasPrefix(r.stdout, "installed bare from "+src+" (sha256:") {
+		t.Fatalf("plugin add: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if r := e.run(work, "", "plugin", "info", "bare"); r.code != 0 || !strings.HasPrefix(r.stdout, "bare (enabled)\n") {
+		t.Fatalf("plugin info: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}

@@ -98,7 +98,7 @@ func runPluginAdd(ctx context.Context, s stdio, source string, enable bool) erro
 		return err
 	}
 	p, e := added.Plugin, added.Entry
-	fmt.Fprintf(s.out, "installed %s %s from %s (%s)\n", p.Name, p.Version, sourceLine(e), e.Hash)
+	fmt.Fprintf(s.out, "installed %s from %s (%s)\n", strings.TrimSpace(p.Name+" "+p.Version), sourceLine(e), e.Hash)
 	writeParts(s.out, added.Parts)
 	switch {
 	case e.Enabled && added.Parts.Runs():
@@ -201,7 +201,7 @@ func runPluginInfo(s stdio, name string) error {
 	if e.Enabled {
 		state = "enabled"
 	}
-	fmt.Fprintf(s.out, "%s %s (%s)\n", in.Name, e.Version, state)
+	fmt.Fprintf(s.out, "%s (%s)\n", strings.TrimSpace(in.Name+" "+e.Version), state)
 	if p := in.Plugin; p != nil {
 		if p.Description != "" {
 			fmt.Fprintf(s.out, "  %s\n", p.Description)
