@@ -507,6 +507,10 @@ func TestSandboxSettingsAreTheUsersToWiden(t *testing.T) {
 	}
 	_, err := Load(setup(t, `{"sandbox":{"network":"ask-me"}}`, "", env{}, Overrides{}))
 	if err == nil || !strings.Contains(err.Error(), `sandbox.network must be "off", "ask" or "on", not "ask-me"`) {
+		t.Errorf("error %v", err)
+	}
+	_, err = Load(setup(t, `{"sandbox":{"network":true}}`, "", env{}, Overrides{}))
+	if err == nil || !strings.Contains(err.Error(), `sandbox.network must be string, not bool ("off", "ask" or "on")`) {
 		t.Errorf("a bad sandbox.network: %v", err)
 	}
 }

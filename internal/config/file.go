@@ -195,7 +195,7 @@ func ParseFile(name string, data []byte) (*File, []string, error) {
 		var se *json.SyntaxError
 		switch {
 		case errors.As(err, &te):
-			return nil, nil, fmt.Errorf("config: %s:%s: %s must be %s, not %s", name, position(std, te.Offset), te.Field, te.Type, te.Value)
+			return nil, nil, fmt.Errorf("config: %s:%s: %s must be %s, not %s%s", name, position(std, te.Offset), te.Field, te.Type, te.Value, typeHints[te.Field])
 		case errors.As(err, &se):
 			return nil, nil, fmt.Errorf("config: %s:%s: %v", name, position(std, se.Offset), se)
 		}
@@ -362,6 +362,12 @@ type ACP struct {
 	// Terminal true runs bash's commands in the editor's terminal when
 	// the editor offers one (ACP terminal/*): outside Zero's OS sandbox.
 	Terminal *bool `json:"terminal,omitempty"`
+}
+
+// typeHints follow a type error of the keys whose values are easy to
+// write in the wrong type ("network": true).
+var typeHints = map[string]string{
+	"sandbox.network": ` ("off", "ask" or "on")`,
 }
 
 // Sandbox network settings.

@@ -93,7 +93,7 @@ func detect() (string, string) {
 		why := "bwrap is not installed (apt-get install bubblewrap)"
 		if bwErr == nil {
 			if err := probeBwrap(bw); err == nil {
-				return BackendBubblewrap, "bubblewrap at " + bw + ": read-only root, writable workspace and temp, network off unless granted"
+				return BackendBubblewrap, "bubblewrap at " + bw + ": read-only root, writable workspace and temp, network cut off unless sandbox.network lets a command have it"
 			} else {
 				why = "bwrap cannot create namespaces here: " + err.Error()
 			}
