@@ -1,7 +1,6 @@
 package editor
 
 import (
-	"reflect"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -139,13 +138,7 @@ func TestUpDown(t *testing.T) {
 // box go by cell width, not rune index (case B35;
 // https://github.com/can1357/oh-my-pi/issues/2866).
 func TestLayoutCountsCellsOfWideCharacters(t *testing.T) {
-	tests := []struct {
-		text     string
-		cursor   int // graphemes back from the end
-		width    int
-		rows     []string
-		row, col int
-	}{
+	checkLayouts(t, []layoutCase{
 		{"你好世界，你好世界", 0, 10, []string{"你好世界，", "你好世界"}, 1, 8},
 		{"你好世界，你好世界", 4, 10, []string{"你好世界，", "你好世界"}, 1, 0},
 		{"ok 🎉 done", 5, 20, []string{"ok 🎉 done"}, 0, 5},
@@ -153,18 +146,7 @@ func TestLayoutCountsCellsOfWideCharacters(t *testing.T) {
 		{"abcd", 0, 4, []string{"abcd", ""}, 1, 0},
 		{"ab\ncd", 3, 10, []string{"ab", "cd"}, 0, 2},
 		{"a你", 0, 2, []string{"a", "你", ""}, 2, 0},
-	}
-	for _, tt := range tests {
-		var e Editor
-		e.SetValue(tt.text)
-		for i := 0; i < tt.cursor; i++ {
-			e.Left()
-		}
-		l := e.Layout(tt.width)
-		if !reflect.DeepEqual(l.Rows, tt.rows) || l.Row != tt.row || l.Col != tt.col {
-			t.Errorf("Layout(%q,%d) = %q (%d,%d), want %q (%d,%d)", tt.text, tt.width, l.Rows, l.Row, l.Col, tt.rows, tt.row, tt.col)
-		}
-	}
+	})
 }
 
 func TestHistory(t *testing.T) {

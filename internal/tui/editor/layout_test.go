@@ -24,13 +24,7 @@ func TestLayoutDrawsTabsAsSpaces(t *testing.T) {
 // the cursor follows its grapheme. A word longer than the row still breaks
 // at the edge.
 func TestLayoutWrapsAtWordBoundaries(t *testing.T) {
-	tests := []struct {
-		text     string
-		cursor   int // graphemes back from the end
-		width    int
-		rows     []string
-		row, col int
-	}{
+	checkLayouts(t, []layoutCase{
 		{"explain a path please", 0, 12, []string{"explain a ", "path please"}, 1, 11},
 		{"explain a path please", 6, 12, []string{"explain a ", "path please"}, 1, 5},
 		{"explain a path please", 9, 12, []string{"explain a ", "path please"}, 1, 2},
@@ -40,7 +34,21 @@ func TestLayoutWrapsAtWordBoundaries(t *testing.T) {
 		{"one ", 0, 3, []string{"one", ""}, 1, 0},
 		{"a\tword wraps", 0, 7, []string{"a   ", "word ", "wraps"}, 2, 5},
 		{"ok 你好世界", 0, 6, []string{"ok ", "你好世", "界"}, 2, 2},
-	}
+	})
+}
+
+// layoutCase is a text, the cursor (graphemes back from the end) and the
+// width its Layout is asked at, and the rows and cursor it must give.
+type layoutCase struct {
+	text     string
+	cursor   int
+	width    int
+	rows     []string
+	row, col int
+}
+
+func checkLayouts(t *testing.T, tests []layoutCase) {
+	t.Helper()
 	for _, tt := range tests {
 		var e Editor
 		e.SetValue(tt.text)
