@@ -118,28 +118,7 @@ func TestExecInterruptIsResumable(t *testing.T) {
 	dir := t.TempDir()
 	e := newEnv(t)
 	srv := llmtest.NewServer(t)
-	srv.Script(llmtest.Reply(llmtest.Text("partial "), llmtest.Stall(time.Minute)))
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, zeroBin, "exec", "-o", "stream-json", "--base-url", srv.URL(), "--model", "m", "long task")
-	cmd.Dir, cmd.Env = dir, e.vars
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(out)
-	var lines []string
-	for sc.Scan() {
-		lines = append(lines, sc.Text())
-		if strings.Contains(sc.Text(), `"type":"text"`) {
-			cmd.Process.Signal(syscall.SIGINT)
-		}
-	}
-	err := cmd.Wait()
-	ee, ok := err.(*exec.ExitError)
-	if !ok || ee.ExitCode() != 130 {
-		t.Fatalf("want exit 130, got %v", err)
-	}
+	lines := signalMidStream(t, e, dir, srv, syscall.SIGINT)
 	evs := parseStream(t, strings.Join(lines, "\n"))
 	end := evs[len(evs)-1]
 	if end["type"] != "run_end" || end["stopReason"] != "interrupted" || end["subtype"] != "interrupted" || end["isError"] != true {
@@ -334,30 +313,41 @@ func TestPermissionTimeoutComesFromTheUserConfig(t *testing.T) {
 	}
 }
 
+// signalMidStream runs `zero exec -o stream-json` against a reply that
+// streams some text and then stalls, sends sig once the text has arrived,
+// and returns the stream-json lines; zero must exit 130.
+func signalMidStream(t *testing.T, e *env, dir string, srv *llmtest.Server, sig os.Signal) []string {
+	t.Helper()
+	srv.Script(llmtest.Reply(llmtest.Text("partial "), llmtest.Stall(time.Minute)))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, zeroBin, "exec", "-o", "stream-json", "--base-url", srv.URL(), "--model", "m", "long task")
+	cmd.Dir, cmd.Env = dir, e.vars
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(out)
+	var lines []string
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		if strings.Contains(sc.Text(), `"type":"text"`) {
+			cmd.Process.Signal(sig)
+		}
+	}
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 || len(lines) == 0 {
+		t.Fatalf("want exit 130 after stream-json lines, got %v (%d lines)", err, len(lines))
+	}
+	return lines
+}
+
 func TestSIGTERMEndsTheRunCleanly(t *testing.T) {
 	dir := t.TempDir()
 	e := newEnv(t)
 	srv := llmtest.NewServer(t)
-	srv.Script(llmtest.Reply(llmtest.Text("partial "), llmtest.Stall(time.Minute)))
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, zeroBin, "exec", "-o", "stream-json", "--base-url", srv.URL(), "--model", "m", "long")
-	cmd.Dir, cmd.Env = dir, e.vars
-	out, _ := cmd.StdoutPipe()
-	cmd.Start()
-	sc := bufio.NewScanner(out)
-	var last string
-	for sc.Scan() {
-		last = sc.Text()
-		if strings.Contains(last, `"type":"text"`) {
-			cmd.Process.Signal(syscall.SIGTERM)
-		}
-	}
-	err := cmd.Wait()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
-		t.Fatalf("want exit 130, got %v", err)
-	}
-	if !strings.Contains(last, `"type":"run_end"`) || !strings.Contains(last, `"stopReason":"interrupted"`) {
+	lines := signalMidStream(t, e, dir, srv, syscall.SIGTERM)
+	if last := lines[len(lines)-1]; !strings.Contains(last, `"type":"run_end"`) || !strings.Contains(last, `"stopReason":"interrupted"`) {
 		t.Fatalf("last line %s", last)
 	}
 }
