@@ -155,6 +155,19 @@ func TestExecOutputSchemaValidatesAndRetries(t *testing.T) {
 	if strings.Contains(string(reqs[0].Body), "response_format") {
 		t.Fatal("a local server got response_format (only api.openai.com does)")
 	}
+	// The model reads the instruction; the log's prompt is the user's.
+	var prompts []string
+	for _, ev := range readLog(t, s.SessionLog) {
+		if ev["type"] == "run_start" {
+			prompts = append(prompts, ev["prompt"].(string))
+		}
+	}
+	if len(prompts) != 2 || prompts[0] != "count the files" || strings.Contains(prompts[1], "Give your final answer") {
+		t.Fatalf("logged prompts %q", prompts)
+	}
+	if r := e.run(dir, "", "sessions", "list"); !strings.Contains(r.stdout, "count the files") || strings.Contains(r.stdout, "Give your final answer") {
+		t.Fatalf("zero sessions list:\n%s", r.stdout)
+	}
 
 	srv.Script(llmtest.Reply(llmtest.Text("no")), llmtest.Reply(llmtest.Text("still no")), llmtest.Reply(llmtest.Text(`{"count":1.5}`)))
 	s, code, _ = runJSON(t, e, dir, append(base, "count again")...)
@@ -175,7 +188,7 @@ func TestExecEphemeralKeepsNoSessionAndWritesTheLastMessage(t *testing.T) {
 	srv.Script(llmtest.Reply(llmtest.Text("the answer")))
 	last := filepath.Join(dir, "last.txt")
 	s, code, stderr := runJSON(t, e, dir, "--base-url", srv.URL(), "--model", "m", "--ephemeral", "--output-last-message", last, "hi")
-	if code != 0 || s.Subtype != "success" || s.SessionLog != "" {
+	if code != 0 || s.Subtype != "success" || s.SessionLog != "" || s.SessionID != "" {
 		t.Fatalf("exit %d %+v %s", code, s, stderr)
 	}
 	if b, err := os.ReadFile(last); err != nil || string(b) != "the answer" {

@@ -86,18 +86,30 @@ type run struct {
 // final answer or the run stops. It always emits run_start first and
 // run_end last.
 func (a *Agent) Run(ctx context.Context, prompt string) Result {
-	return a.RunWithImages(ctx, prompt, nil)
+	return a.RunInput(ctx, Input{Prompt: prompt})
 }
 
-// RunWithImages is Run with images attached to the prompt: the user
-// message is the prompt's text part, then one image part per image.
-func (a *Agent) RunWithImages(ctx context.Context, prompt string, images []llm.Image) Result {
+// Input is one prompt for RunInput.
+type Input struct {
+	// Prompt is the user's prompt: run_start records it, so session
+	// lists, history and rewind points show what the user asked.
+	Prompt string
+	// Notes follow the prompt in the user message, for the model only:
+	// `!cmd` outputs, --output-schema's instruction.
+	Notes string
+	// Images are attached after the text, one part each.
+	Images []llm.Image
+}
+
+// RunInput is Run with notes and images: the user message is the
+// prompt and its notes as one text part, then one image part per image.
+func (a *Agent) RunInput(ctx context.Context, in Input) Result {
 	r := &run{a: a, id: NewRunID(), start: time.Now()}
-	r.emit(event.Event{Type: event.RunStart, Provider: a.opts.Provider.Name(), Model: a.opts.Model, Prompt: prompt})
-	a.runPrompt = prompt
-	msg := llm.TextMessage(llm.RoleUser, prompt)
-	for i := range images {
-		msg.Parts = append(msg.Parts, llm.Part{Type: llm.PartImage, Image: &images[i]})
+	r.emit(event.Event{Type: event.RunStart, Provider: a.opts.Provider.Name(), Model: a.opts.Model, Prompt: in.Prompt})
+	a.runPrompt = in.Prompt
+	msg := llm.TextMessage(llm.RoleUser, in.Prompt+in.Notes)
+	for i := range in.Images {
+		msg.Parts = append(msg.Parts, llm.Part{Type: llm.PartImage, Image: &in.Images[i]})
 	}
 	r.appendMessage(msg)
 	res := r.loop(ctx)

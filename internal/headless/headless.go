@@ -79,14 +79,18 @@ func Run(ctx context.Context, sess *run.Session, prompt string, o Options) (Outc
 	var out event.Sink
 	var sj *streamjson.Writer
 	var collector *streamjson.Collector
+	id := sess.ID()
+	if o.Ephemeral {
+		id = "" // nothing is kept: an id would promise a --resume that fails
+	}
 	switch o.Output {
 	case StreamJSON:
 		sj = streamjson.NewWriter(o.Stdout)
-		sj.SessionID = sess.ID()
+		sj.SessionID = id
 		out = sj
 	case JSON:
 		collector = streamjson.NewCollector()
-		collector.S.SessionID = sess.ID()
+		collector.S.SessionID = id
 		out = collector
 	case Text, "":
 		if !o.Quiet {
@@ -108,8 +112,8 @@ func Run(ctx context.Context, sess *run.Session, prompt string, o Options) (Outc
 	defer cancel(nil)
 	w := &watch{next: out, budget: o.MaxBudgetUSD, cancel: cancel}
 	images := o.Images // the first prompt's; a schema retry sends text only
-	turn := func(text string) agent.Result {
-		t := run.Turn{Prompt: text, Images: images, Sink: w, Ask: approve, Question: question}
+	turn := func(text, notes string) agent.Result {
+		t := run.Turn{Prompt: text, Notes: notes, Images: images, Sink: w, Ask: approve, Question: question}
 		if o.Schema != nil {
 			t.Schema = o.Schema.Raw()
 		}
@@ -170,12 +174,13 @@ func Run(ctx context.Context, sess *run.Session, prompt string, o Options) (Outc
 // prompted runs prompt and, with a schema, checks the final answer,
 // sending it back with the validation error up to maxSchemaRetries times.
 // The result's Final is the validated JSON; the error is the last
-// validation failure when no answer validated.
-func prompted(prompt string, schema *Schema, turn func(string) agent.Result) (agent.Result, error) {
+// validation failure when no answer validated. The schema's instruction
+// goes as the turn's notes, so the session log's prompt is the user's.
+func prompted(prompt string, schema *Schema, turn func(text, notes string) agent.Result) (agent.Result, error) {
 	if schema == nil {
-		return turn(prompt), nil
+		return turn(prompt, ""), nil
 	}
-	res := turn(prompt + schema.Instruction())
+	res := turn(prompt, schema.Instruction())
 	for try := 0; res.StopReason == event.StopCompleted; try++ {
 		clean, err := schema.Check(res.Final)
 		if err == nil {
@@ -185,7 +190,7 @@ func prompted(prompt string, schema *Schema, turn func(string) agent.Result) (ag
 		if try == maxSchemaRetries {
 			return res, err
 		}
-		res = turn(schema.retryPrompt(err))
+		res = turn(schema.retryPrompt(err), schema.Instruction())
 	}
 	return res, nil
 }

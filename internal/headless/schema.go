@@ -72,10 +72,11 @@ func (s *Schema) Check(answer string) (string, error) {
 	return text, nil
 }
 
-// retryPrompt asks the model to answer again after err.
+// retryPrompt asks the model to answer again after err (the instruction
+// follows it as the turn's notes).
 func (s *Schema) retryPrompt(err error) string {
 	return "Your final answer does not validate against the required JSON Schema: " + err.Error() +
-		"\nAnswer again with only the corrected JSON value." + s.Instruction()
+		"\nAnswer again with only the corrected JSON value."
 }
 
 // unfence drops one ``` or ```json fence around text.

@@ -190,8 +190,14 @@ func TestShellOutputReachesTheNextPrompt(t *testing.T) {
 	if user := lastUserText(srv); user != "thanks" {
 		t.Fatalf("second prompt %q", user)
 	}
-	if len(ofType(logged(t, rt, sess.ID()), event.UserShell)) != 1 {
+	evs := logged(t, rt, sess.ID())
+	if len(ofType(evs, event.UserShell)) != 1 {
 		t.Error("the !cmd is not in the log")
+	}
+	// run_start keeps the user's words alone: session lists and rewind
+	// points show what the user asked, not the notes.
+	if starts := ofType(evs, event.RunStart); len(starts) != 2 || starts[0].Prompt != "why did it fail?" {
+		t.Errorf("run_start prompts %+v", starts)
 	}
 }
 

@@ -304,6 +304,9 @@ type Turn struct {
 	// Schema is a JSON Schema the final answer must match, sent to
 	// providers with structured output (llm.Request.ResponseSchema).
 	Schema json.RawMessage
+	// Notes follow the prompt for the model only (agent.Input.Notes):
+	// the session log's run_start keeps the prompt as the user gave it.
+	Notes string
 }
 
 // Prompt runs one prompt to its end (cancel ctx to interrupt: the loop
@@ -337,7 +340,7 @@ func (s *Session) Prompt(ctx context.Context, t Turn) agent.Result {
 	}
 	s.agent.SetResponseSchema(t.Schema)
 	defer s.agent.SetResponseSchema(nil)
-	res := s.agent.RunWithImages(ctx, s.withShellNotes(prompt), t.Images)
+	res := s.agent.RunInput(ctx, agent.Input{Prompt: prompt, Notes: s.takeShellNotes() + t.Notes, Images: t.Images})
 	if s.ckpt != nil { // the prompt's changes inotify could not see
 		if err := s.ckpt.Settle(); err != nil {
 			warnCheckpoint(err)

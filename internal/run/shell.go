@@ -81,16 +81,16 @@ func (s *Session) noteShell(command string, out ShellOutcome) {
 	s.mu.Unlock()
 }
 
-// withShellNotes returns prompt followed by the pending `!cmd` notes, and
-// forgets them. The prompt goes first, so a session's first prompt (its
-// preview in `zero sessions`) is what the user typed.
-func (s *Session) withShellNotes(prompt string) string {
+// takeShellNotes returns the pending `!cmd` notes, to follow the next
+// prompt in its user message (run_start keeps the prompt alone), and
+// clears them.
+func (s *Session) takeShellNotes() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.shellNotes) == 0 {
-		return prompt
+		return ""
 	}
-	out := prompt + "\n\n" + strings.Join(s.shellNotes, "\n\n")
+	out := "\n\n" + strings.Join(s.shellNotes, "\n\n")
 	s.shellNotes = nil
 	return out
 }
