@@ -384,6 +384,16 @@ func mcpRows(l mcpconfig.Loaded) []mcpRow {
 	return rows
 }
 
+// unreadable is the error of a listing that found nothing to show because
+// a config file could not be read: "no servers configured" would hide
+// that the user's servers are there but broken.
+func unreadable(l mcpconfig.Loaded, shown int) error {
+	if shown > 0 || len(l.Unreadable) == 0 {
+		return nil
+	}
+	return &exitError{ExitFailed, fmt.Errorf("no MCP servers loaded: %s could not be read (the warning above says where); fix it and run this again", strings.Join(l.Unreadable, ", "))}
+}
+
 func mcpList(s stdio, asJSON bool) error {
 	_, l, err := mcpLoad()
 	if err != nil {
@@ -402,9 +412,12 @@ func mcpList(s stdio, asJSON bool) error {
 			return err
 		}
 		fmt.Fprintln(s.out, string(b))
-		return nil
+		return unreadable(l, len(rows))
 	}
 	if len(rows) == 0 {
+		if err := unreadable(l, 0); err != nil {
+			return err
+		}
 		fmt.Fprintf(s.out, "no MCP servers configured: add one with zero mcp add, or import another tool's with zero mcp import --from claude\n")
 		return nil
 	}

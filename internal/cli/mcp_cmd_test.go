@@ -202,3 +202,20 @@ func TestMCPAddErrors(t *testing.T) {
 	}
 	wantLines(t, "list warns", zero("mcp", "list").errOut, "zero: warning: "+path+":4:")
 }
+
+// A config file that does not parse is not "no servers configured": list
+// and doctor name the file, and exit 1; an entry that is not an object
+// says what it must be.
+func TestMCPListNamesAnUnreadableConfig(t *testing.T) {
+	home, dir := isolate(t)
+	broken := filepath.Join(dir, ".mcp.json")
+	writeFile(t, broken, `{"mcpServers": {"x": {"command": "echo",}`)
+	for _, args := range [][]string{{"mcp", "list"}, {"mcp", "list", "--json"}, {"mcp", "doctor"}} {
+		r := zero(args...)
+		if r.code != ExitFailed || strings.Contains(r.out, "no MCP servers configured") || !strings.Contains(r.errOut, broken+" could not be read") || !strings.Contains(r.errOut, ".mcp.json:1:") {
+			t.Errorf("zero %q: exit %d\nstdout: %s\nstderr: %s", args, r.code, r.out, r.errOut)
+		}
+	}
+	writeFile(t, filepath.Join(home, ".claude.json"), `{"mcpServers": {"x": 5}}`)
+	wantLines(t, "list with a number entry", zero("mcp", "list").out, `must be an object with "command" or "url", not number`)
+}

@@ -37,6 +37,9 @@ func mcpDoctor(s stdio) error {
 		fmt.Fprintf(s.out, "%-16s skipped: %s (%s)\n", sk.Name, sk.Reason, sk.Origin)
 	}
 	if len(loaded.Servers) == 0 {
+		if err := unreadable(loaded, len(loaded.Skipped)); err != nil {
+			return err
+		}
 		fmt.Fprintln(s.out, "no MCP servers configured (zero mcp add NAME -- COMMAND, or zero mcp import --from claude)")
 		return nil
 	}

@@ -204,6 +204,9 @@ func millis(ms float64) time.Duration {
 // entryErr words a decoding error of one entry.
 func entryErr(err error) error {
 	if te, ok := err.(*json.UnmarshalTypeError); ok {
+		if te.Field == "" { // the entry itself: te.Type is an internal struct
+			return fmt.Errorf(`must be an object with "command" or "url", not %s`, te.Value)
+		}
 		return fmt.Errorf("%s must be %s, not %s", te.Field, te.Type, te.Value)
 	}
 	return err

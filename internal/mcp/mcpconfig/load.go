@@ -64,6 +64,9 @@ type Loaded struct {
 	// Warnings are problems worth telling the user (a file that does not
 	// parse, a variable not set), each naming its file.
 	Warnings []string
+	// Unreadable are the files that could not be read or parsed (each
+	// also a warning): none of their servers loaded.
+	Unreadable []string
 }
 
 // Skipped is an entry that was found but not loaded (a project not
@@ -169,6 +172,7 @@ func Load(o Options) Loaded {
 		l.Warnings = append(l.Warnings, r.warns...)
 		if err != nil {
 			l.Warnings = append(l.Warnings, err.Error())
+			l.Unreadable = append(l.Unreadable, src.path)
 			continue
 		}
 		over = append(over, r.overrides...)
