@@ -96,7 +96,7 @@ func TestClaudeSettingsHookBlocksAndPermissionRulesDecide(t *testing.T) {
 		t.Errorf("zero hooks list: %d %s %s", l.code, l.stdout, l.stderr)
 	}
 	ht := e.run(dir, "", "hooks", "test", "PreToolUse", "--tool", "Bash", "--input", `{"command":"rm -rf build"}`)
-	if ht.code != 0 || !strings.Contains(ht.stdout, "decision block") || !strings.Contains(ht.stdout, "blocked: no rm -rf here") {
+	if ht.code != 1 || !strings.Contains(ht.stdout, "decision block") || !strings.Contains(ht.stdout, "blocked: no rm -rf here") {
 		t.Errorf("zero hooks test: %d %s %s", ht.code, ht.stdout, ht.stderr)
 	}
 }

@@ -41,7 +41,9 @@ and .zero/hooks.json (the project's, only after zero trust).`,
 		Short: "Run the hooks EVENT would fire and show what each decides",
 		Long: `Runs the hooks that would fire for EVENT (PreToolUse, PostToolUse, Stop, ...)
 with the input a session would send, and shows each one's exit code, time
-and decision. The hooks really run: test them in a folder where that is safe.`,
+and decision. The hooks really run: test them in a folder where that is safe.
+Exits 0 when the event goes on (allowed, asked, or no hook decided), 1 when
+a hook blocked it or stopped the session, so a script can check a hook.`,
 		Example: `  zero hooks test PreToolUse --tool Bash --input '{"command":"rm -rf build"}'
   zero hooks test UserPromptSubmit --prompt "deploy it"`,
 		Args: func(_ *cobra.Command, args []string) error {
@@ -200,6 +202,9 @@ func hooksTest(ctx context.Context, s stdio, evName, tool, input, prompt string)
 		fmt.Fprintf(s.out, "%d later hook(s) did not run: the event was decided\n", n)
 	}
 	fmt.Fprintln(s.out, "result:", resultText(res))
+	if res.Blocked || res.Stop {
+		return &exitError{code: ExitFailed} // the report above says why
+	}
 	return nil
 }
 
