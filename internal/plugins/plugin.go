@@ -229,10 +229,13 @@ type Parts struct {
 	MCP []string
 	// Problems are parts that could not be read.
 	Problems []string
+	// Unread is set when a hooks or MCP file could not be read: what
+	// the plugin would run is not known, so it counts as running.
+	Unread bool
 }
 
 // Runs reports parts that run programs of the plugin's when enabled.
-func (pt Parts) Runs() bool { return len(pt.Hooks)+len(pt.MCP) > 0 }
+func (pt Parts) Runs() bool { return pt.Unread || len(pt.Hooks)+len(pt.MCP) > 0 }
 
 // Parts lists what p brings.
 func (p *Plugin) Parts() Parts {
@@ -253,7 +256,7 @@ func (p *Plugin) Parts() Parts {
 	pt.Problems = append(pt.Problems, agents.Notes...)
 	hc, _, err := p.Hooks()
 	if err != nil {
-		pt.Problems = append(pt.Problems, err.Error())
+		pt.Problems, pt.Unread = append(pt.Problems, err.Error()), true
 	}
 	for _, ev := range hooks.Events {
 		for _, h := range hc[ev] {
@@ -266,7 +269,7 @@ func (p *Plugin) Parts() Parts {
 	}
 	servers, _, err := p.MCPServers(os.LookupEnv)
 	if err != nil {
-		pt.Problems = append(pt.Problems, err.Error())
+		pt.Problems, pt.Unread = append(pt.Problems, err.Error()), true
 	}
 	for _, s := range servers {
 		what := s.URL

@@ -95,6 +95,23 @@ func TestPluginWithoutProgramsIsEnabledAtOnce(t *testing.T) {
 	}
 }
 
+// A hooks or MCP file that does not parse hides what the plugin would
+// run: it installs disabled, the problem shown, as one that runs programs.
+func TestPluginWithUnreadableHooksInstallsDisabled(t *testing.T) {
+	for _, file := range []string{HooksFile, MCPFile} {
+		st := testStore(t)
+		src := filepath.Join(t.TempDir(), "broken")
+		testbin.WriteTree(t, src, map[string]string{"skills/jot/SKILL.md": "---\ndescription: Jots\n---\nJot.\n", file: `{"hooks": {`})
+		added, err := st.Add(context.Background(), src, AddOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if added.Entry.Enabled || !added.Parts.Unread || len(added.Parts.Problems) == 0 {
+			t.Errorf("%s unreadable: enabled %v, parts %+v", file, added.Entry.Enabled, added.Parts)
+		}
+	}
+}
+
 func TestAddRefusesWhatIsNotAPlugin(t *testing.T) {
 	st := testStore(t)
 	for name, files := range map[string]map[string]string{
