@@ -23,8 +23,8 @@ import (
 
 // doctorLong is `zero doctor --help`.
 const doctorLong = `Prints what Zero would use and whether it works: the config files, one
-provider, the shell sandbox, the session store, the skills and custom commands,
-bash and git.
+provider, the shell sandbox, the session store, the skills, custom commands
+and plugins, bash and git.
 
 The provider checked is the active one, or NAME (a profile as
 ` + "`zero providers`" + ` lists it). An OpenAI-compatible server is asked for its
@@ -115,6 +115,7 @@ func runDoctor(s stdio, name string) error {
 	}
 	c.line(err == nil, "sessions: %s %v", dir, errText(err))
 	doctorExtensions(c)
+	doctorPlugins(c)
 	for _, tool := range []string{"bash", "git"} {
 		_, err := exec.LookPath(tool)
 		c.line(err == nil, "%s on PATH %v", tool, errText(err))

@@ -222,3 +222,21 @@ func TestDoctorNamesABrokenConfigOnce(t *testing.T) {
 		t.Fatalf("zero doctor: exit %d\n%s%s", r.code, r.out, r.errOut)
 	}
 }
+
+// zero doctor counts the installed plugins, and an enabled one that no
+// longer loads (edited after install) fails the check, named.
+func TestDoctorListsPlugins(t *testing.T) {
+	home, dir := isolate(t)
+	t.Setenv("XDG_DATA_HOME", filepath.Join(home, ".local", "share"))
+	src := filepath.Join(dir, "notes")
+	writeFile(t, filepath.Join(src, "skills", "jot", "SKILL.md"), "---\ndescription: Jots\n---\nJot.\n")
+	mustRun(t, "plugin", "add", src)
+	if r := zero("doctor"); !strings.Contains(r.out, "✓ plugins: 1 installed, 1 loaded, 0 disabled, 0 not loaded") {
+		t.Fatalf("doctor with a plugin:\n%s", r.out)
+	}
+	writeFile(t, filepath.Join(home, ".local", "share", "zero", "plugins", "notes", "skills", "jot", "SKILL.md"), "edited\n")
+	r := zero("doctor")
+	if r.code != ExitFailed || !strings.Contains(r.out, "✗ plugins: 1 installed, 0 loaded, 0 disabled, 1 not loaded") || !strings.Contains(r.out, "plugin notes not loaded") {
+		t.Errorf("doctor with a modified plugin: exit %d\n%s", r.code, r.out)
+	}
+}

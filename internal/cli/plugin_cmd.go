@@ -158,6 +158,27 @@ func writeParts(w io.Writer, pt plugins.Parts) {
 	}
 }
 
+// doctorPlugins is `zero doctor`'s plugins line: how many are installed
+// and load; an enabled one that does not load (modified, missing,
+// broken) or an unreadable lock file fails the check.
+func doctorPlugins(c *checks) {
+	set := plugins.DefaultStore().Load()
+	active, disabled := 0, 0
+	for _, in := range set.Plugins {
+		switch {
+		case in.Active():
+			active++
+		case !in.Entry.Enabled:
+			disabled++
+		}
+	}
+	c.line(len(set.Warnings) == 0, "plugins: %d installed, %d loaded, %d disabled, %d not loaded (zero plugin list)",
+		len(set.Plugins), active, disabled, len(set.Plugins)-active-disabled)
+	for _, w := range set.Warnings {
+		c.note("  ! %s", w)
+	}
+}
+
 func runPluginList(s stdio) error {
 	set := plugins.DefaultStore().Load()
 	if len(set.Plugins) == 0 {
