@@ -73,6 +73,22 @@ func TestNetworkAskGrantsPerPrefix(t *testing.T) {
 	}
 }
 
+// A prefix grant for curl covers /usr/bin/curl (the same program, named
+// by its path) but not ./curl, a program of the workspace's.
+func TestNetworkGrantCoversTheSystemProgramsPath(t *testing.T) {
+	g, asked := networkGate(t, ModeAutoAccept, Decision{Choice: AllowSession, Prefix: "curl"}, Decision{Choice: Reject})
+	ctx := context.Background()
+	if o := g.Decide(ctx, shellCall("curl -s https://example.com"), bashTool); !o.Allow || !o.Network || len(*asked) != 1 {
+		t.Fatalf("first curl: %+v, asked %d", o, len(*asked))
+	}
+	if o := g.Decide(ctx, shellCall("/usr/bin/curl -s https://example.com/f"), bashTool); !o.Allow || !o.Network || len(*asked) != 1 {
+		t.Errorf("the curl grant did not cover /usr/bin/curl: %+v, asked %d", o, len(*asked))
+	}
+	if o := g.Decide(ctx, shellCall("./curl https://example.com"), bashTool); o.Network || len(*asked) != 2 {
+		t.Errorf("the curl grant covered ./curl: %+v, asked %d", o, len(*asked))
+	}
+}
+
 // A denied network ask is refused (the command does not run) and the
 // model is told why; deny_always saves a denial that refuses the same
 // command without asking again.

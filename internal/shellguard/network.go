@@ -60,7 +60,10 @@ func splitRows(rows ...string) [][]string {
 
 // NetworkNeed is one simple command of a line that the table knows to
 // need the network, with the prefix (its words up to the table's
-// subcommand, as written: "npm install") a grant for it would name.
+// subcommand, as written: "npm install") a grant for it would name. A
+// program named by its path in a system bin folder is named as on PATH
+// ("/usr/bin/curl" is "curl"), so a grant for curl covers both; any
+// other path (./curl, the model's own script) stays as written.
 type NetworkNeed struct {
 	Words  []string
 	Prefix string
@@ -74,12 +77,28 @@ func NetworkNeeds(parts [][]string) []NetworkNeed {
 	for _, p := range parts {
 		for _, row := range networkCommands {
 			if n, ok := matchRow(p, row); ok {
-				out = append(out, NetworkNeed{Words: p, Prefix: strings.Join(p[:n], " ")})
+				words := append([]string{systemName(p[0])}, p[1:]...)
+				out = append(out, NetworkNeed{Words: words, Prefix: strings.Join(words[:n], " ")})
 				break
 			}
 		}
 	}
 	return out
+}
+
+// systemBins are the folders whose programs systemName names as on PATH:
+// the FHS's (https://refspecs.linuxfoundation.org/FHS_3.0/fhs/ch04s04.html)
+// and Homebrew's.
+var systemBins = []string{"/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin", "/usr/local/sbin", "/opt/homebrew/bin"}
+
+// systemName is word's base name when word is a program of a system bin
+// folder, else word.
+func systemName(word string) string {
+	i := strings.LastIndexByte(word, '/')
+	if i < 0 || !slices.Contains(systemBins, word[:i]) {
+		return word
+	}
+	return word[i+1:]
 }
 
 // matchRow reports whether words run the row's command and how many of

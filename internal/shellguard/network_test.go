@@ -32,7 +32,11 @@ func TestNetworkNeedsNamesTheCommandsThatFetch(t *testing.T) {
 		{"git push origin main", []string{"git push"}},
 		{"git ls-remote origin", []string{"git ls-remote"}},
 		{"curl -sS https://example.com", []string{"curl"}},
-		{"/usr/bin/wget -q https://example.com/f", []string{"/usr/bin/wget"}},
+		// a system program's path is its name; any other path is kept
+		{"/usr/bin/wget -q https://example.com/f", []string{"wget"}},
+		{"/usr/local/bin/npm install", []string{"npm install"}},
+		{"./curl https://example.com", []string{"./curl"}},
+		{"/tmp/x/curl https://example.com", []string{"/tmp/x/curl"}},
 		{"sudo apt-get install -y jq", []string{"apt-get install"}},
 		{"timeout 60 go mod download", []string{"go mod download"}},
 		{"npm ci && npm test", []string{"npm ci"}},
