@@ -129,6 +129,18 @@ func TestProviderSwitchRefusesWhatCannotBeUsed(t *testing.T) {
 	if err := b.SetModel(ctx, "qwen/qwen3-coder"); err != nil || b.Info().Model != "qwen/qwen3-coder" || b.Info().Host != run.HostOf(here.URL()) {
 		t.Errorf("/model qwen/qwen3-coder: %v, now %s · %s", err, b.Info().Model, b.Info().Host)
 	}
+	// /model says so when the switch may not be what the user meant.
+	warn := unlistedModel(ctx, b, "qwen/qwen3-coder", b.Info().Model)
+	if !strings.Contains(warn, `no provider profile "qwen"`) || !strings.Contains(warn, `the server does not list "qwen/qwen3-coder"`) {
+		t.Errorf("/model qwen/qwen3-coder warns %q", warn)
+	}
+	here.SetModels("qwen/qwen3-coder")
+	if warn := unlistedModel(ctx, b, "qwen/qwen3-coder", b.Info().Model); strings.Contains(warn, "does not list") {
+		t.Errorf("a listed model warns %q", warn)
+	}
+	if warn := unlistedModel(ctx, b, "custom/qwen/qwen3-coder", b.Info().Model); warn != "" {
+		t.Errorf("a profile's listed model warns %q", warn)
+	}
 }
 
 // On screen: /provider lists the profiles with the one in use marked,

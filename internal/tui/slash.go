@@ -192,7 +192,7 @@ func (m *Model) slash(line string) tea.Cmd {
 				return "", err
 			}
 			i := b.Info()
-			return "model: " + i.Model + " · " + i.Host, nil
+			return "model: " + i.Model + " · " + i.Host + unlistedModel(ctx, b, arg, i.Model), nil
 		})
 	case "provider":
 		return m.providerCmd(arg)

@@ -21,7 +21,8 @@ func TestSlashCommands(t *testing.T) {
 	}{
 		{"/help", "", []string{"/resume <id|prefix>", "ctrl+r               reverse history search", "/clear", "new session; old conversation scrolled off the screen", "ctrl+l               scroll the screen clear"}},
 		{"/model", "models", []string{"model: qwen3-coder", "● qwen3-coder", "  qwen3-coder-30b", "  llama-3.3-70b", "switch with /model <name>"}},
-		{"/model llama3", "model llama3", []string{"model: llama3"}},
+		{"/model llama3", "model llama3", []string{"model: llama3", `! the server does not list "llama3"`}},
+		{"/model qwen3-coder-30b", "model qwen3-coder-30b", []string{"model: qwen3-coder-30b"}},
 		{"/config", "report config", []string{"report of config"}},
 		{"/context", "report context", []string{"report of context"}},
 		{"/logs", "report logs", []string{"report of logs"}},
