@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -68,7 +69,7 @@ func (s *Session) UseProvider(ctx context.Context, name, model string) (config.R
 	if err := rt.reloadProfiles(); err != nil {
 		return config.Resolved{}, err
 	}
-	r, err := rt.Config.Resolve(name, model)
+	r, err := rt.resolve(name, model)
 	if err != nil {
 		return config.Resolved{}, err
 	}
@@ -113,13 +114,13 @@ func (rt *Runtime) ProvidersReport() string {
 	model, _ := rt.ModelWindow()
 	var rows [][]string
 	listed := false
-	for _, p := range rt.Config.Providers {
+	for _, p := range rt.Profiles() {
 		mark, m := "  ", p.Model
 		if p.Name == active.Name {
 			mark, m, listed = "● ", model, true
 		}
 		kind, note := string(p.Kind), ""
-		if r, err := rt.Config.Resolve(p.Name, m); err != nil {
+		if r, err := rt.resolve(p.Name, m); err != nil {
 			note = err.Error()
 		} else {
 			kind, m = string(r.Kind), r.Model
@@ -167,6 +168,21 @@ func (rt *Runtime) reloadProfiles() error {
 	return nil
 }
 
+// Profiles is a copy of the configured provider profiles, safe to call
+// while another goroutine re-reads them (reloadProfiles).
+func (rt *Runtime) Profiles() []config.Provider {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return slices.Clone(rt.Config.Providers)
+}
+
+// resolve is Config.Resolve under the lock reloadProfiles takes.
+func (rt *Runtime) resolve(name, model string) (*config.Resolved, error) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return rt.Config.Resolve(name, model)
+}
+
 // missingKey names the variable profile r's key would come from when r
 // has none but needs one (a vendor API, or a profile naming apiKeyEnv),
 // else "".
@@ -174,7 +190,7 @@ func (rt *Runtime) missingKey(r *config.Resolved) string {
 	if r.APIKey != "" {
 		return ""
 	}
-	for _, p := range rt.Config.Providers {
+	for _, p := range rt.Profiles() {
 		if p.Name == r.Name && p.APIKeyEnv != "" {
 			return p.APIKeyEnv
 		}

@@ -273,7 +273,7 @@ func (b *RunBackend) Providers(context.Context) (string, error) { return b.rt.Pr
 // ProviderNames implements providerSwitcher.
 func (b *RunBackend) ProviderNames() []string {
 	var out []string
-	for _, p := range b.rt.Config.Providers {
+	for _, p := range b.rt.Profiles() {
 		out = append(out, p.Name)
 	}
 	return out
