@@ -83,3 +83,41 @@ func TestEndToEndResumePicker(t *testing.T) {
 	}
 	x.exit()
 }
+
+// TestEndToEndSetupWithMoreServersThanRows: 30 models do not fit a
+// 24-row pane; the setup shows a window of them (↓ scrolls), any number
+// can be typed, and once it closes no setup row is left in the pane or
+// its scrollback (a frame taller than the pane scrolled rows into the
+// history, where erasing cannot reach them).
+func TestEndToEndSetupWithMoreServersThanRows(t *testing.T) {
+	bin := buildZero(t)
+	srv := llmtest.NewServer(t)
+	var models []string
+	for i := 1; i <= 30; i++ {
+		models = append(models, "model-"+strconv.Itoa(100+i))
+	}
+	srv.SetModels(models...)
+	srv.Script(llmtest.Reply(llmtest.Text("hello from model 125")))
+	scan := "ZERO_SCAN_PORTS=" + strconv.Itoa(portOf(t, srv.URL())) + " " + bin
+
+	x, _ := startAppWithHome(t, scan, t.TempDir())
+	x.waitFor("the setup's window", func(l []string) bool {
+		return contains(l, " 1. model-101") && contains(l, "1-15 of 30 shown") && !contains(l, "model-116") && contains(l, "number, then Enter")
+	})
+	for range 12 {
+		x.run("send-keys", "-t", "zero", "Down")
+	}
+	x.waitFor("the window scrolled", func(l []string) bool {
+		return contains(l, "27. model-127") && contains(l, "13-27 of 30 shown") && !contains(l, " 1. model-101")
+	})
+	x.typeLine("25")
+	x.waitFor("the app on model 25", func(l []string) bool { return contains(l, "model-125 ·") && contains(l, "ask anything") })
+	for _, l := range x.screen() {
+		if strings.Contains(l, ". model-1") || strings.Contains(l, "of 30 shown") || strings.Contains(l, "hosted, with your API key") {
+			t.Fatalf("a setup row was left in the pane or its scrollback: %q\n%s", l, strings.Join(x.screen(), "\n"))
+		}
+	}
+	x.typeLine("hi")
+	x.waitFor("the reply", func(l []string) bool { return contains(l, "hello from model 125") })
+	x.exit()
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/zero-agent/zero/internal/config"
 	"github.com/zero-agent/zero/internal/providers/discovery"
+	"github.com/zero-agent/zero/internal/tui/cells"
 	"github.com/zero-agent/zero/internal/tui/sanitize"
 )
 
@@ -77,6 +78,9 @@ type setupModel struct {
 	key     []rune
 	problem string
 	done    bool
+	// width and height are the terminal's (0 until Bubble Tea says); top
+	// is the first server row shown when they do not all fit.
+	width, height, top int
 	// erase: the setup's rows go when it quits, so the app (or the
 	// message Esc leaves) starts on a clean terminal.
 	erase erasing
@@ -86,6 +90,8 @@ func (m *setupModel) Init() tea.Cmd { return nil }
 
 func (m *setupModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
 	case tea.PasteMsg:
 		if m.hosted != "" {
 			m.key = append(m.key, []rune(strings.TrimSpace(msg.Content))...)
@@ -100,6 +106,8 @@ func (m *setupModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				m.erase.closed = true
 				return m, tea.Quit
 			}
+		case "up", "down", "pgup", "pgdown":
+			m.scroll(msg.String())
 		case "backspace":
 			if m.hosted != "" && len(m.key) > 0 {
 				m.key = m.key[:len(m.key)-1]
@@ -144,29 +152,62 @@ func (m *setupModel) enter() bool {
 }
 
 func (m *setupModel) View() tea.View {
-	var b strings.Builder
-	b.WriteString("zero: nothing is configured yet (no provider, key or profile). Pick what to use:\n")
+	var lines []string
+	lines = append(lines, "zero: nothing is configured yet (no provider, key or profile). Pick what to use:")
 	if len(m.choices) == 0 {
-		fmt.Fprintf(&b, "  no model server on 127.0.0.1 (ports %s)\n", m.ports)
+		lines = append(lines, fmt.Sprintf("  no model server on 127.0.0.1 (ports %s)", m.ports))
 	} else {
-		b.WriteString("  model servers on 127.0.0.1:\n")
+		lines = append(lines, "  model servers on 127.0.0.1:")
 	}
-	for i, c := range m.choices {
-		fmt.Fprintf(&b, "  %2d. %s  (%s %s)\n", i+1, sanitize.Line(c.Model), c.Server.Kind, c.Server.BaseURL)
+	first, shown := m.window()
+	for i, c := range m.choices[first : first+shown] {
+		lines = append(lines, fmt.Sprintf("  %2d. %s  (%s %s)", first+i+1, sanitize.Line(c.Model), c.Server.Kind, c.Server.BaseURL))
 	}
-	b.WriteString("  hosted, with your API key:\n")
+	if shown < len(m.choices) {
+		lines = append(lines, fmt.Sprintf("      … %d-%d of %d shown: ↑/↓ for the others", first+1, first+shown, len(m.choices)))
+	}
+	lines = append(lines, "  hosted, with your API key:")
 	for i, h := range hostedProviders {
-		fmt.Fprintf(&b, "  %2d. %s\n", len(m.choices)+i+1, h)
+		lines = append(lines, fmt.Sprintf("  %2d. %s", len(m.choices)+i+1, h))
 	}
 	if m.problem != "" {
-		b.WriteString("  ! " + m.problem + "\n")
+		lines = append(lines, "  ! "+m.problem)
 	}
 	if m.hosted == "" {
-		b.WriteString("number, then Enter (Esc quits): " + m.typed)
+		lines = append(lines, "number, then Enter (Esc quits): "+m.typed)
 	} else {
-		b.WriteString("paste your " + m.hosted + " API key, then Enter (Esc quits): " + strings.Repeat("•", len(m.key)))
+		lines = append(lines, "paste your "+m.hosted+" API key, then Enter (Esc quits): "+strings.Repeat("•", len(m.key)))
 	}
-	return m.erase.view(b.String())
+	if m.width > 0 { // one row each: a wrapped row would scroll the frame, leaving rows behind
+		for i, l := range lines {
+			lines[i] = cells.Truncate(l, m.width-1, "…")
+		}
+	}
+	return m.erase.view(strings.Join(lines, "\n"))
+}
+
+// setupFixedRows are the setup's rows besides the server list: the
+// header, two list headings, the hosted providers, a problem, the
+// prompt and the "… shown" line.
+var setupFixedRows = 6 + len(hostedProviders)
+
+// window is the part of the server list that fits the terminal: the
+// first row shown and how many (all while the height is unknown).
+func (m *setupModel) window() (first, shown int) {
+	fit := m.height - setupFixedRows
+	if m.height == 0 || len(m.choices) <= fit+1 {
+		return 0, len(m.choices)
+	}
+	fit = max(fit, 1)
+	first = min(max(m.top, 0), len(m.choices)-fit)
+	return first, fit
+}
+
+// scroll moves the server list's window by a row (↑/↓) or a page.
+func (m *setupModel) scroll(key string) {
+	first, shown := m.window()
+	step := map[string]int{"up": -1, "down": 1, "pgup": -shown, "pgdown": shown}[key]
+	m.top = min(max(first+step, 0), len(m.choices)-shown)
 }
 
 // save writes the pick as the active profile of the user config and says
