@@ -73,6 +73,7 @@ type pickerModel struct {
 	items  []Session
 	cur    int
 	width  int
+	height int // 0 until Bubble Tea says
 	picked string
 	erase  erasing
 }
@@ -82,7 +83,7 @@ func (m *pickerModel) Init() tea.Cmd { return nil }
 func (m *pickerModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.width = msg.Width
+		m.width, m.height = msg.Width, msg.Height
 	case tea.KeyPressMsg:
 		switch msg.String() {
 		case "esc", "ctrl+c", "q":
@@ -108,10 +109,16 @@ func (m *pickerModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // rows renders the window of sessions around the cursor.
+// It fits a short terminal too (with the heading, one row each): a
+// frame taller than the screen would scroll rows out of the erase's reach.
 func (m *pickerModel) rows() []string {
-	first := min(max(m.cur-pickerRows/2, 0), max(len(m.items)-pickerRows, 0))
+	n := pickerRows
+	if m.height > 1 {
+		n = min(n, m.height-1)
+	}
+	first := min(max(m.cur-n/2, 0), max(len(m.items)-n, 0))
 	var out []string
-	for i := first; i < min(first+pickerRows, len(m.items)); i++ {
+	for i := first; i < min(first+n, len(m.items)); i++ {
 		s := m.items[i]
 		prompt := sanitize.Line(strings.ReplaceAll(s.Preview, "\n", " "))
 		row := fmt.Sprintf("%s  %s  %s", s.Updated, plural(s.Turns, "prompt"), prompt)
@@ -127,6 +134,7 @@ func (m *pickerModel) rows() []string {
 
 func (m *pickerModel) View() tea.View {
 	head := fmt.Sprintf("resume which session of this project? (%d; ↑/↓, Enter resumes, Esc cancels)", len(m.items))
+	head = cells.Truncate(head, max(m.width-1, 20), "…")
 	return m.erase.view(strings.Join(append([]string{head}, m.rows()...), "\n"))
 }
 

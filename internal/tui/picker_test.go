@@ -2,8 +2,10 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -127,25 +129,34 @@ func inTerm(scr *vterm, w, h int) ([]tea.ProgramOption, io.WriteCloser) {
 func TestResumePickerLeavesNothingBehind(t *testing.T) {
 	list := []Session{{ID: "s2", Turns: 3, Preview: "newer question", Updated: "10:02"},
 		{ID: "s1", Turns: 1, Preview: "older question", Updated: "09:41"}}
-	scr := newTerm(80, 12)
-	opts, kb := inTerm(scr, 80, 12)
-	picked := make(chan string, 1)
-	go func() {
-		id, err := pickSession(context.Background(), list, scr, opts...)
-		if err != nil {
-			t.Error(err)
-		}
-		picked <- id
-	}()
-	scr.waitFor(t, "the picker", func(l []string) bool { return contains(l, "older question") })
-	io.WriteString(kb, "\x1b[B\r")
-	if id := <-picked; id != "s1" {
-		t.Errorf("picked %q, want s1", id)
+	many := slices.Clone(list)
+	for i := range 12 { // more than a 6-row terminal holds
+		many = append(many, Session{ID: fmt.Sprint("old", i), Turns: 1, Preview: "an old question", Updated: "08:00"})
 	}
-	kb.Close()
-	for _, l := range scr.lines() {
-		if strings.Contains(l, "question") || strings.Contains(l, "resume which") {
-			t.Errorf("left on the terminal: %q\n%s", l, strings.Join(scr.lines(), "\n"))
+	for _, tt := range []struct {
+		w, h int
+		list []Session
+	}{{80, 12, list}, {40, 6, many}} { // 40 columns: the heading would wrap
+		scr := newTerm(tt.w, tt.h)
+		opts, kb := inTerm(scr, tt.w, tt.h)
+		picked := make(chan string, 1)
+		go func() {
+			id, err := pickSession(context.Background(), tt.list, scr, opts...)
+			if err != nil {
+				t.Error(err)
+			}
+			picked <- id
+		}()
+		scr.waitFor(t, "the picker", func(l []string) bool { return contains(l, "older question") })
+		io.WriteString(kb, "\x1b[B\r")
+		if id := <-picked; id != "s1" {
+			t.Errorf("%dx%d: picked %q, want s1", tt.w, tt.h, id)
+		}
+		kb.Close()
+		for _, l := range scr.lines() {
+			if strings.Contains(l, "question") || strings.Contains(l, "resume which") {
+				t.Errorf("%dx%d: left on the terminal: %q\n%s", tt.w, tt.h, l, strings.Join(scr.lines(), "\n"))
+			}
 		}
 	}
 }
