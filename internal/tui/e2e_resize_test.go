@@ -27,9 +27,10 @@ import (
 // (60 then 45 columns) and narrowed then widened; a single narrowing of
 // one is TestEndToEndNarrowingKeepsOneCopy. The two narrowing cases once
 // left one clipped row of the old region in tmux's history in 1 run of 10
-// and were left out; a rewrap that lands between two reads of one write,
-// while the renderer draws a row wider than the new width, would still do
-// it (the cursor goes with the part of that row it had reached).
+// and were left out for a while; a rewrap that lands between two reads of
+// one write, while the renderer draws a row wider than the new width,
+// would still do it (the cursor goes with the part of that row it had
+// reached).
 func TestEndToEndResizeWhileStreaming(t *testing.T) {
 	bin := buildZero(t)
 	for _, tc := range []struct {
@@ -117,20 +118,27 @@ func checkLiveRegionOnce(t *testing.T, lines []string) {
 // TestEndToEndNarrowingKeepsOneCopy is the QA report on narrowing: while a
 // long paragraph streams (its unfinished lines fill the live region) and
 // while idle with a footer that has to wrap, narrowing the pane leaves no
-// second copy of the live region in the scrollback. tmux scrolls the
-// screen into its history when the erase starts on the screen's first
-// row (scroll-on-clear); erase.go keeps the erase from looking like that.
-// A long paragraph hands its finished rows to the scrollback as it
-// streams (markdown.Stream), so the live region stays short enough to
-// survive the rewrap.
+// second copy of the live region in the scrollback and every word of the
+// paragraph exactly once. tmux scrolls the screen into its history when
+// the erase starts on the screen's first row (scroll-on-clear); erase.go
+// keeps the erase from looking like that. A long paragraph hands its
+// finished rows to the scrollback as it streams (markdown.Stream), so the
+// live region stays short enough to survive the rewrap.
+//
+// The 15-row pane narrowed to 60 columns once left one paragraph row twice
+// in every run: the renderer shortens a live row with "erase to the end of
+// the line", which leaves the row's count of used cells at its old length,
+// tmux splits a row by that count when it rewraps (grid_reflow,
+// https://github.com/tmux/tmux/blob/3.3a/grid.c), so the row took one row
+// more than its text, and the erase, placed by counting from the frame's
+// text the rows the rewrap added above the cursor (then in the input box),
+// started one row low. Since the cursor rests on the region's
+// first cell (reflow.go), which tmux carries with it through the rewrap
+// (screen_reflow, https://github.com/tmux/tmux/blob/3.3a/screen.c), such
+// rows lie below the cursor and the erase takes them.
 func TestEndToEndNarrowingKeepsOneCopy(t *testing.T) {
 	bin := buildZero(t)
-	// dupRows: rows a narrowing may leave twice. On a 15-row pane the
-	// renderer has rewritten a live row shorter ("erase to the end of the
-	// line") and tmux still rewraps it by its old length, which the app
-	// cannot see; counting it anyway (tried) overshoots elsewhere and
-	// erases transcript rows, which is worse.
-	for _, size := range []struct{ w, h, to, dupRows int }{{100, 30, 80, 0}, {80, 15, 60, 1}} {
+	for _, size := range []struct{ w, h, to int }{{100, 30, 80}, {80, 15, 60}} {
 		t.Run(fmt.Sprintf("streaming paragraph %dx%d to %d", size.w, size.h, size.to), func(t *testing.T) {
 			t.Parallel()
 			srv := llmtest.NewServer(t)
@@ -147,17 +155,10 @@ func TestEndToEndNarrowingKeepsOneCopy(t *testing.T) {
 			x.run("resize-window", "-t", "zero", "-x", fmt.Sprint(size.to), "-y", fmt.Sprint(size.h))
 			x.waitFor("the end of the reply", func(l []string) bool { return contains(l, fmt.Sprintf("W%03d", n)) && contains(l, "ask anything") })
 			all := strings.Join(x.screen(), "\n")
-			twice := 0
 			for i := 1; i <= n; i++ {
-				switch c := strings.Count(all, fmt.Sprintf("W%03d", i)); {
-				case c == 2:
-					twice++
-				case c != 1:
+				if c := strings.Count(all, fmt.Sprintf("W%03d", i)); c != 1 {
 					t.Errorf("W%03d appears %d times", i, c)
 				}
-			}
-			if twice > size.dupRows*(size.w/28+1) { // a row holds w/28 words
-				t.Errorf("%d words appear twice (more than %d rows)", twice, size.dupRows)
 			}
 			if c := strings.Count(all, "esc esc to interrupt"); c != 0 {
 				t.Errorf("the status line was left behind %d times", c)
