@@ -245,3 +245,23 @@ func TestLoopNewRefusesBadNamesTemplatesAndExistingLoops(t *testing.T) {
 		t.Fatalf("list: %s", r.stdout)
 	}
 }
+
+// A loop with no model to wake is refused before its first wake: exit 2
+// naming what to configure, no wake spent, no gate run, not paused.
+func TestLoopWithoutAModelIsRefusedWithoutSpendingAWake(t *testing.T) {
+	le := newLoopEnv(t)
+	dir := le.newLoop("nomodel", "[budget]\nmax_wakes = 1\non_exhaust = \"pause\"\n[[gate]]\nname = \"ok\"\nrun = \"touch gate-ran; exit 1\"\n")
+	le.zero("arm", "nomodel")
+	r := le.zero("run", "nomodel", "--once", "--base-url", "http://127.0.0.1:1/v1")
+	if r.code != 2 || !strings.Contains(r.stderr, "loop nomodel cannot wake (no wake was used)") {
+		t.Fatalf("run without a model: %d\n%s", r.code, r.stderr)
+	}
+	for _, tick := range readTicks(t, dir) {
+		if tick["kind"] != "arm" {
+			t.Errorf("a refused run recorded %v", tick)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(le.work, "gate-ran")); err == nil {
+		t.Error("a gate ran")
+	}
+}

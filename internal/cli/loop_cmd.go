@@ -205,6 +205,9 @@ func runLoop(s stdio, name string, over *overrides, once, quiet bool) error {
 	if err != nil {
 		return err
 	}
+	if err := wakeable(l, s, over); err != nil {
+		return err
+	}
 	r := &loops.Runner{Loop: l, Once: once, Log: s.err, Workdir: over.workdir,
 		Wake: func(ctx context.Context, in loops.WakeInput) loops.WakeOutput {
 			return wakeOnce(ctx, s, over, quiet, in)
@@ -219,6 +222,30 @@ func runLoop(s stdio, name string, over *overrides, once, quiet bool) error {
 	case end.Kind == loops.KindStop && end.Reason == "interrupted":
 		return &exitError{ExitInterrupted, fmt.Errorf("loop %s interrupted", name)}
 	}
+	return nil
+}
+
+// wakeable opens the run layer as a wake would, once, before the first
+// wake: a loop with no model (or a broken config) is refused at once,
+// without spending a wake of its budget, running its gates or pausing it.
+func wakeable(l *loops.Loop, s stdio, over *overrides) error {
+	cfg, err := l.Config()
+	if err != nil {
+		return nil // Run reports it
+	}
+	workdir := over.workdir
+	if workdir == "" {
+		workdir = cfg.Run.Workdir
+	}
+	if _, err := os.Stat(workdir); err != nil {
+		return nil // the wake records it, naming [run] workdir
+	}
+	rt, err := run.Open(run.Options{Workdir: workdir, AddDirs: over.addDirs, Overrides: over.config(),
+		AutoApprove: over.autoApprove, NoSandbox: over.noSandbox, Stderr: io.Discard})
+	if err != nil {
+		return fmt.Errorf("loop %s cannot wake (no wake was used): %w", l.Name, err)
+	}
+	rt.Close()
 	return nil
 }
 
