@@ -111,6 +111,9 @@ type agent struct {
 	// terminal whether it offered terminal/*.
 	fs       acpsdk.FileSystemCapabilities
 	terminal bool
+	// provider is the hosted provider an API-key auth method chose for
+	// later sessions ("": the config's choice; auth.go).
+	provider string
 }
 
 func newAgent(o Options) *agent {
@@ -126,17 +129,11 @@ var (
 	_ acpsdk.AgentLoader = (*agent)(nil)
 )
 
-// authLocal is the one auth method: Zero's own configuration (a local
-// server needs no key; a hosted provider's key is in the config or the
-// environment, as for the CLI).
-const authLocal = "zero-config"
-
 func (a *agent) Initialize(_ context.Context, p acpsdk.InitializeRequest) (acpsdk.InitializeResponse, error) {
 	a.mu.Lock()
 	a.fs = p.ClientCapabilities.Fs
 	a.terminal = p.ClientCapabilities.Terminal
 	a.mu.Unlock()
-	desc := "Use the providers of Zero's config and environment (no key for local servers)"
 	return acpsdk.InitializeResponse{
 		ProtocolVersion: acpsdk.ProtocolVersionNumber,
 		AgentInfo:       &acpsdk.Implementation{Name: "zero", Title: acpsdk.Ptr("Zero"), Version: a.o.Version},
@@ -150,15 +147,8 @@ func (a *agent) Initialize(_ context.Context, p acpsdk.InitializeRequest) (acpsd
 				Close:  &acpsdk.SessionCloseCapabilities{},
 			},
 		},
-		AuthMethods: []acpsdk.AuthMethod{{Agent: &acpsdk.AuthMethodAgent{Id: authLocal, Name: "Zero's configuration", Description: &desc}}},
+		AuthMethods: authMethods(),
 	}, nil
-}
-
-func (a *agent) Authenticate(_ context.Context, p acpsdk.AuthenticateRequest) (acpsdk.AuthenticateResponse, error) {
-	if p.MethodId != authLocal {
-		return acpsdk.AuthenticateResponse{}, acpsdk.NewInvalidParams(fmt.Sprintf("unknown auth method %q (zero offers %q)", p.MethodId, authLocal))
-	}
-	return acpsdk.AuthenticateResponse{}, nil
 }
 
 func (a *agent) Logout(context.Context, acpsdk.LogoutRequest) (acpsdk.LogoutResponse, error) {
@@ -292,7 +282,7 @@ func (a *agent) open(cwd string, dirs []string, servers []acpsdk.McpServer, w ru
 	if err != nil {
 		return nil, acpsdk.NewInvalidParams(err.Error())
 	}
-	o := a.o.Run
+	o := a.withProvider(a.o.Run)
 	o.MCPServers = extra
 	o.Workdir, o.AddDirs = cwd, append(append([]string(nil), o.AddDirs...), dirs...)
 	// ask_user is offered: a question with choices reaches the editor
@@ -321,9 +311,15 @@ func (a *agent) open(cwd string, dirs []string, servers []acpsdk.McpServer, w ru
 	return s, nil
 }
 
-// openError is a run-layer error as a JSON-RPC one: configuration
-// problems are the client's to show (invalid params), the rest internal.
+// openError is a run-layer error as a JSON-RPC one: a hosted provider
+// without its key is auth_required (the editor offers the auth methods),
+// other configuration problems are the client's to show (invalid
+// params), the rest internal.
 func openError(err error) error {
+	var ke *run.KeyError
+	if errors.As(err, &ke) {
+		return acpsdk.NewAuthRequired(err.Error())
+	}
 	var ce *run.ConfigError
 	var iu *run.InUseError
 	if errors.As(err, &ce) || errors.As(err, &iu) {

@@ -141,7 +141,7 @@ func (c *Config) resolve(pr *profile, model string) (*Resolved, error) {
 	case pr.APIKeyEnv != "":
 		r.APIKey, r.KeySource = c.getenv(pr.APIKeyEnv), "env "+pr.APIKeyEnv
 	default:
-		if env := kindKeyEnv(kind); env != "" {
+		if env := KeyEnv(kind); env != "" {
 			r.APIKey, r.KeySource = c.getenv(env), "env "+env
 		}
 	}
@@ -151,9 +151,10 @@ func (c *Config) resolve(pr *profile, model string) (*Resolved, error) {
 	return r, nil
 }
 
-// kindKeyEnv is the conventional key variable of a kind, used for user
-// profiles that name no apiKeyEnv.
-func kindKeyEnv(k Kind) string {
+// KeyEnv is the conventional key variable of a kind ("" for an
+// OpenAI-compatible server): the built-in profile's, used for user
+// profiles that name no apiKeyEnv and in what a missing key asks to set.
+func KeyEnv(k Kind) string {
 	for _, b := range builtins {
 		if b.Kind == k {
 			return b.APIKeyEnv

@@ -50,6 +50,20 @@ func (k Kind) valid() bool {
 	return false
 }
 
+// Vendor is the name the vendor of a hosted API's kind gives it
+// ("OpenAI"), for what a user is shown; "" for a compatible server.
+func (k Kind) Vendor() string {
+	switch k {
+	case KindOpenAI:
+		return "OpenAI"
+	case KindAnthropic:
+		return "Anthropic"
+	case KindGemini:
+		return "Gemini"
+	}
+	return ""
+}
+
 // Provider is one provider profile as written in a config file.
 type Provider struct {
 	// Name identifies the profile ("openai", "ollama", "work-vllm").

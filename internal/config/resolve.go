@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,6 +21,12 @@ var builtins = []Provider{
 	{Name: "anthropic", Kind: KindAnthropic, BaseURL: "https://api.anthropic.com", APIKeyEnv: "ANTHROPIC_API_KEY"},
 	{Name: "gemini", Kind: KindGemini, BaseURL: "https://generativelanguage.googleapis.com", APIKeyEnv: "GEMINI_API_KEY"},
 }
+
+// Hosted are the built-in profiles of the hosted APIs (OpenAI, Anthropic,
+// Gemini), each with the variable its key comes from: what the
+// environment alone selects, and what `zero acp` offers as API-key auth
+// methods.
+func Hosted() []Provider { return slices.Clone(builtins) }
 
 // DefaultModels is the model used for a kind when none is configured.
 // openai-compatible has none: the server's own list decides.

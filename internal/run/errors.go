@@ -18,3 +18,14 @@ type UnconfiguredError struct{ *ConfigError }
 
 // Unwrap makes it a ConfigError to errors.As.
 func (e *UnconfiguredError) Unwrap() error { return e.ConfigError }
+
+// KeyError is the ConfigError of a hosted API chosen without its key
+// (NeedKey): Provider is the profile, Env the variable to set. `zero acp`
+// answers it with auth_required.
+type KeyError struct {
+	*ConfigError
+	Provider, Env string
+}
+
+// Unwrap makes it a ConfigError to errors.As.
+func (e *KeyError) Unwrap() error { return e.ConfigError }

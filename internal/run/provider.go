@@ -66,16 +66,16 @@ func secondsEnv(name string) (time.Duration, error) {
 }
 
 // NeedKey fails fast, before any network, when a vendor API is chosen
-// without its key.
+// without its key: a *KeyError.
 func NeedKey(r *config.Resolved) error {
 	if r.APIKey != "" {
 		return nil
 	}
-	env := kindKeyEnv(r.Kind)
+	env := config.KeyEnv(r.Kind)
 	if env == "" {
 		return nil
 	}
-	return configErrorf("provider %s needs an API key: set %s (or apiKeyEnv in its profile), or pick a local server with --base-url", r.Name, env)
+	return &KeyError{ConfigError: &ConfigError{fmt.Sprintf("provider %s needs an API key: set %s (or apiKeyEnv in its profile), or pick a local server with --base-url", r.Name, env)}, Provider: r.Name, Env: env}
 }
 
 // ModelIDs lists the model ids provider r offers: the catalog for vendor

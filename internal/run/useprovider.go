@@ -151,12 +151,6 @@ func (rt *Runtime) ProvidersReport() string {
 	return b.String()
 }
 
-// kindKeyEnv is the key variable of a vendor kind ("" for a compatible
-// server), as NeedKey names it.
-func kindKeyEnv(k config.Kind) string {
-	return map[config.Kind]string{config.KindOpenAI: "OPENAI_API_KEY", config.KindAnthropic: "ANTHROPIC_API_KEY", config.KindGemini: "GEMINI_API_KEY"}[k]
-}
-
 // reloadProfiles adds the profiles the user file gained since the start
 // (config.ReloadProfiles).
 func (rt *Runtime) reloadProfiles() error {
@@ -195,5 +189,5 @@ func (rt *Runtime) missingKey(r *config.Resolved) string {
 			return p.APIKeyEnv
 		}
 	}
-	return kindKeyEnv(r.Kind)
+	return config.KeyEnv(r.Kind)
 }
