@@ -45,6 +45,11 @@ type client struct {
 	reads   []string
 	// terminals, when set, are the editor's terminal/* (terminal_test.go).
 	terminals *terminals
+	// onAsk, when set, answers permission requests in answer's place
+	// (ctx ends when zero cancels the request); onRead runs before a
+	// read is answered (modeswitch_test.go).
+	onAsk  func(ctx context.Context, p acpsdk.RequestPermissionRequest) (acpsdk.RequestPermissionResponse, error)
+	onRead func()
 }
 
 func (c *client) SessionUpdate(_ context.Context, n acpsdk.SessionNotification) error {
@@ -58,10 +63,15 @@ func (c *client) SessionUpdate(_ context.Context, n acpsdk.SessionNotification) 
 	return nil
 }
 
-func (c *client) RequestPermission(_ context.Context, p acpsdk.RequestPermissionRequest) (acpsdk.RequestPermissionResponse, error) {
+func (c *client) RequestPermission(ctx context.Context, p acpsdk.RequestPermissionRequest) (acpsdk.RequestPermissionResponse, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.asked = append(c.asked, p)
+	if f := c.onAsk; f != nil {
+		c.mu.Unlock()
+		defer c.mu.Lock()
+		return f(ctx, p)
+	}
 	return acpsdk.RequestPermissionResponse{Outcome: acpsdk.NewRequestPermissionOutcomeSelected(c.answer)}, nil
 }
 
@@ -72,6 +82,9 @@ func (c *client) seen() []acpsdk.SessionUpdate {
 }
 
 func (c *client) ReadTextFile(_ context.Context, p acpsdk.ReadTextFileRequest) (acpsdk.ReadTextFileResponse, error) {
+	if c.onRead != nil {
+		c.onRead()
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.reads = append(c.reads, p.Path)

@@ -31,13 +31,26 @@ func Serve(in io.Reader, out io.Writer, o Options) error {
 	a := newAgent(o)
 	late := &lateConn{ready: make(chan struct{})}
 	a.conn = late
-	conn := acpsdk.NewAgentSideConnection(a, out, in)
+	// The SDK's reader starts at once; it reads nothing until the logger
+	// is set (SetLogger is a plain write the reader's logging reads).
+	conn := acpsdk.NewAgentSideConnection(a, out, readyReader{late.ready, in})
 	conn.SetLogger(slog.New(slog.NewTextHandler(a.o.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	late.c = conn
 	close(late.ready)
 	<-conn.Done()
 	a.closeAll()
 	return nil
+}
+
+// readyReader reads r once ready is closed.
+type readyReader struct {
+	ready chan struct{}
+	r     io.Reader
+}
+
+func (g readyReader) Read(p []byte) (int, error) {
+	<-g.ready
+	return g.r.Read(p)
 }
 
 // conn is what the bridge asks of the client side.
@@ -241,9 +254,7 @@ func (a *agent) SetSessionMode(_ context.Context, p acpsdk.SetSessionModeRequest
 	if err != nil {
 		return acpsdk.SetSessionModeResponse{}, acpsdk.NewInvalidParams(err.Error())
 	}
-	if err := s.setMode(m); err != nil {
-		return acpsdk.SetSessionModeResponse{}, acpsdk.NewInvalidRequest(err.Error())
-	}
+	s.setMode(m)
 	return acpsdk.SetSessionModeResponse{}, nil
 }
 

@@ -27,7 +27,8 @@ const (
 // configOptions are the session's options: the permission mode, the
 // model (the models the provider lists, once fetched; until then the one
 // in use) and, for a model that takes a reasoning effort
-// (run.Session.ReasoningEfforts), the thought level.
+// (run.Session.ReasoningEfforts), the thought level. A model or level
+// queued during a prompt shows as the current value.
 func (s *session) configOptions() []acpsdk.SessionConfigOption {
 	var modes acpsdk.SessionConfigSelectOptionsUngrouped
 	for _, m := range sessionModes {
@@ -36,6 +37,11 @@ func (s *session) configOptions() []acpsdk.SessionConfigOption {
 	model, _ := s.rt.ModelWindow()
 	s.mu.Lock()
 	ids := s.models
+	model = firstNonEmpty(s.next.model, model)
+	effort := s.effort
+	if s.next.effort != nil {
+		effort = *s.next.effort
+	}
 	s.mu.Unlock()
 	if !slices.Contains(ids, model) {
 		ids = append([]string{model}, ids...)
@@ -58,9 +64,7 @@ func (s *session) configOptions() []acpsdk.SessionConfigOption {
 		for _, e := range efforts {
 			levels = append(levels, acpsdk.SessionConfigSelectOption{Value: acpsdk.SessionConfigValueId(e), Name: strings.ToUpper(e[:1]) + e[1:]})
 		}
-		s.mu.Lock()
-		cur := firstNonEmpty(s.effort, thoughtDefault)
-		s.mu.Unlock()
+		cur := firstNonEmpty(effort, thoughtDefault)
 		opts = append(opts, sel(optionThought, "Thought level", acpsdk.SessionConfigOptionCategoryThoughtLevel, cur, levels))
 	}
 	return opts
@@ -84,7 +88,10 @@ func (s *session) fetchModels() {
 	s.updates.send(acpsdk.SessionUpdate{ConfigOptionUpdate: &acpsdk.SessionConfigOptionUpdate{ConfigOptions: s.configOptions()}})
 }
 
-// setOption sets option id to value between prompts.
+// setOption sets option id to value. During a prompt the mode's
+// permissions apply at once (setMode); a model or thought level is
+// queued for the prompt's end, so the turn under way keeps the model it
+// started with.
 func (s *session) setOption(id, value string) error {
 	switch id {
 	case optionMode:
@@ -92,7 +99,8 @@ func (s *session) setOption(id, value string) error {
 		if err != nil {
 			return err
 		}
-		return s.setMode(m)
+		s.setMode(m)
+		return nil
 	case optionModel:
 		if value == "" {
 			return errors.New("the model option needs a model name")
@@ -100,13 +108,10 @@ func (s *session) setOption(id, value string) error {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if s.cancel != nil {
-			return errors.New("the model cannot change while a prompt runs (cancel it first)")
+			s.next.model = value
+			return nil
 		}
-		s.s.SetModel(value)
-		if !slices.Contains(s.s.ReasoningEfforts(), s.effort) {
-			s.effort = "" // the new model takes no such effort
-			s.s.SetReasoningEffort("")
-		}
+		s.useModel(value)
 		return nil
 	case optionThought:
 		return s.setThought(value)
@@ -114,8 +119,26 @@ func (s *session) setOption(id, value string) error {
 	return errors.New("unknown config option " + id + " (mode, model, thought_level)")
 }
 
-// setThought sets the thought level between prompts: one of the model's
-// reasoning efforts, or default.
+// useModel switches the model; a thought level the new model does not
+// take goes back to the default. s.mu is held, no prompt runs.
+func (s *session) useModel(name string) {
+	s.s.SetModel(name)
+	if !slices.Contains(s.s.ReasoningEfforts(), s.effort) {
+		s.useEffort("")
+	}
+}
+
+// useEffort sets the thought level. s.mu is held, no prompt runs.
+func (s *session) useEffort(effort string) {
+	if effort != "" && !slices.Contains(s.s.ReasoningEfforts(), effort) {
+		effort = "" // queued for a model switched from since
+	}
+	s.effort = effort
+	s.s.SetReasoningEffort(effort)
+}
+
+// setThought sets the thought level (queued during a prompt): one of
+// the model's reasoning efforts, or default.
 func (s *session) setThought(value string) error {
 	efforts := s.s.ReasoningEfforts()
 	if len(efforts) == 0 {
@@ -129,9 +152,9 @@ func (s *session) setThought(value string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.cancel != nil {
-		return errors.New("the thought level cannot change while a prompt runs (cancel it first)")
+		s.next.effort = &value
+		return nil
 	}
-	s.effort = value
-	s.s.SetReasoningEffort(value)
+	s.useEffort(value)
 	return nil
 }

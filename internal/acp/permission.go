@@ -3,6 +3,7 @@ package acp
 import (
 	"context"
 	"path/filepath"
+	"sync"
 
 	acpsdk "github.com/coder/acp-go-sdk"
 
@@ -22,6 +23,20 @@ type permissionAsker struct {
 	}
 	id   acpsdk.SessionId
 	root string
+
+	mu sync.Mutex
+	// waiting are the requests the editor has not answered yet
+	// (modeChanged settles them).
+	waiting map[*waitingAsk]struct{}
+}
+
+// waitingAsk is one request the editor has not answered: cancel ends
+// it (the SDK sends $/cancel_request, so the editor closes its prompt);
+// settled, once set, is the answer in its place.
+type waitingAsk struct {
+	recheck func() permission.Verdict
+	cancel  context.CancelFunc
+	settled *permission.Decision
 }
 
 // permissionOptions are offered with every request; their ids are
@@ -56,7 +71,13 @@ func (a *permissionAsker) ask(ctx context.Context, req permission.Request) permi
 		}
 		tc.Locations = []acpsdk.ToolCallLocation{{Path: path}}
 	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	w := a.wait(req, cancel)
 	resp, err := a.conn.RequestPermission(ctx, acpsdk.RequestPermissionRequest{SessionId: a.id, ToolCall: tc, Options: permissionOptions})
+	if d := a.done(w); d != nil {
+		return *d
+	}
 	if err != nil {
 		return permission.Decision{Choice: permission.Reject, Reason: "the editor did not answer the permission request: " + err.Error()}
 	}
@@ -77,4 +98,53 @@ func (a *permissionAsker) ask(ctx context.Context, req permission.Request) permi
 		d.Reason = "the user rejected it"
 	}
 	return d
+}
+
+func (a *permissionAsker) wait(req permission.Request, cancel context.CancelFunc) *waitingAsk {
+	w := &waitingAsk{recheck: req.Recheck, cancel: cancel}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.waiting == nil {
+		a.waiting = map[*waitingAsk]struct{}{}
+	}
+	a.waiting[w] = struct{}{}
+	return w
+}
+
+// done ends w's wait: the answer modeChanged settled it with, or nil
+// (the editor's answer stands).
+func (a *permissionAsker) done(w *waitingAsk) *permission.Decision {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	delete(a.waiting, w)
+	return w.settled
+}
+
+// modeChanged settles the requests still waiting as the engine decides
+// their calls in mode m, which the user switched to meanwhile: one that
+// would run without asking now (a write or command asked in normal
+// mode, after a switch to auto-accept) is allowed once, one the mode
+// refuses (a write, after a switch to plan) is rejected, and one a
+// person must still decide (the shell guard's) waits on. The editor's
+// prompt for a settled request is cancelled.
+func (a *permissionAsker) modeChanged(m permission.Mode) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for w := range a.waiting {
+		if w.recheck == nil || w.settled != nil {
+			continue
+		}
+		v := w.recheck()
+		var d permission.Decision
+		switch v.Action {
+		case permission.Allow:
+			d = permission.Decision{Choice: permission.AllowOnce, Reason: "the user switched to " + string(m) + " mode, which runs it"}
+		case permission.Deny:
+			d = permission.Decision{Choice: permission.Reject, Reason: "the user switched to " + string(m) + " mode: " + v.Reason}
+		default:
+			continue
+		}
+		w.settled = &d
+		w.cancel()
+	}
 }

@@ -36,6 +36,19 @@ type session struct {
 	models []string
 	// effort is the thought level set ("": the provider's default).
 	effort string
+	// next is what a switch during a prompt left for its end.
+	next queued
+}
+
+// queued is what a switch during a prompt applies when it ends, where
+// the agent loop is not running and the conversation so far was sent
+// as it is (the next request is the previous ones plus new messages):
+// the mode's tools and system prompt (its permissions apply at once),
+// the model, the thought level.
+type queued struct {
+	mode   permission.Mode
+	model  string
+	effort *string
 }
 
 func newSession(c conn, rt *run.Runtime, rs *run.Session) *session {
@@ -82,11 +95,7 @@ func (s *session) prompt(ctx context.Context, text string, imgs []llm.Image) (ac
 	s.running.Add(1)
 	s.mu.Unlock()
 	defer s.running.Done()
-	defer func() {
-		s.mu.Lock()
-		s.cancel = nil
-		s.mu.Unlock()
-	}()
+	defer s.endPrompt()
 	if ok, err := s.builtin(ctx, text); ok {
 		if err != nil {
 			return acpsdk.PromptResponse{}, acpsdk.NewInternalError(err.Error())
@@ -121,19 +130,48 @@ func (s *session) cancelPrompt() {
 	}
 }
 
-// setMode switches the permission mode between prompts and tells the
-// editor (current_mode_update, config_option_update).
-func (s *session) setMode(m permission.Mode) error {
+// endPrompt marks the prompt ended and applies what was switched during
+// it; the editor hears of a model's thought levels.
+func (s *session) endPrompt() {
 	s.mu.Lock()
-	if s.cancel != nil {
-		s.mu.Unlock()
-		return errors.New("the mode cannot change while a prompt runs (cancel it first)")
+	s.cancel = nil
+	q := s.next
+	s.next = queued{}
+	if q.mode != "" {
+		s.s.SetMode(q.mode)
 	}
-	s.s.SetMode(m)
+	if q.model != "" {
+		s.useModel(q.model)
+	}
+	if q.effort != nil {
+		s.useEffort(*q.effort)
+	}
 	s.mu.Unlock()
+	if q.model != "" || q.effort != nil {
+		s.updates.send(acpsdk.SessionUpdate{ConfigOptionUpdate: &acpsdk.SessionConfigOptionUpdate{ConfigOptions: s.configOptions()}})
+	}
+}
+
+// setMode switches the permission mode and tells the editor
+// (current_mode_update, config_option_update). During a prompt the
+// engine's rules apply at once (the next tool call, and a permission
+// request still waiting, are decided in m) and the mode's tools and
+// system prompt at the prompt's end (endPrompt).
+func (s *session) setMode(m permission.Mode) {
+	s.mu.Lock()
+	running := s.cancel != nil
+	if running {
+		s.rt.Engine.SetMode(m)
+		s.next.mode = m
+	} else {
+		s.s.SetMode(m)
+	}
+	s.mu.Unlock()
+	if running {
+		s.asker.modeChanged(m)
+	}
 	s.updates.send(acpsdk.SessionUpdate{CurrentModeUpdate: &acpsdk.SessionCurrentModeUpdate{CurrentModeId: acpsdk.SessionModeId(m)}})
 	s.updates.send(acpsdk.SessionUpdate{ConfigOptionUpdate: &acpsdk.SessionConfigOptionUpdate{ConfigOptions: s.configOptions()}})
-	return nil
 }
 
 // close cancels the prompt under way and closes the session and its

@@ -129,6 +129,14 @@ func (g *Gate) askPerson(ctx context.Context, call llm.ToolCall, t tools.Tool, v
 			req.Prefix = p
 		}
 	}
+	req.Recheck = func() Verdict {
+		if v.Rule == RuleHook {
+			return v
+		}
+		again := g.Engine.DecideCapped(ctx, call, t, g.Cap)
+		g.network(call, t, &again)
+		return again
+	}
 	g.emit(event.PermissionRequest, req.Event())
 	d := g.Ask(ctx, req)
 	if !d.Allowed() && d.Choice == "" {

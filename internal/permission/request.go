@@ -36,6 +36,13 @@ type Request struct {
 	// Network: the command will run with the network if allowed
 	// (sandbox.network "ask"); a grant then covers its network too.
 	Network bool
+	// Recheck, set by the gate, decides the call again with the engine
+	// as it is now, for an asker whose user changes the mode while the
+	// question waits (an editor's session/set_mode): Allow if it would
+	// run without asking, Deny (with the reason) if it would be refused,
+	// Ask if a person must still decide. A call a PreToolUse hook asks
+	// about rechecks as Ask: the hook is not run twice.
+	Recheck func() Verdict
 }
 
 // Event is r as a permission_request event's payload.
