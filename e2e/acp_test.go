@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/zero-agent/zero/internal/llm/llmtest"
+	"github.com/zero-agent/zero/internal/testbin"
 )
 
 // The `zero acp` tests run the real binary as an editor's agent and drive
@@ -20,8 +22,16 @@ import (
 // acpRun is what e2e/acpclient/zero-acp-client.mjs printed.
 type acpRun struct {
 	Init struct {
-		AgentCapabilities map[string]any `json:"agentCapabilities"`
+		AgentCapabilities map[string]any   `json:"agentCapabilities"`
+		AuthMethods       []map[string]any `json:"authMethods"`
 	} `json:"init"`
+	AuthErrors []struct {
+		Step    string `json:"step"`
+		OK      bool   `json:"ok"`
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+		Data    any    `json:"data"`
+	} `json:"authErrors"`
 	SessionID   string           `json:"sessionId"`
 	StopReason  string           `json:"stopReason"`
 	Updates     []map[string]any `json:"updates"`
@@ -37,9 +47,16 @@ type acpRun struct {
 	stderr           string
 }
 
-// acpClient runs the TypeScript client's scenario against `zero acp` over
-// srv in dir; answers are the permission options it picks, in order.
+// acpClient runs the TypeScript client's scenario against `zero acp
+// --base-url srv` in dir; answers are the permission options it picks,
+// in order.
 func acpClient(t *testing.T, e *env, dir string, srv *llmtest.Server, answers []string, scenario, arg string, env ...string) acpRun {
+	t.Helper()
+	return acpClientArgs(t, e, dir, []string{"--base-url", srv.URL(), "--model", "m"}, answers, scenario, arg, env...)
+}
+
+// acpClientArgs is acpClient with `zero acp`'s arguments.
+func acpClientArgs(t *testing.T, e *env, dir string, zeroArgs, answers []string, scenario, arg string, env ...string) acpRun {
 	t.Helper()
 	script, err := filepath.Abs(filepath.Join("acpclient", "zero-acp-client.mjs"))
 	if err != nil {
@@ -50,7 +67,7 @@ func acpClient(t *testing.T, e *env, dir string, srv *llmtest.Server, answers []
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", script, zeroBin, scenario, arg, "--base-url", srv.URL(), "--model", "m")
+	cmd := exec.CommandContext(ctx, "node", append([]string{script, zeroBin, scenario, arg}, zeroArgs...)...)
 	cmd.Dir, cmd.Env = dir, append(append(e.vars, "ZERO_ACP_ANSWERS="+strings.Join(answers, ",")), env...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -183,6 +200,64 @@ func TestACPCancelEndsTheRunningCommandAfterAModeSwitch(t *testing.T) {
 		if time.Now().After(end) {
 			t.Fatal("the cancelled command outlived zero acp")
 		}
+	}
+}
+
+func TestACPSwitchToAutoAcceptSettlesTheWaitingPermissionRequest(t *testing.T) {
+	e := newEnv(t)
+	dir := t.TempDir()
+	srv := llmtest.NewServer(t)
+	srv.Script(
+		llmtest.Reply(tc("c1", "write_file", `{"path":"a.txt","content":"a\n"}`)),
+		llmtest.Reply(tc("c2", "write_file", `{"path":"b.txt","content":"b\n"}`)),
+		llmtest.Reply(llmtest.Text("Done.")),
+	)
+	// The client switches to auto-accept while the first write's request
+	// shows, then answers it reject_once: the switch settled it first.
+	r := acpClient(t, e, dir, srv, nil, "switch", "write a.txt and b.txt")
+	if r.StopReason != "end_turn" {
+		t.Fatalf("stop reason %q\n%s", r.StopReason, r.stderr)
+	}
+	if len(r.Permissions) != 1 {
+		t.Errorf("asked %d times, want once (the write after the switch runs without asking)", len(r.Permissions))
+	}
+	for _, f := range []string{"a.txt", "b.txt"} {
+		if got, err := os.ReadFile(filepath.Join(dir, f)); err != nil || len(got) != 2 {
+			t.Errorf("%s = %q, %v", f, got, err)
+		}
+	}
+	if got := strings.Join(r.kinds(), " "); !strings.Contains(got, "current_mode_update") {
+		t.Errorf("no current_mode_update in %s", got)
+	}
+}
+
+func TestACPAuthenticatesWithAnAPIKeyMethod(t *testing.T) {
+	e := newEnv(t)
+	dir := t.TempDir()
+	srv := llmtest.NewServer(t)
+	srv.Script(llmtest.Reply(llmtest.Text("Hello through OpenAI's key.")))
+	// Zero's config picks Anthropic, whose key is unset; OpenAI's key is
+	// set, its base URL at the fake server.
+	testbin.WriteTree(t, e.home, map[string]string{".config/zero/config.json": `{"activeProvider":"anthropic"}`})
+	env := append(srv.Env(), "ZERO_ACP_AUTH_MISSING=anthropic-api-key")
+	r := acpClientArgs(t, e, dir, nil, nil, "auth", "openai-api-key", env...)
+	var ids []string
+	for _, m := range r.Init.AuthMethods {
+		ids = append(ids, fmt.Sprint(m["id"]))
+	}
+	if got := strings.Join(ids, " "); got != "zero-config openai-api-key anthropic-api-key gemini-api-key" {
+		t.Errorf("auth methods the official client kept: %s", got)
+	}
+	if len(r.AuthErrors) != 2 {
+		t.Fatalf("auth steps %+v", r.AuthErrors)
+	}
+	for _, a := range r.AuthErrors {
+		if a.OK || a.Code != -32000 || !strings.Contains(fmt.Sprint(a.Data), "ANTHROPIC_API_KEY") {
+			t.Errorf("%s without Anthropic's key: %+v, want auth_required naming ANTHROPIC_API_KEY", a.Step, a)
+		}
+	}
+	if r.StopReason != "end_turn" || srv.Remaining() != 0 {
+		t.Fatalf("after openai-api-key: stop reason %q, %d scripted replies left\n%s", r.StopReason, srv.Remaining(), r.stderr)
 	}
 }
 

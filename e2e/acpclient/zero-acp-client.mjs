@@ -13,6 +13,14 @@
 //   cancel TEXT   a new session switched to auto-accept (session/set_mode),
 //                 TEXT sent, session/cancel once an execute tool call runs
 //   auto TEXT     a new session switched to auto-accept, TEXT sent
+//   switch TEXT   a new session in normal mode, TEXT sent; at the first
+//                 permission request the client switches to auto-accept
+//                 (the user clicks it while the request shows), then
+//                 answers reject_once
+//   auth METHOD   session/new before authenticating, authenticate with
+//                 $ZERO_ACP_AUTH_MISSING (a method whose key is unset), each
+//                 error recorded; then authenticate METHOD, a new session,
+//                 "hi" sent
 //   hangup TEXT   as auto, but the client closes zero's stdin (as an editor
 //                 that quits) once a process with $ZERO_ACP_HANGUP_ON on its
 //                 command line runs (\0 in it is a NUL), without a cancel; the stop reason is
@@ -22,7 +30,7 @@
 // With $ZERO_ACP_TERMINAL=1 it offers terminal/*: each terminal/create runs
 // its command with child_process, as an editor's terminal would.
 // It prints one JSON object: the initialize response, the session id, the
-// stop reason, every session/update, the permission requests, the fs
+// stop reason, the auth scenario's errors, every session/update, the permission requests, the fs
 // requests and buffers after them, the terminal requests, and zero's exit
 // code after the client closed its stdin.
 import { spawn } from 'node:child_process';
@@ -46,6 +54,10 @@ const terminal = process.env.ZERO_ACP_TERMINAL === '1';
 const terminals = new Map();
 let nextTerminal = 0;
 let onUpdate = () => {};
+// conn is the connection, for requests a handler sends (switch).
+let conn = null;
+let switched = false;
+const authErrors = [];
 
 // startTerminal runs a terminal/create request's command, keeping its
 // output and, once it ends, its exit status.
@@ -93,8 +105,13 @@ const app = acp
     updates.push(params.update);
     onUpdate(params);
   })
-  .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
+  .onRequest(acp.methods.client.session.requestPermission, async ({ params }) => {
     permissions.push(params);
+    if (scenario === 'switch' && !switched) {
+      switched = true;
+      await conn.request(acp.methods.agent.session.setMode, { sessionId: params.sessionId, modeId: 'auto-accept' });
+      return { outcome: { outcome: 'selected', optionId: 'reject_once' } };
+    }
     const optionId = answers.shift() ?? 'allow_once';
     return { outcome: { outcome: 'selected', optionId } };
   })
@@ -133,7 +150,18 @@ const app = acp
     return {};
   });
 
+// failed records a request's error as authErrors' step.
+async function failed(step, request) {
+  try {
+    await request;
+    authErrors.push({ step, ok: true });
+  } catch (e) {
+    authErrors.push({ step, code: e.code, message: e.message, data: e.data });
+  }
+}
+
 const out = await app.connectWith(stream, async (ctx) => {
+  conn = ctx;
   const init = await ctx.request(acp.methods.agent.initialize, {
     protocolVersion: acp.PROTOCOL_VERSION,
     clientCapabilities: {
@@ -146,6 +174,11 @@ const out = await app.connectWith(stream, async (ctx) => {
   if (scenario === 'load') {
     await ctx.request(acp.methods.agent.session.load, { sessionId: arg, cwd, mcpServers: [] });
     return { init, sessionId: arg };
+  }
+  if (scenario === 'auth') {
+    await failed('session/new', ctx.request(acp.methods.agent.session.new, { cwd, mcpServers: [] }));
+    await failed('authenticate', ctx.request(acp.methods.agent.authenticate, { methodId: process.env.ZERO_ACP_AUTH_MISSING }));
+    await ctx.request(acp.methods.agent.authenticate, { methodId: arg });
   }
   const { sessionId, modes } = await ctx.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
   if (scenario === 'cancel' || scenario === 'auto' || scenario === 'hangup') {
@@ -171,7 +204,7 @@ const out = await app.connectWith(stream, async (ctx) => {
   }
   const prompted = ctx.request(acp.methods.agent.session.prompt, {
     sessionId,
-    prompt: [{ type: 'text', text: arg }],
+    prompt: [{ type: 'text', text: scenario === 'auth' ? 'hi' : arg }],
   });
   // In hangup the connection closes under the prompt (zero exiting),
   // which fails it.
@@ -181,4 +214,4 @@ const out = await app.connectWith(stream, async (ctx) => {
 });
 child.stdin.end();
 const code = await exited;
-process.stdout.write(JSON.stringify({ ...out, updates, permissions, fsRequests, buffers, terminalRequests, openTerminals: terminals.size, exitCode: code }) + '\n');
+process.stdout.write(JSON.stringify({ ...out, authErrors, updates, permissions, fsRequests, buffers, terminalRequests, openTerminals: terminals.size, exitCode: code }) + '\n');
