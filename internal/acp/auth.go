@@ -16,9 +16,10 @@ import (
 // hosted API (config.Hosted) whose key is in Zero's config or the
 // environment zero acp starts in. All are of the "agent" type, the only
 // one in the stable schema (schema/schema.json of acp-go-sdk v0.13.5;
-// "env_var" is in schema.unstable.json only, and the official TypeScript
-// client's stable zAuthMethod takes "agent" and "terminal"), so every
-// client lists them.
+// "env_var" is in schema.unstable.json only, and the stable zAuthMethod
+// of the official TypeScript SDK 2.4.0 reads an "env_var" method as an
+// "agent" one, dropping its variables), so every client shows them
+// alike.
 const (
 	authLocal     = "zero-config"
 	authKeySuffix = "-api-key"
