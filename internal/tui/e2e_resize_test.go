@@ -136,9 +136,15 @@ func checkLiveRegionOnce(t *testing.T, lines []string) {
 // first cell (reflow.go), which tmux carries with it through the rewrap
 // (screen_reflow, https://github.com/tmux/tmux/blob/3.3a/screen.c), such
 // rows lie below the cursor and the erase takes them.
+//
+// Not covered, and known to fail: narrowing a 15-row pane to under half
+// its width (80 to 30). Each live row then rewraps into three, the live
+// region grows taller than the pane, and tmux moves its top rows, the
+// resting cell's included, into the history, where no erase reaches
+// (screen_resize_y in screen.c, as above); one streamed row is left there.
 func TestEndToEndNarrowingKeepsOneCopy(t *testing.T) {
 	bin := buildZero(t)
-	for _, size := range []struct{ w, h, to int }{{100, 30, 80}, {80, 15, 60}} {
+	for _, size := range []struct{ w, h, to int }{{100, 30, 80}, {80, 15, 60}, {80, 15, 45}} {
 		t.Run(fmt.Sprintf("streaming paragraph %dx%d to %d", size.w, size.h, size.to), func(t *testing.T) {
 			t.Parallel()
 			srv := llmtest.NewServer(t)
