@@ -323,12 +323,14 @@ func (a *agent) open(cwd string, dirs []string, servers []acpsdk.McpServer, w ru
 }
 
 // openError is a run-layer error as a JSON-RPC one: a hosted provider
-// without its key is auth_required (the editor offers the auth methods),
-// other configuration problems are the client's to show (invalid
-// params), the rest internal.
+// without its key, or no provider at all (nothing configured, no local
+// server found), is auth_required, so the editor offers the auth
+// methods; other configuration problems are the client's to show
+// (invalid params), the rest internal.
 func openError(err error) error {
 	var ke *run.KeyError
-	if errors.As(err, &ke) {
+	var ue *run.UnconfiguredError
+	if errors.As(err, &ke) || errors.As(err, &ue) {
 		return acpsdk.NewAuthRequired(err.Error())
 	}
 	var ce *run.ConfigError

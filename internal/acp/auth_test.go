@@ -119,3 +119,16 @@ func TestResumeAndLoadWithoutTheKeyAreAuthRequired(t *testing.T) {
 	_, err = b2.conn.ResumeSession(ctx, acpsdk.ResumeSessionRequest{SessionId: id, Cwd: dir, McpServers: []acpsdk.McpServer{}})
 	authRequired(t, "session/resume", err, "GEMINI_API_KEY")
 }
+
+// With nothing configured and no local server found, opening a session
+// is auth_required too: the editor offers the API-key methods instead of
+// showing an error the user cannot act on there; a config the user must
+// fix is still invalid params.
+func TestNoProviderAtAllIsAuthRequired(t *testing.T) {
+	none := &run.UnconfiguredError{ConfigError: &run.ConfigError{Msg: "no model configured and no local server found: set OPENAI_API_KEY"}}
+	authRequired(t, "nothing configured", openError(fmt.Errorf("open: %w", none)), "OPENAI_API_KEY")
+	var re *acpsdk.RequestError
+	if err := openError(&run.ConfigError{Msg: "config.json: bad"}); !errors.As(err, &re) || re.Code != -32602 {
+		t.Errorf("a broken config: %v, want invalid params", err)
+	}
+}
