@@ -729,3 +729,32 @@ func TestMain(m *testing.M) {
 	mcptest.Cleanup()
 	os.Exit(code)
 }
+
+// After its first prompt the editor learns the session's title (that
+// prompt, as session/list gives it), once; every prompt updates its
+// last activity (session_info_update).
+func TestSessionInfoGivesTheTitleOnce(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	srv.Script(llmtest.Reply(llmtest.Text("Looking.")), llmtest.Reply(llmtest.Text("Done.")))
+	c := &client{}
+	b := startBridge(t, srv, c)
+	id := b.newSession(t, workspace(t))
+	b.prompt(t, id, "fix the failing test")
+	b.prompt(t, id, "and the other one")
+	var infos []*acpsdk.SessionSessionInfoUpdate
+	for _, u := range c.seen() {
+		if u.SessionInfoUpdate != nil {
+			infos = append(infos, u.SessionInfoUpdate)
+		}
+	}
+	if len(infos) != 2 || infos[0].Title == nil || *infos[0].Title != "fix the failing test" || infos[1].Title != nil {
+		t.Fatalf("session_info_update: %+v", infos)
+	}
+	for _, in := range infos {
+		if in.UpdatedAt == nil {
+			t.Errorf("no updatedAt in %+v", in)
+		} else if _, err := time.Parse(time.RFC3339, *in.UpdatedAt); err != nil {
+			t.Errorf("updatedAt %q: %v", *in.UpdatedAt, err)
+		}
+	}
+}

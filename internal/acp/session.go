@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"time"
 
 	acpsdk "github.com/coder/acp-go-sdk"
 
@@ -38,6 +39,8 @@ type session struct {
 	effort string
 	// next is what a switch during a prompt left for its end.
 	next queued
+	// titled: the editor was sent the session's title (sessionInfo).
+	titled bool
 }
 
 // queued is what a switch during a prompt applies when it ends, where
@@ -107,6 +110,7 @@ func (s *session) prompt(ctx context.Context, text string, imgs []llm.Image) (ac
 	}
 	res := s.s.Prompt(ctx, run.Turn{Prompt: text, Images: imgs, Sink: s.updates, Ask: s.asker.ask, Question: s.askQuestion})
 	s.sendUsage()
+	s.sendInfo()
 	if ctx.Err() != nil || res.StopReason == event.StopInterrupted {
 		return acpsdk.PromptResponse{StopReason: acpsdk.StopReasonCancelled}, nil
 	}
@@ -118,6 +122,24 @@ func (s *session) prompt(ctx context.Context, text string, imgs []llm.Image) (ac
 		return acpsdk.PromptResponse{}, acpsdk.NewInternalError(err.Error())
 	}
 	return acpsdk.PromptResponse{StopReason: stopReason(res.StopReason)}, nil
+}
+
+// sendInfo tells the editor the session's title (once: its first
+// prompt, as session/list gives it) and its last activity, after each
+// prompt (session_info_update,
+// https://agentclientprotocol.com/protocol/session-setup).
+func (s *session) sendInfo() {
+	m := s.s.Meta()
+	info := acpsdk.SessionSessionInfoUpdate{}
+	if !m.Updated.IsZero() {
+		info.UpdatedAt = acpsdk.Ptr(m.Updated.UTC().Format(time.RFC3339))
+	}
+	if t := firstNonEmpty(m.Title, m.FirstPrompt); t != "" && !s.titled {
+		info.Title, s.titled = &t, true
+	}
+	if info.Title != nil || info.UpdatedAt != nil {
+		s.updates.send(acpsdk.SessionUpdate{SessionInfoUpdate: &info})
+	}
 }
 
 // cancelPrompt cancels the prompt under way, if any.

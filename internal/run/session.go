@@ -587,6 +587,10 @@ func (s *Session) ID() string         { return s.log.ID() }
 func (s *Session) Dir() string        { return s.log.Dir() }
 func (s *Session) EventsPath() string { return s.log.EventsPath() }
 
+// Meta is the session log's metadata now (its first prompt, title,
+// last update), as `zero sessions` lists it.
+func (s *Session) Meta() sessions.Metadata { return s.log.Meta() }
+
 // Notes are the warnings the session opened with (it belongs to another
 // workspace; its log was damaged and repaired), for a surface that shows
 // them itself.
