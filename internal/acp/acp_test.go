@@ -437,6 +437,29 @@ func BenchmarkNewSession(b *testing.B) {
 	}
 }
 
+// BenchmarkCloseSession measures session/close of an idle session over
+// the protocol (the session/new before each is not timed).
+func BenchmarkCloseSession(b *testing.B) {
+	srv := llmtest.NewServer(b)
+	dir := workspace(b)
+	br := startBridge(b, srv, &client{})
+	ctx := context.Background()
+	if _, err := br.conn.Initialize(ctx, acpsdk.InitializeRequest{ProtocolVersion: acpsdk.ProtocolVersionNumber}); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		b.StopTimer()
+		resp, err := br.conn.NewSession(ctx, acpsdk.NewSessionRequest{Cwd: dir, McpServers: []acpsdk.McpServer{}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if _, err := br.conn.CloseSession(ctx, acpsdk.CloseSessionRequest{SessionId: resp.SessionId}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func TestCommandsAreAdvertisedAndCompactRuns(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	dir := workspace(t)
