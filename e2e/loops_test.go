@@ -265,3 +265,25 @@ func TestLoopWithoutAModelIsRefusedWithoutSpendingAWake(t *testing.T) {
 		t.Error("a gate ran")
 	}
 }
+
+// A loop's workdir must be a folder: loop new -C refuses a missing one,
+// and a run whose [run] workdir is gone exits 2 naming it, no wake used.
+func TestLoopWithAMissingWorkdirIsRefused(t *testing.T) {
+	le := newLoopEnv(t)
+	missing := filepath.Join(t.TempDir(), "gone")
+	if r := le.zero("new", "nowhere", "-C", missing); r.code != 2 || !strings.Contains(r.stderr, missing+": no such folder") {
+		t.Fatalf("loop new -C missing: %d\n%s", r.code, r.stderr)
+	}
+	dir := le.newLoop("moved", "[[gate]]\nname = \"ok\"\nrun = \"exit 0\"\n")
+	le.zero("arm", "moved")
+	toml := filepath.Join(dir, "loop.toml")
+	data, _ := os.ReadFile(toml)
+	os.WriteFile(toml, []byte(strings.Replace(string(data), le.work, missing, 1)), 0o644)
+	r := le.runLoop("moved", "--once")
+	if r.code != 2 || !strings.Contains(r.stderr, "loop moved's workdir "+missing+": no such folder") || !strings.Contains(r.stderr, "no wake was used") {
+		t.Fatalf("run with a missing workdir: %d\n%s", r.code, r.stderr)
+	}
+	if ticks := readTicks(t, dir); len(ticks) != 1 || ticks[0]["kind"] != "arm" {
+		t.Errorf("ticks %v", ticks)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -110,6 +111,9 @@ func runLoopNew(s stdio, name, template, workdir string) error {
 	if workdir, err = filepath.Abs(workdir); err != nil {
 		return err
 	}
+	if err := isFolder(workdir); err != nil {
+		return usagef("-C %s: %v (wakes work in an existing folder)", workdir, err)
+	}
 	l, err := loops.Create(root, name, template, workdir)
 	if err != nil {
 		return usagef("%v", err)
@@ -169,6 +173,35 @@ func runLoopArm(s stdio, name string) error {
 	fmt.Fprintf(s.out, "armed %s: %d gate(s) locked\n", l.Name, len(cfg.Gates))
 	for _, g := range cfg.Gates {
 		fmt.Fprintf(s.out, "  %s: %s → %s %s\n", g.Name, g.Run, g.Parse, g.Pass)
+	}
+	if err := workdirError(l.Name, cfg.Run.Workdir); err != nil {
+		fmt.Fprintln(s.err, "zero: warning:", err) // -C at run time may still give one
+	}
+	return nil
+}
+
+// isFolder is nil when dir is an existing folder.
+func isFolder(dir string) error {
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return errors.New("no such folder")
+	case err != nil:
+		return err
+	case !st.IsDir():
+		return errors.New("not a folder")
+	}
+	return nil
+}
+
+// workdirError says why a loop's wakes cannot work in dir (unset, or not
+// an existing folder), else nil.
+func workdirError(name, dir string) error {
+	if dir == "" {
+		return fmt.Errorf("loop %s has no [run] workdir in loop.toml: set it, or pass -C DIR to zero loop run", name)
+	}
+	if err := isFolder(dir); err != nil {
+		return fmt.Errorf("loop %s's workdir %s: %v (set [run] workdir in loop.toml, or pass -C DIR to zero loop run)", name, dir, err)
 	}
 	return nil
 }
@@ -237,8 +270,8 @@ func wakeable(l *loops.Loop, s stdio, over *overrides) error {
 	if workdir == "" {
 		workdir = cfg.Run.Workdir
 	}
-	if _, err := os.Stat(workdir); err != nil {
-		return nil // the wake records it, naming [run] workdir
+	if err := workdirError(l.Name, workdir); err != nil {
+		return usagef("%v; no wake was used", err)
 	}
 	rt, err := run.Open(run.Options{Workdir: workdir, AddDirs: over.addDirs, Overrides: over.config(),
 		AutoApprove: over.autoApprove, NoSandbox: over.noSandbox, Stderr: io.Discard})
