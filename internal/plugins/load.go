@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/zero-agent/zero/internal/hooks"
 	"github.com/zero-agent/zero/internal/mcp/mcpconfig"
 	"github.com/zero-agent/zero/internal/skills"
@@ -94,15 +96,21 @@ func (s Store) check(name string, e Entry) Installed {
 }
 
 // Reinstall is what `zero plugin add` takes to install the plugin name
-// of e again: NAME@MARKETPLACE, or its source (URL#REF for a ref).
+// of e again: NAME@MARKETPLACE, or its source (URL#REF for a ref),
+// quoted for a shell where it needs to be.
 func (e Entry) Reinstall(name string) string {
+	arg := e.Source
 	switch {
 	case e.Marketplace != "":
-		return name + "@" + e.Marketplace
+		arg = name + "@" + e.Marketplace
 	case e.Ref != "":
-		return e.Source + "#" + e.Ref
+		arg = e.Source + "#" + e.Ref
 	}
-	return e.Source
+	// quoted for the shell the hint is pasted into (a path with a space)
+	if q, err := syntax.Quote(arg, syntax.LangBash); err == nil {
+		return q
+	}
+	return arg
 }
 
 func short(h string) string {

@@ -408,3 +408,17 @@ func TestIsGitSource(t *testing.T) {
 		}
 	}
 }
+
+// The reinstall hint is pasted into a shell: a source path with a space
+// (or any other special character) is quoted, a plain one is not.
+func TestReinstallHintIsQuotedForTheShell(t *testing.T) {
+	for src, want := range map[string]string{
+		"/home/ada/plugins/lint":    "/home/ada/plugins/lint",
+		"/home/ada/my plugins/ü n":  "'/home/ada/my plugins/ü n'",
+		"https://example.com/p.git": "https://example.com/p.git",
+	} {
+		if got := (Entry{Source: src}).Reinstall("p"); got != want {
+			t.Errorf("Reinstall of %q = %s, want %s", src, got, want)
+		}
+	}
+}
