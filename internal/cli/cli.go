@@ -27,6 +27,7 @@ import (
 	"github.com/zero-agent/zero/internal/headless"
 	"github.com/zero-agent/zero/internal/run"
 	"github.com/zero-agent/zero/internal/sessions"
+	"github.com/zero-agent/zero/internal/tui/cells"
 	"github.com/zero-agent/zero/internal/tui/sanitize"
 )
 
@@ -141,13 +142,10 @@ func exitCode(s stdio, err error) int {
 }
 
 // oneLine is s on one line (whitespace runs folded, control characters
-// made safe), cut to max runes.
+// made safe), cut to max terminal cells.
 func oneLine(s string, max int) string {
 	s = strings.Join(strings.Fields(sanitize.Line(s)), " ")
-	if r := []rune(s); len(r) > max {
-		return string(r[:max-1]) + "…"
-	}
-	return s
+	return cells.Truncate(s, max, "…") // cells, not runes: a CJK rune takes two
 }
 
 func isTerminal(f *os.File) bool {

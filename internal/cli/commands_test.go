@@ -14,6 +14,7 @@ import (
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/llm/llmtest"
 	"github.com/zero-agent/zero/internal/sessions"
+	"github.com/zero-agent/zero/internal/tui/cells"
 )
 
 // TestPipedStdinFollowsPrompt: with a prompt and piped stdin, exec sends
@@ -331,7 +332,7 @@ func TestForkAtZeroIsUsageError(t *testing.T) {
 }
 
 // TestExecTakesClaudesOutputFormat: `--output-format json` (claude -p's
-// spelling) is -o json, and --input-format is -i.
+// spelling) is -o json, --input-format is -i, and --verbose is taken.
 func TestExecTakesClaudesOutputFormat(t *testing.T) {
 	isolate(t)
 	srv := llmtest.NewServer(t)
@@ -343,5 +344,25 @@ func TestExecTakesClaudesOutputFormat(t *testing.T) {
 	}
 	if r := zero("exec", "--input-format", "text", "go"); r.code != ExitUsage || !strings.Contains(r.errOut, "-i must be stream-json") {
 		t.Fatalf("--input-format text: exit %d, %q", r.code, r.errOut)
+	}
+	// claude -p scripts add --verbose to stream-json: accepted, no effect.
+	srv.Script(llmtest.Reply(llmtest.Text("streamed")))
+	r = zero("exec", "--output-format", "stream-json", "--verbose", "--base-url", srv.URL(), "--model", "m", "go")
+	if r.code != ExitOK || !strings.Contains(r.out, `"subtype":"success"`) || !strings.Contains(r.out, "streamed") {
+		t.Fatalf("--output-format stream-json --verbose: exit %d\n%s%s", r.code, r.out, r.errOut)
+	}
+}
+
+// A one-line cell of a listing (zero sessions' first prompt) is cut by
+// the cells it takes on screen: a CJK character takes two.
+func TestOneLineCutsByScreenCells(t *testing.T) {
+	for in, want := range map[string]string{
+		"fix\n  it":    "fix it",
+		"abcdefghijkl": "abcdefghi…",
+		"テストを直してください":  "テストを…",
+	} {
+		if got := oneLine(in, 10); got != want || cells.Width(got) > 10 {
+			t.Errorf("oneLine(%q, 10) = %q, want %q", in, got, want)
+		}
 	}
 }

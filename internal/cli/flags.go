@@ -236,6 +236,11 @@ func execCmd(s stdio) *cobra.Command {
 	fs.StringArrayVar(&o.images, "image", nil, "attach the image at `PATH` (PNG, JPEG, GIF, WebP) to the prompt; repeatable")
 	fs.IntVar(&o.maxTurns, "max-turns", 0, "stop after `N` model requests (default from config, 200)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "text mode: no progress on stderr (so no replies the loop answered with a nudge either)")
+	// claude -p wants --verbose beside --output-format stream-json
+	// (https://docs.anthropic.com/en/docs/claude-code/cli-reference);
+	// Zero's stream-json is whole without it, so such scripts run as is.
+	fs.Bool("verbose", false, "accepted for claude -p scripts; no effect")
+	fs.MarkHidden("verbose")
 	registerMode(c, &o.permission)
 	o.tools.register(c)
 	o.results.register(c)
