@@ -194,6 +194,15 @@ func TestCompletionScripts(t *testing.T) {
 	if !strings.HasPrefix(r.out, "providers\t") {
 		t.Errorf("completing a command: %q", r.out)
 	}
+	r = zero("__complete", "hooks", "test", "")
+	if !strings.HasPrefix(r.out, "SessionStart\nUserPromptSubmit\nPreToolUse\n") {
+		t.Errorf("completing hooks test: %q", r.out)
+	}
+	writeFile(t, filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "zero", "skills", "greet", "SKILL.md"), "---\nname: greet\ndescription: Greets the user\n---\nSay hello.\n")
+	r = zero("__complete", "skills", "show", "")
+	if !strings.Contains(r.out, "greet\tGreets the user\n") {
+		t.Errorf("completing skills show: %q", r.out)
+	}
 }
 
 // TestVersion: --version, -v and `zero version` print "zero VERSION".

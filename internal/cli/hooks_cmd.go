@@ -59,8 +59,21 @@ a hook blocked it or stopped the session, so a script can check a hook.`,
 	test.Flags().StringVar(&tool, "tool", "", "the tool `NAME` (Claude's, Bash, or Zero's, bash) for tool events")
 	test.Flags().StringVar(&input, "input", "{}", "the tool's arguments as `JSON` (Claude's or Zero's field names)")
 	test.Flags().StringVar(&prompt, "prompt", "", "the `TEXT` of the prompt for UserPromptSubmit")
+	test.ValidArgsFunction = completeHookEvents
 	c.AddCommand(list, test)
 	return c
+}
+
+// completeHookEvents completes `zero hooks test` with the event names.
+func completeHookEvents(_ *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	if len(args) > 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	var out []cobra.Completion
+	for _, ev := range hooks.Events {
+		out = append(out, string(ev))
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
 }
 
 func runHooksList(s stdio) error {

@@ -33,7 +33,7 @@ and loads a skill's body with the skill tool; /<skill> in the app runs one.`,
 		&cobra.Command{Use: "list", Short: "List the skills and where each comes from", Args: cobra.NoArgs,
 			RunE: ran(func(*cobra.Command, []string) error { return runSkillsList(s) }), ValidArgsFunction: cobra.NoFileCompletions},
 		&cobra.Command{Use: "show NAME", Short: "Show a skill's instructions and files", Args: exactArgs(1, "zero skills show NAME"),
-			RunE: ran(func(_ *cobra.Command, a []string) error { return runSkillsShow(s, a[0]) }), ValidArgsFunction: cobra.NoFileCompletions},
+			RunE: ran(func(_ *cobra.Command, a []string) error { return runSkillsShow(s, a[0]) }), ValidArgsFunction: completeSkills},
 		&cobra.Command{Use: "add PATH", Short: "Copy the skill folder PATH into ~/.config/zero/skills", Args: exactArgs(1, "zero skills add PATH"),
 			RunE: ran(func(_ *cobra.Command, a []string) error { return runSkillsAdd(s, a[0]) }),
 			ValidArgsFunction: func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
@@ -85,6 +85,19 @@ func extensionOptions() skills.Options {
 func runSkillsList(s stdio) error {
 	fmt.Fprintln(s.out, skills.Discover(extensionOptions()).Report())
 	return nil
+}
+
+// completeSkills completes `zero skills show` with the skills found
+// here, each with its description.
+func completeSkills(_ *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	if len(args) > 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	var out []cobra.Completion
+	for _, sk := range skills.Discover(extensionOptions()).Skills {
+		out = append(out, cobra.CompletionWithDesc(sk.Name, sk.Description))
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
 }
 
 func runSkillsShow(s stdio, name string) error {
