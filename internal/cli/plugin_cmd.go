@@ -287,6 +287,9 @@ func runMarketAdd(ctx context.Context, s stdio, source string) error {
 	}
 	fmt.Fprintf(s.out, "added marketplace %s (%d plugins)\n", m.Name, len(m.Plugins))
 	writeMarket(s.out, m)
+	if missing := m.Missing(); len(missing) > 0 {
+		fmt.Fprintf(s.err, "zero: warning: marketplace %s lists plugins it has no folder for, which cannot be added: %s\n", m.Name, strings.Join(missing, ", "))
+	}
 	return nil
 }
 

@@ -246,13 +246,34 @@ func (s Store) AddFromMarketplace(ctx context.Context, plugin, market string, o 
 	o.Marketplace = market
 	source := entry.Git
 	if source == "" {
-		source = filepath.Join(m.Root, filepath.FromSlash(path.Join(m.PluginRoot, entry.Path)))
+		source = m.localSource(*entry)
+		if !exists(source) {
+			return nil, fmt.Errorf("marketplace %s lists %s at %s, but it has no such folder (%s)", market, plugin, entry.Path, source)
+		}
 	}
 	added, err := s.Add(ctx, source, o)
 	if err != nil {
 		return nil, fmt.Errorf("%s@%s: %v", plugin, market, err)
 	}
 	return added, nil
+}
+
+// localSource is the folder of an entry with a relative source.
+func (m *Marketplace) localSource(e MarketplaceEntry) string {
+	return filepath.Join(m.Root, filepath.FromSlash(path.Join(m.PluginRoot, e.Path)))
+}
+
+// Missing lists the entries whose relative source is not a folder of
+// the marketplace, each as "NAME (PATH)": `zero plugin add` of one
+// would fail.
+func (m *Marketplace) Missing() []string {
+	var out []string
+	for _, e := range m.Plugins {
+		if e.Git == "" && !exists(m.localSource(e)) {
+			out = append(out, e.Name+" ("+e.Path+")")
+		}
+	}
+	return out
 }
 
 func orNone(names []string) string {

@@ -346,6 +346,7 @@ func TestMarketplaceInstallsByName(t *testing.T) {
 	testbin.WriteTree(t, market, map[string]string{
 		MarketplacePath: `{"name": "team", "owner": {"name": "Ops"}, "plugins": [
 			{"name": "lint", "source": "./plugins/lint", "description": "Lints"},
+			{"name": "ghost", "source": "./plugins/ghost"},
 			{"name": "remote", "source": {"source": "url", "url": "file://` + remoteDir + `"}}]}`,
 		"plugins/lint/.claude-plugin/plugin.json": `{"name": "lint", "version": "2.0.0"}`,
 		"plugins/lint/commands/lint.md":           "Lint $ARGUMENTS\n",
@@ -354,8 +355,11 @@ func TestMarketplaceInstallsByName(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Name != "team" || len(m.Plugins) != 2 {
-		t.Fatalf("marketplace = %+v", m)
+	if m.Name != "team" || len(m.Plugins) != 3 || !slices.Equal(m.Missing(), []string{"ghost (plugins/ghost)"}) {
+		t.Fatalf("marketplace = %+v, missing %v", m, m.Missing())
+	}
+	if _, err := st.AddFromMarketplace(context.Background(), "ghost", "team", AddOptions{}); err == nil || !strings.Contains(err.Error(), "marketplace team lists ghost at plugins/ghost, but it has no such folder") {
+		t.Errorf("a listed plugin without its folder: %v", err)
 	}
 	added, err := st.AddFromMarketplace(context.Background(), "lint", "team", AddOptions{})
 	if err != nil {
@@ -371,7 +375,7 @@ func TestMarketplaceInstallsByName(t *testing.T) {
 	if remote.Entry.Kind != KindGit || remote.Entry.Commit == "" {
 		t.Errorf("remote entry = %+v", remote.Entry)
 	}
-	if _, err := st.AddFromMarketplace(context.Background(), "nope", "team", AddOptions{}); err == nil || !strings.Contains(err.Error(), "it lists: lint, remote") {
+	if _, err := st.AddFromMarketplace(context.Background(), "nope", "team", AddOptions{}); err == nil || !strings.Contains(err.Error(), "it lists: lint, ghost, remote") {
 		t.Errorf("unknown plugin: %v", err)
 	}
 	if _, err := st.AddFromMarketplace(context.Background(), "lint", "other", AddOptions{}); err == nil || !strings.Contains(err.Error(), "no marketplace") {
