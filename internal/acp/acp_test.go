@@ -413,17 +413,22 @@ func TestLoadReplaysTheConversationInAFreshBridge(t *testing.T) {
 	}
 }
 
+// initializedBridge is a bridge to the fake server past initialize, and
+// a workspace for its sessions.
+func initializedBridge(b *testing.B) (*bridge, string) {
+	br := startBridge(b, llmtest.NewServer(b), &client{})
+	if _, err := br.conn.Initialize(context.Background(), acpsdk.InitializeRequest{ProtocolVersion: acpsdk.ProtocolVersionNumber}); err != nil {
+		b.Fatal(err)
+	}
+	return br, workspace(b)
+}
+
 // BenchmarkNewSession measures session/new over the protocol (the close
 // after each is not timed): it must answer in well under 300 ms (MCP
 // servers start in the background).
 func BenchmarkNewSession(b *testing.B) {
-	srv := llmtest.NewServer(b)
-	dir := workspace(b)
-	br := startBridge(b, srv, &client{})
+	br, dir := initializedBridge(b)
 	ctx := context.Background()
-	if _, err := br.conn.Initialize(ctx, acpsdk.InitializeRequest{ProtocolVersion: acpsdk.ProtocolVersionNumber}); err != nil {
-		b.Fatal(err)
-	}
 	for b.Loop() {
 		resp, err := br.conn.NewSession(ctx, acpsdk.NewSessionRequest{Cwd: dir, McpServers: []acpsdk.McpServer{}})
 		if err != nil {
@@ -440,13 +445,8 @@ func BenchmarkNewSession(b *testing.B) {
 // BenchmarkCloseSession measures session/close of an idle session over
 // the protocol (the session/new before each is not timed).
 func BenchmarkCloseSession(b *testing.B) {
-	srv := llmtest.NewServer(b)
-	dir := workspace(b)
-	br := startBridge(b, srv, &client{})
+	br, dir := initializedBridge(b)
 	ctx := context.Background()
-	if _, err := br.conn.Initialize(ctx, acpsdk.InitializeRequest{ProtocolVersion: acpsdk.ProtocolVersionNumber}); err != nil {
-		b.Fatal(err)
-	}
 	for b.Loop() {
 		b.StopTimer()
 		resp, err := br.conn.NewSession(ctx, acpsdk.NewSessionRequest{Cwd: dir, McpServers: []acpsdk.McpServer{}})
