@@ -366,3 +366,40 @@ func TestOneLineCutsByScreenCells(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeIDWithoutPromptIsUsageError: `zero exec --resume ID` typed at
+// a terminal takes ID as the session (not as the prompt, not the latest
+// session): with no prompt it exits 2 asking for one, nothing sent; with
+// a prompt it continues that session even when another is newer. --fork
+// ID without a prompt is the same usage error.
+func TestResumeIDWithoutPromptIsUsageError(t *testing.T) {
+	_, here := isolate(t)
+	st, err := openStore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	older := newSession(t, st, here, "one")
+	newSession(t, st, here, "two")
+	srv := llmtest.NewServer(t)
+	tty := stdio{in: strings.NewReader(""), inIsTTY: true}
+	for _, args := range [][]string{
+		{"exec", "-o", "json", "--resume", older, "--base-url", srv.URL(), "--model", "m"},
+		{"exec", "-o", "json", "--fork", older, "--base-url", srv.URL(), "--model", "m"},
+	} {
+		r := zeroIn(tty, args...)
+		if r.code != ExitUsage || !strings.Contains(r.errOut, "give a prompt") || !strings.Contains(r.errOut, older) {
+			t.Errorf("zero %q: exit %d, stderr %q", args, r.code, r.errOut)
+		}
+	}
+	if n := completions(srv); n != 0 {
+		t.Fatalf("%d model requests reached the server", n)
+	}
+	srv.Script(llmtest.Reply(llmtest.Text("done")))
+	r := zeroIn(tty, "exec", "-o", "json", "--resume", older, "--base-url", srv.URL(), "--model", "m", "go on")
+	var res struct {
+		SessionID string `json:"sessionId"`
+	}
+	if err := json.Unmarshal([]byte(r.out), &res); r.code != ExitOK || err != nil || res.SessionID != older {
+		t.Fatalf("exit %d, sessionId %q (want %s), stdout %q, stderr %q", r.code, res.SessionID, older, r.out, r.errOut)
+	}
+}

@@ -105,7 +105,8 @@ func claudeFlagNames(name string) string {
 }
 
 // resumeFlag is --resume: bare for the latest session of the workspace,
-// --resume=ID (or --resume ID before the prompt) for a given one.
+// --resume=ID (or --resume ID: a word shaped like a session id right
+// after it is the id, never the prompt) for a given one.
 type resumeFlag struct {
 	set bool
 	id  string
@@ -130,7 +131,7 @@ func (r *resumeFlag) Set(v string) error {
 
 // registerResume adds --resume[=ID] to c.
 func registerResume(c *cobra.Command, r *resumeFlag) {
-	f := c.Flags().VarPF(r, "resume", "", "continue this workspace's latest session; --resume=ID continues session ID")
+	f := c.Flags().VarPF(r, "resume", "", "continue this workspace's latest session; --resume ID (or --resume=ID) continues session ID: a word shaped like a session id after --resume is the id, never the prompt")
 	f.NoOptDefVal = "true"
 	c.RegisterFlagCompletionFunc("resume", completeSessions)
 }
@@ -272,7 +273,9 @@ func finishExec(s stdio, o *execOptions, pos []string) error {
 	if o.input != "" && o.input != headless.StreamJSON {
 		return usagef("-i must be stream-json, not %q", o.input)
 	}
-	if o.resume.set && o.resume.id == "" && len(pos) > 0 && sessionIDPattern.MatchString(pos[0]) && (len(pos) > 1 || o.prompt != "" || !s.inIsTTY) {
+	// `--resume ID` (the flag's value is optional, so pflag leaves ID
+	// among the positionals): a session id is never sent as the prompt.
+	if o.resume.set && o.resume.id == "" && len(pos) > 0 && sessionIDPattern.MatchString(pos[0]) {
 		o.resume.id, pos = pos[0], pos[1:]
 	}
 	if o.fork != "" && strings.HasPrefix(o.fork, "-") {
@@ -325,6 +328,12 @@ func finishExec(s stdio, o *execOptions, pos []string) error {
 		o.piped = string(b) // the run layer adds it to the prompt (run.Session.WithInput)
 	}
 	if strings.TrimSpace(o.prompt) == "" {
+		switch {
+		case o.resume.id != "":
+			return usagef("no prompt: give a prompt to continue session %s with: zero exec --resume %s \"what to do next\"", o.resume.id, o.resume.id)
+		case o.fork != "":
+			return usagef("no prompt: give a prompt to continue the fork of session %s with: zero exec --fork %s \"what to do next\"", o.fork, o.fork)
+		}
 		return usagef("no prompt: zero exec \"what to do\" (or -p, or - to read stdin)")
 	}
 	return nil
