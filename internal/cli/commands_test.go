@@ -403,3 +403,45 @@ func TestResumeIDWithoutPromptIsUsageError(t *testing.T) {
 		t.Fatalf("exit %d, sessionId %q (want %s), stdout %q, stderr %q", r.code, res.SessionID, older, r.out, r.errOut)
 	}
 }
+
+// TestProvidersAddSaysWhetherItIsActive: a profile that becomes the one
+// runs use (the only profile in the user config is) says so and how to
+// switch back; one that does not says which is.
+func TestProvidersAddSaysWhetherItIsActive(t *testing.T) {
+	isolate(t)
+	t.Setenv("OPENAI_API_KEY", "sk-test")
+	r := zero("providers", "add", "local", "--base-url", "http://127.0.0.1:9/v1")
+	if r.code != ExitOK || !strings.Contains(r.out, "local: saved") || !strings.Contains(r.out, "local is now the active provider (it was openai: zero providers use openai switches back)") {
+		t.Fatalf("first profile: exit %d, stdout %q, stderr %q", r.code, r.out, r.errOut)
+	}
+	if r := zero("providers", "use", "local"); r.code != ExitOK {
+		t.Fatalf("use local: exit %d %q", r.code, r.errOut)
+	}
+	r = zero("providers", "add", "other", "--base-url", "http://127.0.0.1:8080/v1")
+	if r.code != ExitOK || !strings.Contains(r.out, "other is not active: local still is (zero providers use other switches)") {
+		t.Fatalf("second profile: exit %d, stdout %q, stderr %q", r.code, r.out, r.errOut)
+	}
+}
+
+// TestProvidersAddRefusesAnUnusableProfile: a profile with no base URL
+// that no hosted API supplies is a usage error naming --base-url, and is
+// not saved; a hosted kind without --base-url takes its API's URL.
+func TestProvidersAddRefusesAnUnusableProfile(t *testing.T) {
+	isolate(t)
+	r := zero("providers", "add", "y")
+	if r.code != ExitUsage || !strings.Contains(r.errOut, `provider "y" needs --base-url URL`) {
+		t.Fatalf("exit %d, stderr %q", r.code, r.errOut)
+	}
+	if r := zero("providers"); strings.Contains(r.out, " y ") {
+		t.Fatalf("the refused profile was saved:\n%s", r.out)
+	}
+	t.Setenv("WORK_ANTHROPIC_KEY", "sk-ant-test")
+	r = zero("providers", "add", "work", "--kind", "anthropic", "--api-key-env", "WORK_ANTHROPIC_KEY", "--model", "claude-sonnet-4-5")
+	if r.code != ExitOK {
+		t.Fatalf("hosted kind: exit %d, stderr %q", r.code, r.errOut)
+	}
+	res, err := namedProvider("work")
+	if err != nil || res.BaseURL != "https://api.anthropic.com" || res.Kind != "anthropic" {
+		t.Fatalf("work resolves to %+v, %v", res, err)
+	}
+}

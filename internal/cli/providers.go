@@ -161,6 +161,7 @@ func providersList(s stdio) error {
 type providerAdd struct {
 	kind, base, keyEnv, model string
 	headers                   []string
+	kindSet                   bool // --kind given
 }
 
 func providersAddCmd(s stdio) *cobra.Command {
@@ -175,12 +176,15 @@ func providersAddCmd(s stdio) *cobra.Command {
 			}
 			return nil
 		},
-		RunE:              ran(func(_ *cobra.Command, args []string) error { return providersAdd(s, args[0], a) }),
+		RunE: ran(func(c *cobra.Command, args []string) error {
+			a.kindSet = c.Flags().Changed("kind")
+			return providersAdd(s, args[0], a)
+		}),
 		ValidArgsFunction: cobra.NoFileCompletions,
 	}
 	fs := c.Flags()
-	fs.StringVar(&a.kind, "kind", string(config.KindOpenAICompatible), "`KIND`: openai, openai-compatible, anthropic or gemini")
-	fs.StringVar(&a.base, "base-url", "", "API root `URL`")
+	fs.StringVar(&a.kind, "kind", string(config.KindOpenAICompatible), "`KIND`: openai, openai-compatible, anthropic or gemini (default: the hosted API's own for openai, anthropic and gemini, else openai-compatible)")
+	fs.StringVar(&a.base, "base-url", "", "API root `URL` (needed unless the kind is a hosted API's, whose URL it defaults to)")
 	fs.StringVar(&a.keyEnv, "api-key-env", "", "environment variable `VAR` holding the key")
 	fs.StringVar(&a.model, "model", "", "default `MODEL`")
 	fs.StringArrayVar(&a.headers, "header", nil, "extra header `NAME=VALUE` (repeatable)")
@@ -189,23 +193,12 @@ func providersAddCmd(s stdio) *cobra.Command {
 }
 
 func providersAdd(s stdio, name string, a *providerAdd) error {
-	switch config.Kind(a.kind) {
-	case config.KindOpenAI, config.KindOpenAICompatible, config.KindAnthropic, config.KindGemini:
-	default:
-		return usagef("--kind must be openai, openai-compatible, anthropic or gemini")
+	p, err := a.profile(name)
+	if err != nil {
+		return err
 	}
-	p := config.Provider{Name: name, Kind: config.Kind(a.kind), BaseURL: a.base, APIKeyEnv: a.keyEnv, Model: a.model}
-	for _, h := range a.headers {
-		k, v, ok := strings.Cut(h, "=")
-		if !ok {
-			return usagef("--header takes NAME=VALUE, got %q", h)
-		}
-		if p.Headers == nil {
-			p.Headers = map[string]string{}
-		}
-		p.Headers[k] = v
-	}
-	return editProviders(s, p.Name, func(f *config.File) error {
+	before := activeName()
+	err = editProviders(s, p.Name, func(f *config.File) error {
 		for i := range f.Providers {
 			if f.Providers[i].Name == p.Name {
 				f.Providers[i] = p
@@ -215,6 +208,87 @@ func providersAdd(s stdio, name string, a *providerAdd) error {
 		f.Providers = append(f.Providers, p)
 		return nil
 	}, "saved")
+	if err != nil {
+		return err
+	}
+	reportActive(s, name, before, activeName())
+	return nil
+}
+
+// reportActive says whether adding the profile name changed which
+// provider runs use (before and after name it, "" for none): a profile
+// can become the active one without `providers use` (the only one in the
+// user config is), and a second one can end that.
+func reportActive(s stdio, name, before, after string) {
+	switch {
+	case after == name && before == name:
+	case after == name && before != "":
+		fmt.Fprintf(s.out, "%s is now the active provider (it was %s: zero providers use %s switches back)\n", name, before, before)
+	case after == name:
+		fmt.Fprintf(s.out, "%s is now the active provider (zero providers use NAME picks another)\n", name)
+	case after == "":
+		fmt.Fprintf(s.out, "%s is not active: no provider is (zero providers use %s makes it so)\n", name, name)
+	case after == before:
+		fmt.Fprintf(s.out, "%s is not active: %s still is (zero providers use %s switches)\n", name, after, name)
+	case before == "":
+		fmt.Fprintf(s.out, "%s is not active: %s is (zero providers use %s switches)\n", name, after, name)
+	default:
+		fmt.Fprintf(s.out, "%s is not active, and the active provider is now %s, not %s (zero providers use NAME picks one)\n", name, after, before)
+	}
+}
+
+// profile is the profile `providers add NAME` saves, or a usage error
+// for one that could not be used. Without --kind, a hosted API's name
+// (openai, anthropic, gemini) keeps its kind; without --base-url, a hosted
+// kind takes its API's URL, and any other needs one.
+func (a *providerAdd) profile(name string) (config.Provider, error) {
+	kind := config.Kind(a.kind)
+	var hosted *config.Provider // the hosted API whose URL a missing --base-url means
+	builtin := false            // name is a hosted API's: the user profile is merged with it
+	for _, h := range config.Hosted() {
+		if h.Name == name {
+			builtin = true
+			if !a.kindSet {
+				kind = h.Kind
+			}
+		}
+		if h.Kind == kind {
+			hosted = &h
+		}
+	}
+	switch kind {
+	case config.KindOpenAI, config.KindOpenAICompatible, config.KindAnthropic, config.KindGemini:
+	default:
+		return config.Provider{}, usagef("--kind must be openai, openai-compatible, anthropic or gemini")
+	}
+	p := config.Provider{Name: name, Kind: kind, BaseURL: a.base, APIKeyEnv: a.keyEnv, Model: a.model}
+	if p.BaseURL == "" && hosted != nil && !builtin {
+		p.BaseURL = hosted.BaseURL
+	}
+	if p.BaseURL == "" && !builtin {
+		return p, usagef("provider %q needs --base-url URL, the API root of its server (e.g. zero providers add %s --base-url http://127.0.0.1:8080/v1)", name, name)
+	}
+	for _, h := range a.headers {
+		k, v, ok := strings.Cut(h, "=")
+		if !ok {
+			return p, usagef("--header takes NAME=VALUE, got %q", h)
+		}
+		if p.Headers == nil {
+			p.Headers = map[string]string{}
+		}
+		p.Headers[k] = v
+	}
+	return p, nil
+}
+
+// activeName is the name of the provider a run here would use, "" for
+// none (or a config that does not load).
+func activeName() string {
+	cfg, err := loadConfig("", config.Overrides{})
+	if err != nil || cfg.Active == nil {
+		return ""
+	}
+	return cfg.Active.Name
 }
 
 // namedProvider resolves the profile called name, or the active one when
