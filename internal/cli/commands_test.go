@@ -445,3 +445,33 @@ func TestProvidersAddRefusesAnUnusableProfile(t *testing.T) {
 		t.Fatalf("work resolves to %+v, %v", res, err)
 	}
 }
+
+// TestServerNotRunningNamesTheURL: a --base-url where nothing listens is
+// named as what did not answer, with or without --model, and the hint
+// does not ask for the --base-url already passed; a profile's URL from
+// the config file still gets "or pass --base-url".
+func TestServerNotRunningNamesTheURL(t *testing.T) {
+	isolate(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "http://" + l.Addr().String()
+	l.Close()
+	r := zero("exec", "--base-url", url, "x")
+	if r.code != ExitUsage || !strings.Contains(r.errOut, "nothing answered at "+url+" (no server is listening on "+l.Addr().String()+")") ||
+		strings.Contains(r.errOut, "pass --") {
+		t.Errorf("no --model: exit %d, stderr %q", r.code, r.errOut)
+	}
+	r = zero("exec", "--base-url", url, "--model", "m", "x")
+	if r.code != ExitProvider || !strings.Contains(r.errOut, "no server is listening on "+l.Addr().String()) ||
+		!strings.Contains(r.errOut, "at the address --base-url gives") || strings.Contains(r.errOut, "pass --base-url") {
+		t.Errorf("--model m: exit %d, stderr %q", r.code, r.errOut)
+	}
+	if r := zero("providers", "add", "local", "--base-url", url); r.code != ExitOK {
+		t.Fatalf("providers add: exit %d %q", r.code, r.errOut)
+	}
+	if r := zero("exec", "x"); r.code != ExitUsage || !strings.Contains(r.errOut, "nothing answered at "+url) || !strings.Contains(r.errOut, "or pass --base-url") {
+		t.Errorf("profile: exit %d, stderr %q", r.code, r.errOut)
+	}
+}

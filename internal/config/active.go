@@ -19,9 +19,9 @@ func (c *Config) selectActive(o Overrides, getenv func(string) string) error {
 	if p, m, ok := c.SplitModel(model); ok && (name == "" || name == p) {
 		name, model = p, m
 	}
-	baseURL, urlFrom := o.BaseURL, fromFlag
+	baseURL, urlFrom, urlVar := o.BaseURL, fromFlag, "--base-url"
 	if baseURL == "" {
-		baseURL, urlFrom = getenv("ZERO_BASE_URL"), fromEnv
+		baseURL, urlFrom, urlVar = getenv("ZERO_BASE_URL"), fromEnv, "ZERO_BASE_URL"
 	}
 	key, keySource := o.APIKey, "flag"
 	if key == "" {
@@ -65,7 +65,7 @@ func (c *Config) selectActive(o Overrides, getenv func(string) string) error {
 		return fmt.Errorf("config: provider %q is not configured (known: %s); add it with `zero providers add`", name, strings.Join(c.names(), ", "))
 	}
 	if baseURL != "" {
-		pr.BaseURL, pr.urlFrom, pr.project = baseURL, urlFrom, false
+		pr.BaseURL, pr.urlFrom, pr.urlVar, pr.project = baseURL, urlFrom, urlVar, false
 	}
 	c.ActiveProvider = name
 	r, err := c.resolve(pr, model)
@@ -132,6 +132,7 @@ func (c *Config) resolve(pr *profile, model string) (*Resolved, error) {
 		Model:         first(model, pr.Model, DefaultModels[kind]),
 		Headers:       pr.Headers,
 		TextToolCalls: pr.TextToolCalls == nil || *pr.TextToolCalls,
+		BaseURLGiven:  pr.urlVar,
 	}
 	switch {
 	case pr.APIKey != "":

@@ -148,6 +148,11 @@ type Resolved struct {
 	KeySource     string            `json:"keySource,omitempty"`
 	Headers       map[string]string `json:"headers,omitempty"`
 	TextToolCalls bool              `json:"textToolCalls"`
+	// BaseURLGiven names the flag or variable the base URL came from
+	// ("--base-url", "ZERO_BASE_URL", "OPENAI_BASE_URL"…); "" when a file,
+	// the built-in default or discovery gave it. An error about the
+	// server need not tell the user to pass what they passed.
+	BaseURLGiven string `json:"-"`
 }
 
 // origin is the layer a profile's base URL came from.
@@ -164,6 +169,7 @@ const (
 type profile struct {
 	Provider
 	urlFrom origin
+	urlVar  string // the flag or variable of a urlFrom fromFlag or fromEnv: Resolved.BaseURLGiven
 	// project is true for a profile the project file defined (not just
 	// adjusted): it never receives a user's key.
 	project bool
@@ -254,7 +260,7 @@ func (c *Config) applyUser(f *File) {
 		}
 		merge(&pr.Provider, p)
 		if p.BaseURL != "" {
-			pr.urlFrom = fromUser
+			pr.urlFrom, pr.urlVar = fromUser, ""
 		}
 		if p.APIKey != "" {
 			pr.keyFrom = "user config"
@@ -355,7 +361,7 @@ func (c *Config) applyProject(f *File, path string) {
 		}
 		merge(&pr.Provider, p)
 		if p.BaseURL != "" && pr.project {
-			pr.urlFrom = fromProject
+			pr.urlFrom, pr.urlVar = fromProject, ""
 		}
 		if p.APIKey != "" {
 			pr.keyFrom = "project config"
@@ -471,7 +477,7 @@ func (c *Config) applyEnv(getenv func(string) string) error {
 				return fmt.Errorf("config: %s: %w", kv.env, err)
 			}
 			pr := c.profiles[kv.name]
-			pr.BaseURL, pr.urlFrom, pr.project = v, fromEnv, false
+			pr.BaseURL, pr.urlFrom, pr.urlVar, pr.project = v, fromEnv, kv.env, false
 		}
 	}
 	for _, kv := range []struct {

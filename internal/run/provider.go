@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -43,7 +44,7 @@ func NewProvider(r *config.Resolved) (llm.Provider, error) {
 	case config.KindGemini:
 		return gemini.New(gemini.Options{Name: r.Name, BaseURL: r.BaseURL, APIKey: r.APIKey, Model: r.Model, Headers: r.Headers, IdleTimeout: idle}), nil
 	default:
-		p, err := openai.New(openai.Options{Name: r.Name, BaseURL: r.BaseURL, APIKey: r.APIKey, Model: r.Model, Headers: r.Headers, IdleTimeout: idle, FirstByteTimeout: first})
+		p, err := openai.New(openai.Options{Name: r.Name, BaseURL: r.BaseURL, BaseURLGiven: r.BaseURLGiven, APIKey: r.APIKey, Model: r.Model, Headers: r.Headers, IdleTimeout: idle, FirstByteTimeout: first})
 		if err != nil {
 			return nil, &ConfigError{err.Error()}
 		}
@@ -119,19 +120,38 @@ func discover(stderr io.Writer, model string) (*config.Resolved, *discovery.Serv
 	return &config.Resolved{Name: string(srv.Kind), Kind: config.KindOpenAICompatible, BaseURL: srv.BaseURL, Model: model, TextToolCalls: true}, srv, nil
 }
 
-// firstModel fills in the model of a server named by --base-url alone:
-// the one discovery would pick there (DefaultModel).
-func firstModel(stderr io.Writer, r *config.Resolved) {
+// firstModel fills in the model of an OpenAI-compatible profile that
+// names none from what its server serves (DefaultModel). A server that
+// does not answer is a ConfigError naming its URL (there is then no model
+// to suggest, and --model alone would not help); any other failure leaves
+// the model empty, for NewProvider to ask for --model.
+func firstModel(stderr io.Writer, r *config.Resolved) error {
 	if r.Model != "" || r.Kind != config.KindOpenAICompatible {
-		return
+		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	model, err := DefaultModel(ctx, r)
 	cancel()
+	var pe *llm.ProviderError
+	if errors.As(err, &pe) && pe.Kind == llm.ErrConnect {
+		hint := pe.Hint
+		if u, perr := url.Parse(r.BaseURL); perr == nil && r.BaseURLGiven != "" && loopback(u.Hostname()) {
+			hint = openai.StartHint(u, r.BaseURLGiven) // not "or pass --base-url"
+		}
+		return configErrorf("provider %q: nothing answered at %s (%s), so it named no model: %s", r.Name, r.BaseURL, pe.Message, hint)
+	}
 	if err == nil {
 		r.Model = model
 		fmt.Fprintf(stderr, "zero: using model %s from %s (pass --model to choose)\n", r.Model, r.BaseURL)
 	}
+	return nil
+}
+
+// loopback reports whether host is this machine, where the transport
+// suggests starting a server (openai.StartHint).
+func loopback(host string) bool {
+	ip := net.ParseIP(host)
+	return host == "localhost" || ip != nil && ip.IsLoopback()
 }
 
 // localHost reports whether base names a server on this machine or the

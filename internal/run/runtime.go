@@ -147,7 +147,9 @@ func Open(o Options) (*Runtime, error) {
 	if err := NeedKey(active); err != nil {
 		return nil, err
 	}
-	firstModel(stderr, active)
+	if err := firstModel(stderr, active); err != nil {
+		return nil, err
+	}
 	prov, err := NewProvider(active)
 	if err != nil {
 		return nil, err

@@ -33,7 +33,7 @@ func ListModels(ctx context.Context, baseURL, key string) ([]string, error) {
 		req.Header.Set("Authorization", "Bearer "+key)
 	}
 	u, _ := url.Parse(base)
-	tc := &transport.Client{Provider: "openai", ConnectAttempts: 1, StartHint: startHint(u)}
+	tc := &transport.Client{Provider: "openai", ConnectAttempts: 1, StartHint: StartHint(u, "")}
 	resp, err := tc.Do(req)
 	if err != nil {
 		return nil, err

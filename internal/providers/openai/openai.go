@@ -60,6 +60,10 @@ type Options struct {
 	Model string
 	// Headers are added to every request (e.g. OpenRouter's HTTP-Referer).
 	Headers map[string]string
+	// BaseURLGiven names the flag or variable BaseURL came from
+	// ("--base-url"), "" for a file or a default: a server that does not
+	// answer is then not met with "or pass --base-url".
+	BaseURLGiven string
 	// HTTPClient defaults to a client with no overall timeout (streams are
 	// long); timeouts come from IdleTimeout and FirstByteTimeout.
 	HTTPClient *http.Client
@@ -143,7 +147,7 @@ func New(o Options) (*Provider, error) {
 	}
 	tc := &transport.Client{Provider: o.Name, HTTP: o.HTTPClient, Header: http.Header{},
 		FirstByteTimeout: o.FirstByteTimeout, IdleTimeout: o.IdleTimeout,
-		ConnectAttempts: max(o.ConnectRetries, 0) + 1, ConnectBackoff: o.RetryBackoff, StartHint: startHint(u)}
+		ConnectAttempts: max(o.ConnectRetries, 0) + 1, ConnectBackoff: o.RetryBackoff, StartHint: StartHint(u, o.BaseURLGiven)}
 	if o.APIKey != "" {
 		tc.Header.Set("Authorization", "Bearer "+o.APIKey)
 	}
@@ -153,24 +157,30 @@ func New(o Options) (*Provider, error) {
 	return &Provider{o: o, endpoint: base + "/chat/completions", tc: tc}, nil
 }
 
-// startHint says how to start the local server usually found on u's port
-// (the ports discovery probes), for a connection refused on 127.0.0.1.
-func startHint(u *url.URL) string {
+// StartHint says how to start the local server usually found on u's port
+// (the ports discovery probes), for a connection refused on 127.0.0.1,
+// and to pass --base-url, unless given names the flag or variable the URL
+// already came from.
+func StartHint(u *url.URL, given string) string {
 	port := ""
 	if u != nil {
 		port = u.Port()
 	}
+	start := "start the server (llama-server, `ollama serve`, LM Studio, vLLM)"
 	switch port {
 	case "11434":
-		return "start it (`ollama serve`) or pass --base-url"
+		start = "start it (`ollama serve`)"
 	case "8080":
-		return "start it (`llama-server -m model.gguf --port 8080 --jinja`) or pass --base-url"
+		start = "start it (`llama-server -m model.gguf --port 8080 --jinja`)"
 	case "1234":
-		return "start it (LM Studio: Developer tab → Start server) or pass --base-url"
+		start = "start it (LM Studio: Developer tab → Start server)"
 	case "8000":
-		return "start it (`vllm serve MODEL`) or pass --base-url"
+		start = "start it (`vllm serve MODEL`)"
 	}
-	return "start the server (llama-server, `ollama serve`, LM Studio, vLLM) or pass --base-url"
+	if given != "" {
+		return start + " at the address " + given + " gives"
+	}
+	return start + " or pass --base-url"
 }
 
 // mistralFamily reports model ids served with Mistral chat templates,

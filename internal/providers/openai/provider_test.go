@@ -243,6 +243,18 @@ func TestStartHintNamesTheUsualServer(t *testing.T) {
 	}
 }
 
+// TestStartHintOmitsTheFlagGiven: a base URL the user passed is not met
+// with "or pass --base-url"; the hint names where the address came from.
+func TestStartHintOmitsTheFlagGiven(t *testing.T) {
+	p, err := New(Options{BaseURL: "http://127.0.0.1:11434", BaseURLGiven: "--base-url"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := p.tc.StartHint; h != "start it (`ollama serve`) at the address --base-url gives" {
+		t.Errorf("hint %q", h)
+	}
+}
+
 // TestStall: a stream silent for longer than IdleTimeout fails with
 // ErrStreamStall; keep-alive comments count as traffic.
 func TestStall(t *testing.T) {
