@@ -154,6 +154,9 @@ func mcpAddRun(s stdio, a *mcpAdd, name string, rest []string) error {
 		if errors.Is(err, mcpconfig.ErrExists) {
 			return usagef("%v: remove it first (zero mcp remove %s)", err, name)
 		}
+		if errors.Is(err, mcpconfig.ErrBadName) {
+			return usagef("%v", err)
+		}
 		return err
 	}
 	fmt.Fprintf(s.out, "added %s (%s: %s) to %s\n", name, srv.Transport, what(srv), userFile().Path)
@@ -234,7 +237,7 @@ disabledTools, alwaysLoad, startupTimeout, toolTimeout in seconds).`,
 			switch {
 			case errors.Is(err, mcpconfig.ErrExists):
 				return usagef("%v: remove it first (zero mcp remove %s)", err, args[0])
-			case err != nil && strings.HasPrefix(err.Error(), "server "):
+			case errors.Is(err, mcpconfig.ErrBadName), err != nil && strings.HasPrefix(err.Error(), "server "):
 				return usagef("%v", err) // the entry given is wrong
 			case err != nil:
 				return err

@@ -219,3 +219,18 @@ func TestMCPListNamesAnUnreadableConfig(t *testing.T) {
 	writeFile(t, filepath.Join(home, ".claude.json"), `{"mcpServers": {"x": 5}}`)
 	wantLines(t, "list with a number entry", zero("mcp", "list").out, `must be an object with "command" or "url", not number`)
 }
+
+// TestMCPAddBadNameIsUsageError: a server name with a space exits 2 with
+// one sentence that names it once, for mcp add and mcp add-json alike.
+func TestMCPAddBadNameIsUsageError(t *testing.T) {
+	isolate(t)
+	for _, args := range [][]string{
+		{"mcp", "add", "bad name!", "--", "cat"},
+		{"mcp", "add-json", "bad name!", `{"command":"cat"}`},
+	} {
+		r := zero(args...)
+		if r.code != ExitUsage || strings.Count(r.errOut, `"bad name!"`) != 1 || !strings.Contains(r.errOut, "has a space or control character") {
+			t.Errorf("zero %q: exit %d, stderr %q", args, r.code, r.errOut)
+		}
+	}
+}

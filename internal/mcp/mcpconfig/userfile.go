@@ -19,6 +19,10 @@ var ErrNoEntry = errors.New("not in Zero's MCP file")
 // ErrExists is returned by Add for a name Zero's file already holds.
 var ErrExists = errors.New("already in Zero's MCP file")
 
+// ErrBadName is returned by Add for a name that cannot be a server's (the
+// error says why, once: it is not wrapped in another "server %q").
+var ErrBadName = errors.New("server name")
+
 // UserFile is Zero's own MCP file (CONFIGDIR/mcp.json), the only MCP file
 // Zero writes. Edits keep every other entry and top-level key as
 // written, in order (re-indented), and are atomic. A file that does not
@@ -49,7 +53,7 @@ func ParseEntry(name string, raw json.RawMessage) (Server, error) {
 
 func parseEntry(name string, raw json.RawMessage) (Server, json.RawMessage, error) {
 	if name == "" || strings.ContainsFunc(name, func(r rune) bool { return unicode.IsSpace(r) || !unicode.IsPrint(r) }) {
-		return Server{}, nil, fmt.Errorf("server name %q: use letters, digits, '-' and '_'", name)
+		return Server{}, nil, fmt.Errorf("%w %q has a space or control character: use letters, digits, '-' and '_'", ErrBadName, name)
 	}
 	doc, err := parseJSONDoc("entry", raw, false)
 	if err != nil {
@@ -66,6 +70,9 @@ func parseEntry(name string, raw json.RawMessage) (Server, json.RawMessage, erro
 // under name. A name already there is ErrExists.
 func (f UserFile) Add(name string, raw json.RawMessage) error {
 	_, text, err := parseEntry(name, raw)
+	if errors.Is(err, ErrBadName) {
+		return err
+	}
 	if err != nil {
 		return fmt.Errorf("server %q: %w", name, err)
 	}
