@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -473,5 +474,28 @@ func TestServerNotRunningNamesTheURL(t *testing.T) {
 	}
 	if r := zero("exec", "x"); r.code != ExitUsage || !strings.Contains(r.errOut, "nothing answered at "+url) || !strings.Contains(r.errOut, "or pass --base-url") {
 		t.Errorf("profile: exit %d, stderr %q", r.code, r.errOut)
+	}
+}
+
+// TestBadSourcesAndPortsAreUsageErrors: a plugin path that is not there
+// or is a file, and a --ports value no TCP port has, exit 2 with one
+// sentence naming what is wrong (they exited 1 with a bare stat error,
+// and 99999 was probed).
+func TestBadSourcesAndPortsAreUsageErrors(t *testing.T) {
+	_, dir := isolate(t)
+	writeFile(t, filepath.Join(dir, "notes.txt"), "x")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"plugin", "add", "./nonexistent"}, "no folder ./nonexistent: zero plugin add takes a plugin folder, a git URL or NAME@MARKETPLACE"},
+		{[]string{"plugin", "add", "notes.txt"}, "notes.txt is a file, not a plugin folder"},
+		{[]string{"scan", "--ports", "99999"}, "--ports 99999: a TCP port is 1 to 65535"},
+		{[]string{"scan", "--ports", "8080,0"}, "--ports 0: a TCP port is 1 to 65535"},
+	} {
+		r := zero(tc.args...)
+		if r.code != ExitUsage || !strings.Contains(r.errOut, tc.want) || strings.Contains(r.errOut, "stat ") {
+			t.Errorf("zero %q: exit %d, stderr %q, want 2 and %q", tc.args, r.code, r.errOut, tc.want)
+		}
 	}
 }

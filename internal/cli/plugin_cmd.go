@@ -2,8 +2,10 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"regexp"
 	"sort"
@@ -92,6 +94,9 @@ func runPluginAdd(ctx context.Context, s stdio, source string, enable bool) erro
 	if m := marketRef.FindStringSubmatch(source); m != nil && !fileExists(source) {
 		added, err = st.AddFromMarketplace(ctx, m[1], m[2], plugins.AddOptions{Enable: enable})
 	} else {
+		if err := checkPluginFolder(source); err != nil {
+			return err
+		}
 		added, err = st.Add(ctx, source, plugins.AddOptions{Enable: enable})
 	}
 	if err != nil {
@@ -109,6 +114,22 @@ func runPluginAdd(ctx context.Context, s stdio, source string, enable bool) erro
 		fmt.Fprintf(s.out, "disabled: a hooks or MCP file above could not be read, so what it would run is unknown; fix the plugin, then zero plugin remove %s and add it again\n", p.Name)
 	default:
 		fmt.Fprintf(s.out, "disabled: it runs programs (the hooks and MCP servers above); review them, then: zero plugin enable %s\n", p.Name)
+	}
+	return nil
+}
+
+// checkPluginFolder is a usage error for a source that names no git
+// repository and no folder here: a path that is not there or is a file.
+func checkPluginFolder(source string) error {
+	if plugins.IsGitSource(source) {
+		return nil
+	}
+	fi, err := os.Stat(source)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return usagef("no folder %s: zero plugin add takes a plugin folder, a git URL or NAME@MARKETPLACE", source)
+	case err == nil && !fi.IsDir():
+		return usagef("%s is a file, not a plugin folder", source)
 	}
 	return nil
 }

@@ -40,6 +40,11 @@ func runScan(ctx context.Context, s stdio, ports []int, asJSON bool) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	for _, p := range ports {
+		if p < 1 || p > 65535 {
+			return usagef("--ports %d: a TCP port is 1 to 65535", p)
+		}
+	}
 	if len(ports) == 0 {
 		ports = discovery.ScanPorts()
 	}
