@@ -181,6 +181,39 @@ func TestExecOutputSchemaValidatesAndRetries(t *testing.T) {
 	}
 }
 
+// TestExecLastMessageIsOnlyAValidatedAnswer: with --output-schema, a run
+// whose answers never validate (exit 8) writes no --output-last-message
+// file, and a file in a folder that does not exist is a usage error
+// before anything is sent.
+func TestExecLastMessageIsOnlyAValidatedAnswer(t *testing.T) {
+	dir := t.TempDir()
+	e := newEnv(t)
+	srv := llmtest.NewServer(t)
+	schema := filepath.Join(dir, "schema.json")
+	os.WriteFile(schema, []byte(`{"type":"object","required":["count"]}`), 0o644)
+	last := filepath.Join(dir, "last.txt")
+	base := []string{"--base-url", srv.URL(), "--model", "m", "--output-schema", schema}
+
+	srv.Script(llmtest.Reply(llmtest.Text("no")), llmtest.Reply(llmtest.Text("still no")), llmtest.Reply(llmtest.Text("never")))
+	s, code, _ := runJSON(t, e, dir, append(base, "--output-last-message", last, "count")...)
+	if code != 8 || s.Subtype != "schema_failed" {
+		t.Fatalf("schema failure: exit %d %+v", code, s)
+	}
+	if _, err := os.Stat(last); !os.IsNotExist(err) {
+		t.Fatalf("the unvalidated answer was written to %s (%v)", last, err)
+	}
+
+	before := len(completions(srv))
+	missing := filepath.Join(dir, "no-such-folder", "last.txt")
+	r := e.run(dir, "", append([]string{"exec"}, append(base, "--output-last-message", missing, "count")...)...)
+	if r.code != 2 || !strings.Contains(r.stderr, "--output-last-message "+missing+": no folder "+filepath.Dir(missing)) {
+		t.Fatalf("missing folder: exit %d %s", r.code, r.stderr)
+	}
+	if n := len(completions(srv)); n != before {
+		t.Fatalf("%d requests sent for a run that should not start", n-before)
+	}
+}
+
 func TestExecEphemeralKeepsNoSessionAndWritesTheLastMessage(t *testing.T) {
 	dir := t.TempDir()
 	e := newEnv(t)

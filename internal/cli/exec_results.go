@@ -1,8 +1,12 @@
 package cli
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
 	"math"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -23,7 +27,7 @@ type resultFlags struct {
 func (r *resultFlags) register(c *cobra.Command) {
 	fs := c.Flags()
 	fs.StringVar(&r.schemaFile, "output-schema", "", "the final answer must be JSON that validates against the JSON Schema in `FILE` (retried twice, else exit 8)")
-	fs.StringVar(&r.lastMessage, "output-last-message", "", "write the final answer to `FILE`")
+	fs.StringVar(&r.lastMessage, "output-last-message", "", "write the final answer to `FILE` (its folder must exist; with --output-schema, only an answer that validated)")
 	fs.Float64Var(&r.maxBudget, "max-budget-usd", 0, "stop (exit 6) once the estimated cost passes `USD` (the model must be priced in the catalog)")
 	fs.BoolVar(&r.ephemeral, "ephemeral", false, "keep no session: nothing is written to the sessions directory")
 }
@@ -36,6 +40,11 @@ func (r *resultFlags) check(o *execOptions) error {
 	}
 	if r.ephemeral && (o.resume.set || o.fork != "") {
 		return usagef("--ephemeral keeps no session, so it cannot --resume or --fork one")
+	}
+	if r.lastMessage != "" {
+		if err := checkOutputFile(r.lastMessage); err != nil {
+			return usagef("--output-last-message %s: %v", r.lastMessage, err)
+		}
 	}
 	if r.schemaFile != "" {
 		s, err := headless.LoadSchema(r.schemaFile)
@@ -68,4 +77,24 @@ func ephemeralStore() (func(), error) {
 		}
 		os.RemoveAll(dir)
 	}, nil
+}
+
+// checkOutputFile says why path cannot be written once the run is over,
+// checked before anything is sent: its folder is missing or is no
+// folder, or path is a folder.
+func checkOutputFile(path string) error {
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("no folder %s", dir)
+	case err != nil:
+		return err
+	case !fi.IsDir():
+		return fmt.Errorf("%s is not a folder", dir)
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return errors.New("a folder, not a file")
+	}
+	return nil
 }

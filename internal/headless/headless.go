@@ -60,7 +60,8 @@ type Options struct {
 	MaxBudgetUSD float64
 	// Schema, when set, is what the final answer must validate against.
 	Schema *Schema
-	// LastMessageFile, when set, gets the final answer.
+	// LastMessageFile, when set, gets the final answer (the validated
+	// one with a Schema; none when no answer validated).
 	LastMessageFile string
 	// Ephemeral: the session is not kept, so no log path is reported.
 	Ephemeral bool
@@ -143,7 +144,9 @@ func Run(ctx context.Context, sess *run.Session, prompt string, o Options) (Outc
 	if !o.Ephemeral {
 		result.SessionLog = sess.EventsPath()
 	}
-	if o.LastMessageFile != "" && res.Final != "" {
+	// An answer that never validated against --output-schema is not the
+	// answer asked for: the file is not written.
+	if o.LastMessageFile != "" && res.Final != "" && sub != SchemaFailed {
 		if err := os.WriteFile(o.LastMessageFile, []byte(res.Final), 0o644); err != nil {
 			fmt.Fprintln(o.Stderr, "zero: warning: --output-last-message:", err)
 		}
