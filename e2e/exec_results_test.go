@@ -214,6 +214,38 @@ func TestExecLastMessageIsOnlyAValidatedAnswer(t *testing.T) {
 	}
 }
 
+// TestExecSchemaFailureErrorCarriesTheRunID: the stream-json error event
+// of answers that never validated names the last run (the schema retries
+// are runs of their own), as every line of a run does.
+func TestExecSchemaFailureErrorCarriesTheRunID(t *testing.T) {
+	dir := t.TempDir()
+	e := newEnv(t)
+	srv := llmtest.NewServer(t)
+	schema := filepath.Join(dir, "schema.json")
+	os.WriteFile(schema, []byte(`{"type":"object","required":["count"]}`), 0o644)
+	srv.Script(llmtest.Reply(llmtest.Text("no")), llmtest.Reply(llmtest.Text("still no")), llmtest.Reply(llmtest.Text("never")))
+	r := e.run(dir, "", "exec", "-o", "stream-json", "--base-url", srv.URL(), "--model", "m", "--output-schema", schema, "count")
+	if r.code != 8 {
+		t.Fatalf("exit %d %s", r.code, r.stderr)
+	}
+	var lastRun string
+	var errEv map[string]any
+	for _, ev := range parseStream(t, r.stdout) {
+		if ev["runId"] == "" || ev["runId"] == nil {
+			t.Errorf("a %v line has no runId: %v", ev["type"], ev)
+		}
+		switch ev["type"] {
+		case "run_start":
+			lastRun, _ = ev["runId"].(string)
+		case "error":
+			errEv = ev
+		}
+	}
+	if errEv == nil || errEv["runId"] != lastRun || !strings.Contains(errEv["text"].(string), "does not validate") {
+		t.Fatalf("error event %v, last run %s", errEv, lastRun)
+	}
+}
+
 func TestExecEphemeralKeepsNoSessionAndWritesTheLastMessage(t *testing.T) {
 	dir := t.TempDir()
 	e := newEnv(t)

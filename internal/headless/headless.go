@@ -138,7 +138,8 @@ func Run(ctx context.Context, sess *run.Session, prompt string, o Options) (Outc
 		res.Err = fmt.Errorf("the final answer does not validate against --output-schema after %d retries: %v", maxSchemaRetries, schemaErr)
 	}
 	if res.Err != nil && (sub == Budget || sub == PermissionDenied || sub == SchemaFailed) && out != nil {
-		out.Emit(event.Event{SchemaVersion: event.SchemaVersion, Type: event.Error, Text: res.Err.Error(), Time: time.Now().UTC()})
+		runID, turn := w.lastRun() // docs/stream-json.md: the same runId on every line of a run
+		out.Emit(event.Event{SchemaVersion: event.SchemaVersion, Type: event.Error, RunID: runID, Turn: turn, Text: res.Err.Error(), Time: time.Now().UTC()})
 	}
 	result := streamjson.Result{Subtype: string(sub), IsError: sub.IsError(), PermissionDenials: denials}
 	if !o.Ephemeral {

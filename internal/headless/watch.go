@@ -37,6 +37,10 @@ type watch struct {
 	// so the reply that usage paid for is kept and a final answer stays
 	// the run's answer.
 	overBudget error
+	// runID and lastTurn are the last top-level event's: an error the exec
+	// itself reports after the runs belongs to the last one.
+	runID    string
+	lastTurn int
 }
 
 func (w *watch) Emit(e event.Event) {
@@ -45,6 +49,9 @@ func (w *watch) Emit(e event.Event) {
 		w.stop(w.overBudget)
 	}
 	child := e.ParentToolCallID != "" // a sub-agent's: its cost counts, its totals reach the parent's run_end
+	if !child && e.RunID != "" {
+		w.runID, w.lastTurn = e.RunID, e.Turn
+	}
 	switch {
 	case e.Type == event.Usage:
 		w.cost += e.CostUSD
@@ -127,6 +134,13 @@ func (w *watch) stop(err error) {
 
 // snapshot returns the summed totals, the denials and the stop cause the
 // watch made (nil: none).
+// lastRun is the id and turn of the last top-level run the watch saw.
+func (w *watch) lastRun() (string, int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.runID, w.lastTurn
+}
+
 func (w *watch) snapshot() (event.Totals, []streamjson.Denial, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
