@@ -266,3 +266,22 @@ func TestExecEphemeralKeepsNoSessionAndWritesTheLastMessage(t *testing.T) {
 		t.Fatalf("--ephemeral --resume: exit %d %s", r.code, r.stderr)
 	}
 }
+
+// TestExecModelNotFoundHintNamesTheFlag: a 404 for the model tells an
+// exec user to pick another with --model (the app's /model is no command
+// here), on stderr and in the json result alike.
+func TestExecModelNotFoundHintNamesTheFlag(t *testing.T) {
+	dir := t.TempDir()
+	e := newEnv(t)
+	srv := llmtest.NewServer(t)
+	notFound := `{"error":{"message":"The model gpt-9 does not exist","type":"invalid_request_error","code":"model_not_found"}}`
+	srv.Script(llmtest.Reply(llmtest.Error(404, notFound)), llmtest.Reply(llmtest.Error(404, notFound)))
+	r := e.run(dir, "", "exec", "--base-url", srv.URL(), "--model", "gpt-9", "hi")
+	if r.code != 3 || !strings.Contains(r.stderr, "pick another with --model (zero models lists them)") || strings.Contains(r.stderr, "/model") {
+		t.Fatalf("text: exit %d, stderr %s", r.code, r.stderr)
+	}
+	s, code, _ := runJSON(t, e, dir, "--base-url", srv.URL(), "--model", "gpt-9", "hi")
+	if code != 3 || !strings.Contains(s.Error, "--model (zero models lists them)") || strings.Contains(s.Error, "/model") {
+		t.Fatalf("json: exit %d, error %q", code, s.Error)
+	}
+}

@@ -48,6 +48,11 @@ type ProviderError struct {
 	Err        error
 }
 
+// PickModel is how a provider error's hint names the way to choose another
+// model: in the command line's words, which every surface but the app
+// shares (exec, acp, mcp serve); the app shows its /model in their place.
+const PickModel = "--model (zero models lists them)"
+
 func (e *ProviderError) Error() string {
 	s := fmt.Sprintf("%s", e.Kind)
 	if e.Provider != "" {

@@ -123,7 +123,7 @@ func (m *Model) event(e event.Event) {
 		m.info.CostUSD += e.CostUSD // priced by the run layer (0 for a local model)
 	case event.Warning, event.Error:
 		m.endStep()
-		m.commit(render.Notice(e.Type, e.Text, w)...)
+		m.commit(render.Notice(e.Type, appWords(e.Text), w)...)
 	case event.Final:
 		if !m.turn.streamed && strings.TrimSpace(e.Text) != "" {
 			m.endReasoning()
@@ -249,3 +249,8 @@ func (m *Model) liveReply() []string {
 	}
 	return out
 }
+
+// appWords puts the app's command in place of the command line's in a
+// provider error's hint: /model where exec would say --model
+// (llm.PickModel).
+func appWords(s string) string { return strings.ReplaceAll(s, llm.PickModel, "/model") }

@@ -319,7 +319,7 @@ func (m *Model) background(busy string, f func(context.Context, Backend) (string
 		text, err := f(ctx, b)
 		var lines []string
 		if err != nil {
-			lines = render.Notice(event.Error, err.Error(), w)
+			lines = render.Notice(event.Error, appWords(err.Error()), w)
 		} else if text != "" {
 			lines = reportLines(text, w)
 		}

@@ -164,7 +164,7 @@ func Classify(provider, model string, status int, header http.Header, body []byt
 		if quota(d) {
 			e.Kind = llm.ErrAuth
 			e.RetryAfter = 0
-			e.Hint = "the account has no quota left: add credit or switch model/provider with /model"
+			e.Hint = "the account has no quota left: add credit, or switch to another model with " + llm.PickModel + " or another provider (zero providers)"
 		}
 	case llm.ErrOverloaded:
 		e.RetryAfter = retryAfter(header, d)
@@ -285,9 +285,9 @@ func badRequestHint(provider string, status int, d details) string {
 	switch {
 	case status == 404 || strings.Contains(msg, "not found") || strings.Contains(msg, "does not exist"):
 		if strings.Contains(strings.ToLower(provider), "ollama") {
-			return "the model is not available: run `ollama pull <model>` or pick another with /model"
+			return "the model is not available: run `ollama pull <model>` or pick another with " + llm.PickModel
 		}
-		return "the model or endpoint was not found: check the model name with /model and the base URL"
+		return "the model or endpoint was not found: check the model name, or pick another with " + llm.PickModel + ", and the base URL (zero providers shows it)"
 	case status == 413:
 		return "the request is too large: compact the conversation (/compact) or send less"
 	}
@@ -301,7 +301,7 @@ func knownHint(msg string) string {
 	case strings.Contains(msg, "--jinja"):
 		return "llama-server needs --jinja to accept tools: restart it with --jinja"
 	case strings.Contains(msg, "does not support tools"):
-		return "this model's template has no tool support: pick a tool-capable model with /model"
+		return "this model's template has no tool support: pick a tool-capable model with " + llm.PickModel
 	case strings.Contains(msg, "failed to parse tool call arguments"):
 		return "the server could not parse a tool call's arguments in the history as JSON; check the session log for the call and report it"
 	}

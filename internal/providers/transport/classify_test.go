@@ -151,7 +151,7 @@ func TestClassify(t *testing.T) {
 			llm.ErrBadRequest, 0, "ollama pull", `model "qwen3:8b" not found`},
 		{"openai model not found", "openai", 404, nil,
 			`{"error":{"message":"The model gpt-9 does not exist or you do not have access to it.","type":"invalid_request_error","param":null,"code":"model_not_found"}}`,
-			llm.ErrBadRequest, 0, "/model", "does not exist"},
+			llm.ErrBadRequest, 0, "pick another with " + llm.PickModel, "does not exist"},
 		{"vllm bad request", "vllm", 400, nil,
 			`{"object":"error","message":"[{'type': 'missing', 'loc': ('body', 'messages')}]","type":"BadRequestError","param":null,"code":400}`,
 			llm.ErrBadRequest, 0, "rejected", "missing"},
@@ -191,7 +191,7 @@ func TestClassify(t *testing.T) {
 		// _check_model returns ErrorResponse with NotFoundError, 404.
 		{"vllm unknown model", "vllm", 404, nil,
 			`{"object":"error","message":"The model ` + "`qwen-x`" + ` does not exist.","type":"NotFoundError","param":null,"code":404}`,
-			llm.ErrBadRequest, 0, "/model", "does not exist"},
+			llm.ErrBadRequest, 0, "pick another with " + llm.PickModel, "does not exist"},
 		{"ollama model without tools", "ollama", 400, nil,
 			`{"error":"registry.ollama.ai/library/gemma:2b does not support tools"}`,
 			llm.ErrBadRequest, 0, "tool-capable model", "does not support tools"},
@@ -217,6 +217,9 @@ func TestClassify(t *testing.T) {
 			}
 			if !strings.Contains(e.Hint, tc.hint) {
 				t.Errorf("Hint %q does not contain %q", e.Hint, tc.hint)
+			}
+			if strings.Contains(e.Hint, "/model") {
+				t.Errorf("Hint %q names the app's /model, which exec and the editors do not have", e.Hint)
 			}
 			if !strings.Contains(e.Message, tc.message) {
 				t.Errorf("Message %q does not contain %q", e.Message, tc.message)
