@@ -22,7 +22,9 @@ import (
 )
 
 // doctorLong is `zero doctor --help`.
-const doctorLong = `Prints what Zero would use and whether it works: the config files, one
+const doctorLong = `Prints what Zero would use and whether it works: the config files, the
+settings files hooks and permission rules come from (as a session reads
+them, so a file that does not parse fails here too), one
 provider, the shell sandbox, the session store, the skills, custom commands
 and plugins, bash and git.
 
@@ -101,6 +103,7 @@ func runDoctor(s stdio, name string) error {
 		c.line(false, "config: %s", strings.TrimPrefix(err.Error(), "config: ")) // the error names it already
 	} else {
 		doctorConfig(c, cfg, name)
+		doctorSettings(c)
 	}
 	backend, detail := sandbox.BackendInfo()
 	if cfg != nil && cfg.NoSandbox {
@@ -124,6 +127,29 @@ func runDoctor(s stdio, name string) error {
 		return &exitError{ExitFailed, fmt.Errorf("doctor: %s failed", count(c.failed, "check"))}
 	}
 	return nil
+}
+
+// doctorSettings checks the settings files a session here reads hooks
+// and permission rules from (Claude Code's and Zero's settings.json, the
+// project's only in a trusted folder), with the reader a session uses:
+// a file that does not parse fails, naming the file and position.
+func doctorSettings(c *checks) {
+	r, err := run.ReadSetup("")
+	if err != nil {
+		c.line(false, "%v", err)
+		return
+	}
+	if len(r.Loaded) == 0 {
+		c.note("· settings: no hooks or permission rules in any settings file")
+	} else {
+		c.line(true, "settings: hooks and permission rules from %s", strings.Join(r.Loaded, ", "))
+	}
+	if len(r.Ignored) > 0 {
+		c.note("· settings: ignored until you run `zero trust` here: %s", strings.Join(r.Ignored, ", "))
+	}
+	for _, w := range r.Warnings {
+		c.note("! %s", w)
+	}
 }
 
 // networkText is `zero doctor`'s line on sandbox.network: which value

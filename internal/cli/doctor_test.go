@@ -240,3 +240,25 @@ func TestDoctorListsPlugins(t *testing.T) {
 		t.Errorf("doctor with a modified plugin: exit %d\n%s", r.code, r.out)
 	}
 }
+
+// TestDoctorFailsABrokenSettingsFileAsASessionWould: doctor reads the
+// settings files a session reads, so a trusted folder's
+// .claude/settings.json that does not parse fails the check, naming the
+// file and the position; the same file parsed lists where the hooks and
+// rules come from.
+func TestDoctorFailsABrokenSettingsFileAsASessionWould(t *testing.T) {
+	_, dir := isolate(t)
+	path := filepath.Join(dir, ".claude", "settings.json")
+	writeFile(t, path, `{"permissions": {"allow": ["Bash(ls)"]} oops}`)
+	mustRun(t, "trust")
+	r := zero("doctor")
+	want := "✗ settings: " + path + ": not valid JSON: line 1, column 41: invalid character 'o'"
+	if r.code != ExitFailed || !strings.Contains(r.out, want) || strings.Contains(r.out, "hujson") {
+		t.Fatalf("doctor with a broken settings file: exit %d, want %q\n%s%s", r.code, want, r.out, r.errOut)
+	}
+	writeFile(t, path, `{"permissions": {"allow": ["Bash(ls)"]}}`)
+	mustRun(t, "trust")
+	if r := zero("doctor"); !strings.Contains(r.out, "✓ settings: hooks and permission rules from "+path) {
+		t.Errorf("doctor with a sound settings file:\n%s", r.out)
+	}
+}

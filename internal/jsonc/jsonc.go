@@ -7,6 +7,8 @@ package jsonc
 
 import (
 	"bytes"
+	"errors"
+	"strings"
 
 	"github.com/tailscale/hujson"
 )
@@ -17,10 +19,16 @@ var BOM = []byte("\xef\xbb\xbf")
 // Standardize returns data as standard JSON: comments and trailing commas
 // become spaces and a leading BOM three spaces, so every byte offset (and
 // every line and column in an error) is the file's. data is not changed.
+// An error reads "line L, column C: what is wrong", without the parser's
+// name.
 func Standardize(data []byte) ([]byte, error) {
 	b := bytes.Clone(data)
 	if bytes.HasPrefix(b, BOM) {
 		copy(b, "   ")
 	}
-	return hujson.Standardize(b)
+	out, err := hujson.Standardize(b)
+	if err != nil {
+		return nil, errors.New(strings.TrimPrefix(err.Error(), "hujson: "))
+	}
+	return out, nil
 }

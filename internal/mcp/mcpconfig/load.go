@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 )
 
 // Origins, as `zero mcp list` shows them, highest precedence first.
@@ -171,8 +172,12 @@ func Load(o Options) Loaded {
 		r, err := readSource(src)
 		l.Warnings = append(l.Warnings, r.warns...)
 		if err != nil {
-			l.Warnings = append(l.Warnings, err.Error())
-			l.Unreadable = append(l.Unreadable, src.path)
+			// ~/.claude.json is two sources (local and user scope):
+			// one file, said once
+			if !slices.Contains(l.Unreadable, src.path) {
+				l.Warnings = append(l.Warnings, err.Error())
+				l.Unreadable = append(l.Unreadable, src.path)
+			}
 			continue
 		}
 		over = append(over, r.overrides...)

@@ -255,10 +255,11 @@ func TestCodexHomeVariable(t *testing.T) {
 	}
 }
 
-// A file that does not parse is a warning naming it and its line, an
-// entry that cannot be used is skipped naming its line; the other
+// A file that does not parse is one warning naming it and its line (once,
+// though ~/.claude.json is read for two scopes), an entry that cannot be
+// used is skipped naming its line; the other
 // sources still load.
-func TestMalformedSourceWarnsWithLineAndOthersLoad(t *testing.T) {
+func TestMalformedSourceWarnsOnceWithLineAndOthersLoad(t *testing.T) {
 	for _, tc := range []struct {
 		file, text, want string
 	}{
@@ -278,6 +279,10 @@ func TestMalformedSourceWarnsWithLineAndOthersLoad(t *testing.T) {
 		}
 		if !slices.ContainsFunc(said, func(w string) bool { return strings.Contains(w, tc.want) }) {
 			t.Errorf("%s %q: warnings and skips lack %q:\n%s", tc.file, tc.text, tc.want, strings.Join(said, "\n"))
+		}
+		// ~/.claude.json is read for two scopes; its problem is said once
+		if n := len(slices.DeleteFunc(said, func(w string) bool { return !strings.Contains(w, tc.want) })); n > 1 {
+			t.Errorf("%s: %q said %d times", tc.file, tc.want, n)
 		}
 		if len(l.Servers) < 8 {
 			t.Errorf("%s: only %d servers loaded", tc.file, len(l.Servers))
