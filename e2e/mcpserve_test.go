@@ -76,14 +76,15 @@ func TestMCPServeAgentModeOverStdio(t *testing.T) {
 	}
 }
 
-func TestMCPServeToolsModeReadsAndRefusesAWrite(t *testing.T) {
+// Tools mode asks no model anything, so it serves with none configured
+// (newEnv sets no provider and no local server listens).
+func TestMCPServeToolsModeNeedsNoModelReadsAndRefusesAWrite(t *testing.T) {
 	e := newEnv(t)
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("the answer is 42\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	srv := llmtest.NewServer(t)
-	cs := serveClient(t, e, dir, nil, "--tools", "--base-url", srv.URL(), "--model", "m")
+	cs := serveClient(t, e, dir, nil, "--tools")
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "read_file", Arguments: map[string]any{"path": "notes.txt"}})
 	if err != nil || res.IsError || !strings.Contains(contentText(res), "the answer is 42") {
 		t.Fatalf("read_file: %v %q", err, contentText(res))

@@ -19,7 +19,9 @@ Agent mode (the default) offers two tools: zero {prompt, cwd, permission_mode,
 model} runs a task in a new session and answers with threadId, answer,
 status and changedFiles; zero_reply {threadId, prompt} continues it. With
 --tools, Zero's core tools (read_file, grep, edit_file, bash, ...) are
-offered instead, over the workspace (--cd).
+offered instead, over the workspace (--cd); they need no model, so none need
+be configured. Agent mode looks for the model at each task: with none, the
+call answers with the error.
 
 In normal mode an edit or a command asks first: the question goes to the
 calling client as an elicitation, and is denied (the model is told why)

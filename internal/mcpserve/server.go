@@ -60,7 +60,10 @@ func New(o Options) (*Server, error) {
 		SupportedProtocolVersions: legacyVersions(),
 	})
 	if o.Tools {
-		rt, err := run.Open(o.Run)
+		// tools only: no model is asked anything, so none is looked for
+		ro := o.Run
+		ro.NoModel = true
+		rt, err := run.Open(ro)
 		if err != nil {
 			s.stop()
 			return nil, err

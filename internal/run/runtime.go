@@ -54,6 +54,11 @@ type Options struct {
 	// editor's session/new mcpServers); one named like a configured
 	// server replaces it.
 	MCPServers []mcpconfig.Server
+	// NoModel opens a runtime that serves tools without an agent (zero
+	// mcp serve --tools): no provider is looked for, so none need be
+	// configured; Active and Provider are nil and no session can be
+	// opened over it.
+	NoModel bool
 	// Stderr receives set-up warnings (nil: discarded).
 	Stderr io.Writer
 }
@@ -136,23 +141,13 @@ func Open(o Options) (*Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
-	active := cfg.Active
+	var active *config.Resolved
 	var srv *discovery.Server
-	if active == nil {
-		active, srv, err = discover(stderr, o.Overrides.Model)
-		if err != nil {
+	var prov llm.Provider
+	if !o.NoModel {
+		if active, prov, srv, err = openProvider(stderr, cfg, o.Overrides.Model); err != nil {
 			return nil, err
 		}
-	}
-	if err := NeedKey(active); err != nil {
-		return nil, err
-	}
-	if err := firstModel(stderr, active); err != nil {
-		return nil, err
-	}
-	prov, err := NewProvider(active)
-	if err != nil {
-		return nil, err
 	}
 	ws, err := workspace.New(dir, o.AddDirs...)
 	if err != nil {
@@ -167,7 +162,9 @@ func Open(o Options) (*Runtime, error) {
 	if o.MaxTurns > 0 {
 		rt.maxTurns = o.MaxTurns
 	}
-	rt.Window, rt.windowAssumed, rt.counts, rt.slots = resolveWindow(stderr, cfg, active, srv)
+	if !o.NoModel {
+		rt.Window, rt.windowAssumed, rt.counts, rt.slots = resolveWindow(stderr, cfg, active, srv)
+	}
 	rt.policy = shellPolicy(ws)
 	rt.policy.Network = cfg.SandboxNetwork == config.NetworkOn
 	rt.policy.NetworkAsk = cfg.SandboxNetwork == config.NetworkAsk
@@ -191,6 +188,30 @@ func Open(o Options) (*Runtime, error) {
 	rt.userShell = userShell(ws)
 	rt.mcp = startMCP(rt.warnings, rt.elicit, mcpStart{workspace: ws.Root(), roots: ws.Roots(), trusted: rt.Trusted, logDir: MCPLogDir(st.Dir()), extra: o.MCPServers, plugins: rt.plugins})
 	return rt, nil
+}
+
+// openProvider resolves the provider a run talks to: the config's
+// active one, or a local server found on 127.0.0.1 (srv, nil otherwise).
+func openProvider(stderr io.Writer, cfg *config.Config, model string) (*config.Resolved, llm.Provider, *discovery.Server, error) {
+	active := cfg.Active
+	var srv *discovery.Server
+	if active == nil {
+		var err error
+		if active, srv, err = discover(stderr, model); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	if err := NeedKey(active); err != nil {
+		return nil, nil, nil, err
+	}
+	if err := firstModel(stderr, active); err != nil {
+		return nil, nil, nil, err
+	}
+	prov, err := NewProvider(active)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return active, prov, srv, nil
 }
 
 // resolveMode is the permission mode of a run. The command line beats

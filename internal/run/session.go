@@ -135,6 +135,9 @@ type Usage struct {
 // SessionStart hooks (a block is a ConfigError). A resumed session of
 // another workspace opens with a warning.
 func (rt *Runtime) OpenSession(w Which) (*Session, error) {
+	if rt.Provider == nil {
+		return nil, errors.New("this runtime serves tools only (Options.NoModel): it has no model to open a session with")
+	}
 	log, got, err := rt.openLog(w)
 	if err != nil {
 		return nil, err
