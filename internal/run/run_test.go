@@ -283,9 +283,11 @@ func asConfigError(err error, target **ConfigError) bool {
 	return ok
 }
 
-// TestResumeOfAnotherWorkspaceWarns: a session resumed by id from another
-// workspace opens with a warning naming both.
-func TestResumeOfAnotherWorkspaceWarns(t *testing.T) {
+// TestResumeInAnotherWorkspaceMovesTheSessionThere: a session resumed by
+// id from another workspace opens with a warning naming both, and from
+// then on belongs to the workspace it works in: that one's latest is it,
+// the old one's is not.
+func TestResumeInAnotherWorkspaceMovesTheSessionThere(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	rt, _ := openTest(t, srv, Options{})
 	sess, err := rt.OpenSession(Which{})
@@ -306,16 +308,20 @@ func TestResumeOfAnotherWorkspaceWarns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s2.Close()
-	if w := stderr.String(); !strings.Contains(w, "belongs to "+rt.Workspace.Root()) || !strings.Contains(w, other) {
+	if w := stderr.String(); !strings.Contains(w, "was in "+rt.Workspace.Root()) || !strings.Contains(w, "now works in this folder ("+other+")") {
 		t.Errorf("warning %q", w)
 	}
 	if len(s2.History()) == 0 {
 		t.Error("resumed without its history")
 	}
-	// The workspace's own latest is not that session.
-	if _, err := rt2.OpenSession(Which{Latest: true}); err == nil || !strings.Contains(err.Error(), "no session to resume") {
-		t.Errorf("latest in the other workspace: %v", err)
+	s2.Close()
+	latest, err := rt2.OpenSession(Which{Latest: true})
+	if err != nil || latest.ID() != sess.ID() {
+		t.Fatalf("latest in the workspace it moved to: %v", err)
+	}
+	latest.Close()
+	if _, err := rt.OpenSession(Which{Latest: true}); err == nil || !strings.Contains(err.Error(), "no session to resume") {
+		t.Errorf("latest in the workspace it left: %v", err)
 	}
 }
 

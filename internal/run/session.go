@@ -262,7 +262,12 @@ func (rt *Runtime) openLog(w Which) (*sessions.Session, opened, error) {
 	}
 	var notes []string
 	if m := log.Meta(); !m.InWorkspace(rt.Workspace.Root()) {
-		notes = append(notes, fmt.Sprintf("session %s belongs to %s, not this workspace (%s); its tools now work here", log.ID(), m.Workspace, rt.Workspace.Root()))
+		// it now works here, so it is listed and resumed here
+		if err := log.MoveTo(rt.Workspace.Root()); err != nil {
+			log.Close()
+			return nil, opened{}, err
+		}
+		notes = append(notes, fmt.Sprintf("session %s was in %s; it now works in this folder (%s): `zero sessions` lists it here and --resume here continues it", log.ID(), m.Workspace, rt.Workspace.Root()))
 	}
 	history, plan, warns, err := log.Restore()
 	if err != nil {

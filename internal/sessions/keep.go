@@ -47,6 +47,15 @@ func (m Metadata) InWorkspace(dir string) bool {
 	return m.Workspace == "" || m.Workspace == canonical(dir)
 }
 
+// MoveTo makes dir (made canonical like Create does) the session's
+// workspace: a session resumed or forked in another folder belongs to the
+// folder it now works in, so that folder's `zero sessions` and --resume
+// find it. Its later run_start lines carry dir, so a metadata.json
+// rebuilt from the log says dir too (noteMeta: the last workspace wins).
+func (s *Session) MoveTo(dir string) error {
+	return s.UpdateMeta(func(m *Metadata) { m.Workspace = canonical(dir) })
+}
+
 // Removed reports that Close removed the session because it recorded no
 // prompt (see Metadata.Empty). A surface prints how to resume (the ID)
 // only when it is false.

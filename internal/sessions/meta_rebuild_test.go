@@ -143,3 +143,35 @@ func TestMetaFromOldLog(t *testing.T) {
 		t.Errorf("missing log gave %+v", m)
 	}
 }
+
+// TestMovedSessionIsListedInItsNewWorkspaceAlsoAfterARebuild: a session
+// moved to another folder (resumed there) is that folder's latest, and a
+// lost metadata.json rebuilt from the log still says the new folder (the
+// run_start lines after the move carry it).
+func TestMovedSessionIsListedInItsNewWorkspaceAlsoAfterARebuild(t *testing.T) {
+	st, _ := testStore(t)
+	old, moved := canonical(t.TempDir()), canonical(t.TempDir())
+	s, err := st.Create(Metadata{Workspace: old})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Append(event.Event{Type: event.RunStart, Prompt: "first"})
+	if err := s.MoveTo(moved); err != nil {
+		t.Fatal(err)
+	}
+	s.Append(event.Event{Type: event.RunStart, Prompt: "second"})
+	s.Close()
+	for _, what := range []string{"metadata.json", "rebuilt"} {
+		if what == "rebuilt" {
+			os.Remove(filepath.Join(s.Dir(), MetadataFile))
+		}
+		got, err := st.Latest(moved)
+		if err != nil || got.ID() != s.ID() {
+			t.Fatalf("%s: latest in the new folder: %v", what, err)
+		}
+		got.Close()
+		if _, err := st.Latest(old); err == nil {
+			t.Errorf("%s: the old folder still lists the session", what)
+		}
+	}
+}

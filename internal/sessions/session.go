@@ -212,8 +212,8 @@ func noteMeta(m *Metadata, ev event.Event) {
 		if ev.Provider != "" {
 			m.Provider = ev.Provider
 		}
-		if m.Workspace == "" {
-			m.Workspace = ev.Workspace
+		if ev.Workspace != "" {
+			m.Workspace = ev.Workspace // the last wins: a session moves with a resume elsewhere (MoveTo)
 		}
 		if m.FirstPrompt == "" {
 			m.FirstPrompt = cut(ev.Prompt)

@@ -347,10 +347,10 @@ func TestResumeOfAnotherWorkspaceWarnsInTheApp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "belongs to "+other) {
+	if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "was in "+other) {
 		t.Fatalf("warnings %q", r.Warnings)
 	}
-	if text := formatResumed(r); !strings.Contains(text, "! session "+s2.ID()+" belongs to") {
+	if text := formatResumed(r); !strings.Contains(text, "! session "+s2.ID()+" was in") {
 		t.Errorf("the transcript text lacks the warning:\n%s", text)
 	}
 }
