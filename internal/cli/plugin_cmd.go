@@ -111,7 +111,7 @@ func runPluginAdd(ctx context.Context, s stdio, source string, enable bool) erro
 	case e.Enabled:
 		fmt.Fprintf(s.out, "enabled: its parts load in new sessions (zero plugin disable %s turns it off)\n", p.Name)
 	case added.Parts.Unread:
-		fmt.Fprintf(s.out, "disabled: a hooks or MCP file above could not be read, so what it would run is unknown; fix the plugin, then zero plugin remove %s and add it again\n", p.Name)
+		fmt.Fprintf(s.out, "disabled: a hooks or MCP file or entry above could not be read, so what it would run is unknown; fix the plugin, then zero plugin remove %s and add it again\n", p.Name)
 	default:
 		fmt.Fprintf(s.out, "disabled: it runs programs (the hooks and MCP servers above); review them, then: zero plugin enable %s\n", p.Name)
 	}

@@ -192,7 +192,7 @@ func (s *Set) MCPServers(lookup func(string) (string, bool)) ([]mcpconfig.Server
 	var out []mcpconfig.Server
 	var warns []string
 	for _, p := range s.Active() {
-		ss, w, err := p.MCPServers(lookup)
+		ss, skipped, w, err := p.MCPServers(lookup)
 		if err != nil {
 			warns = append(warns, fmt.Sprintf("plugin %s: its MCP servers are not loaded: %v", p.Name, err))
 			continue
@@ -200,7 +200,7 @@ func (s *Set) MCPServers(lookup func(string) (string, bool)) ([]mcpconfig.Server
 		if len(ss) > 0 {
 			p.makeDataDir()
 		}
-		warns = append(warns, w...)
+		warns = append(append(warns, skipped...), w...)
 		out = append(out, ss...)
 	}
 	return out, warns

@@ -184,8 +184,9 @@ func isNameChar(c byte) bool {
 // MCPServers reads the plugin's MCP servers (.mcp.json, the manifest's
 // file, the manifest's inline mcpServers), named
 // plugin_<plugin>_<server>, with ${CLAUDE_PLUGIN_ROOT} and the
-// environment's variables (lookup) expanded.
-func (p *Plugin) MCPServers(lookup func(string) (string, bool)) ([]mcpconfig.Server, []string, error) {
+// environment's variables (lookup) expanded. Entries Zero cannot use are
+// in skipped (mcpconfig.PluginServers).
+func (p *Plugin) MCPServers(lookup func(string) (string, bool)) (servers []mcpconfig.Server, skipped, warns []string, err error) {
 	var files []string
 	var extra []string
 	if p.Manifest.MCPServers != "" {
@@ -195,27 +196,25 @@ func (p *Plugin) MCPServers(lookup func(string) (string, bool)) ([]mcpconfig.Ser
 	if p.MCPInline {
 		files = append(files, filepath.Join(p.Root, filepath.FromSlash(ManifestPath)))
 	}
-	var out []mcpconfig.Server
-	var warns []string
 	seen := map[string]bool{}
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
-		ss, w, err := mcpconfig.PluginServers(mcpconfig.Plugin{Name: p.Name, Root: p.Root, DataDir: p.DataDir, Path: f, Data: data}, lookup)
+		ss, sk, w, err := mcpconfig.PluginServers(mcpconfig.Plugin{Name: p.Name, Root: p.Root, DataDir: p.DataDir, Path: f, Data: data}, lookup)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
-		warns = append(warns, w...)
+		skipped, warns = append(skipped, sk...), append(warns, w...)
 		for _, s := range ss {
 			if !seen[s.Name] {
 				seen[s.Name] = true
-				out = append(out, s)
+				servers = append(servers, s)
 			}
 		}
 	}
-	return out, warns, nil
+	return servers, skipped, warns, nil
 }
 
 // Parts is what a plugin brings, by name, for `zero plugin info` and
@@ -229,8 +228,9 @@ type Parts struct {
 	MCP []string
 	// Problems are parts that could not be read.
 	Problems []string
-	// Unread is set when a hooks or MCP file could not be read: what
-	// the plugin would run is not known, so it counts as running.
+	// Unread is set when a hooks or MCP file, or an MCP entry, could
+	// not be read: what the plugin would run is not known, so it counts
+	// as running.
 	Unread bool
 }
 
@@ -267,9 +267,13 @@ func (p *Plugin) Parts() Parts {
 			pt.Hooks = append(pt.Hooks, line+": "+h.Command)
 		}
 	}
-	servers, _, err := p.MCPServers(os.LookupEnv)
+	servers, skipped, _, err := p.MCPServers(os.LookupEnv)
 	if err != nil {
 		pt.Problems, pt.Unread = append(pt.Problems, err.Error()), true
+	}
+	if len(skipped) > 0 {
+		// an entry Zero cannot read runs something not known
+		pt.Problems, pt.Unread = append(pt.Problems, skipped...), true
 	}
 	for _, s := range servers {
 		what := s.URL

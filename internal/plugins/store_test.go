@@ -95,19 +95,24 @@ func TestPluginWithoutProgramsIsEnabledAtOnce(t *testing.T) {
 	}
 }
 
-// A hooks or MCP file that does not parse hides what the plugin would
-// run: it installs disabled, the problem shown, as one that runs programs.
-func TestPluginWithUnreadableHooksInstallsDisabled(t *testing.T) {
-	for _, file := range []string{HooksFile, MCPFile} {
+// A hooks or MCP file that does not parse, or an MCP entry Zero cannot
+// read, hides what the plugin would run: it installs disabled, the
+// problem shown, as one that runs programs.
+func TestPluginWithUnreadableHooksOrMCPEntryInstallsDisabled(t *testing.T) {
+	for _, tc := range []struct{ file, text, problem string }{
+		{HooksFile, `{"hooks": {`, "hooks.json"},
+		{MCPFile, `{"hooks": {`, ".mcp.json"},
+		{MCPFile, `{"mcpServers": {"srv": {"command": "x", "args": 5}}}`, `MCP server "srv" (`},
+	} {
 		st := testStore(t)
 		src := filepath.Join(t.TempDir(), "broken")
-		testbin.WriteTree(t, src, map[string]string{"skills/jot/SKILL.md": "---\ndescription: Jots\n---\nJot.\n", file: `{"hooks": {`})
+		testbin.WriteTree(t, src, map[string]string{"skills/jot/SKILL.md": "---\ndescription: Jots\n---\nJot.\n", tc.file: tc.text})
 		added, err := st.Add(context.Background(), src, AddOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if added.Entry.Enabled || !added.Parts.Unread || len(added.Parts.Problems) == 0 {
-			t.Errorf("%s unreadable: enabled %v, parts %+v", file, added.Entry.Enabled, added.Parts)
+		if added.Entry.Enabled || !added.Parts.Unread || !slices.ContainsFunc(added.Parts.Problems, func(p string) bool { return strings.Contains(p, tc.problem) }) {
+			t.Errorf("%s %s: enabled %v, parts %+v", tc.file, tc.text, added.Entry.Enabled, added.Parts)
 		}
 	}
 }

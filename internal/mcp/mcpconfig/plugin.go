@@ -34,23 +34,25 @@ type Plugin struct {
 // is the map alone, as Claude Code also accepts), named PluginServerName, with
 // their variables expanded (CLAUDE_PLUGIN_ROOT is the plugin's folder,
 // CLAUDE_PLUGIN_DATA its state folder; other variables come from
-// lookup). An entry Zero cannot use is a
-// warning; a file that does not parse is an error.
-func PluginServers(p Plugin, lookup func(string) (string, bool)) ([]Server, []string, error) {
+// lookup). An entry Zero cannot use is in skipped ("plugin P: MCP server
+// "x" (FILE:LINE:COL) skipped: why"): what the plugin would run there is
+// not known. Warnings are the rest worth saying (a key ignored, a
+// variable not set); a file that does not parse is an error.
+func PluginServers(p Plugin, lookup func(string) (string, bool)) (servers []Server, skipped, warns []string, err error) {
 	doc, err := parseJSONDoc(p.Path, p.Data, true)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	entries := doc.members
 	if m := doc.member("mcpServers"); m != nil {
 		if entries, err = doc.subMembers(m); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	r := doc.servers(entries, shapeClaude)
-	warns := r.warns
+	warns = r.warns
 	for _, sk := range r.skipped {
-		warns = append(warns, fmt.Sprintf("plugin %s: MCP server %q (%s) skipped: %s", p.Name, sk.Name, sk.OriginPath, sk.Reason))
+		skipped = append(skipped, fmt.Sprintf("plugin %s: MCP server %q (%s) skipped: %s", p.Name, sk.Name, sk.OriginPath, sk.Reason))
 	}
 	look := func(name string) (string, bool) {
 		switch {
@@ -64,7 +66,6 @@ func PluginServers(p Plugin, lookup func(string) (string, bool)) ([]Server, []st
 		}
 		return lookup(name)
 	}
-	var out []Server
 	for _, s := range r.servers {
 		s.Name = PluginServerName(p.Name, s.Name)
 		s.Origin, s.OriginPath = OriginPlugin+" "+p.Name, p.Path
@@ -73,7 +74,7 @@ func PluginServers(p Plugin, lookup func(string) (string, bool)) ([]Server, []st
 		if w := x.missingWarning(s); w != "" {
 			warns = append(warns, w)
 		}
-		out = append(out, s)
+		servers = append(servers, s)
 	}
-	return out, warns, nil
+	return servers, skipped, warns, nil
 }
