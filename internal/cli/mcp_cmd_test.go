@@ -177,7 +177,7 @@ func TestMCPAddErrors(t *testing.T) {
 		{[]string{"mcp", "add", "-e", "NOEQUALS", "x", "--", "c"}, `"NOEQUALS": use --env KEY=VALUE`},
 		{[]string{"mcp", "add", "-H", "X: y", "x", "--", "c"}, "--header is for http and sse servers"},
 		{[]string{"mcp", "add", "x", "npx", "-y", "pkg"}, "unknown shorthand flag: 'y'"},
-		{[]string{"mcp", "add-json", "x", `{"command": 1}`}, `server "x": command must be string, not number`},
+		{[]string{"mcp", "add-json", "x", `{"command": 1}`}, `server "x": command must be a string, not a number`},
 		{[]string{"mcp", "add-json", "x", `{"command": "c",}`}, `server "x": entry:1:`},
 		{[]string{"mcp", "add-json", "x"}, "usage: zero mcp add-json NAME"},
 		{[]string{"mcp", "get"}, "usage: zero mcp get NAME"},
@@ -217,7 +217,7 @@ func TestMCPListNamesAnUnreadableConfig(t *testing.T) {
 		}
 	}
 	writeFile(t, filepath.Join(home, ".claude.json"), `{"mcpServers": {"x": 5}}`)
-	wantLines(t, "list with a number entry", zero("mcp", "list").out, `must be an object with "command" or "url", not number`)
+	wantLines(t, "list with a number entry", zero("mcp", "list").out, `must be an object with "command" or "url", not a number`)
 }
 
 // TestMCPAddBadNameIsUsageError: a server name with a space exits 2 with

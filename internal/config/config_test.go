@@ -268,7 +268,7 @@ func TestFileErrors(t *testing.T) {
 		name, data, want string
 	}{
 		{"syntax", "{\n  \"model\": \"x\",\n  \"maxTurns\": ]\n}", "config.json: line 3, column 15"},
-		{"type", "{\n  \"model\": \"x\",\n  \"maxTurns\": \"many\"\n}", "config.json:3:21: maxTurns must be int, not string"},
+		{"type", "{\n  \"model\": \"x\",\n  \"maxTurns\": \"many\"\n}", "config.json:3:15: maxTurns must be a number, not a string"},
 		{"bad kind", `{"providers":[{"name":"a","kind":"ollama"}]}`, `kind "ollama" is not one of`},
 		{"bad url", `{"providers":[{"name":"a","baseURL":"localhost:8080"}]}`, "is not an http(s) URL"},
 		{"duplicate", `{"providers":[{"name":"a"},{"name":"a"}]}`, "defined twice"},
@@ -510,7 +510,7 @@ func TestSandboxSettingsAreTheUsersToWiden(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 	_, err = Load(setup(t, `{"sandbox":{"network":true}}`, "", env{}, Overrides{}))
-	if err == nil || !strings.Contains(err.Error(), `sandbox.network must be string, not bool ("off", "ask" or "on")`) {
+	if err == nil || !strings.Contains(err.Error(), `sandbox.network must be a string, not true or false ("off", "ask" or "on")`) {
 		t.Errorf("a bad sandbox.network: %v", err)
 	}
 }

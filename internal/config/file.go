@@ -28,6 +28,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zero-agent/zero/internal/decodeerr"
 	"github.com/zero-agent/zero/internal/jsonc"
 )
 
@@ -209,7 +210,8 @@ func ParseFile(name string, data []byte) (*File, []string, error) {
 		var se *json.SyntaxError
 		switch {
 		case errors.As(err, &te):
-			return nil, nil, fmt.Errorf("config: %s:%s: %s must be %s, not %s%s", name, position(std, te.Offset), te.Field, te.Type, te.Value, typeHints[te.Field])
+			msg, start := decodeerr.JSONMessage(te, std)
+			return nil, nil, fmt.Errorf("config: %s:%s: %s%s", name, position(std, start), msg, typeHints[te.Field])
 		case errors.As(err, &se):
 			return nil, nil, fmt.Errorf("config: %s:%s: %v", name, position(std, se.Offset), se)
 		}

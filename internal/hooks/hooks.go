@@ -24,12 +24,14 @@ package hooks
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/zero-agent/zero/internal/decodeerr"
 	"github.com/zero-agent/zero/internal/jsonc"
 )
 
@@ -169,13 +171,13 @@ func Parse(b []byte, source string) (Config, []string, error) {
 	}
 	var outer map[string]json.RawMessage
 	if err := json.Unmarshal(std, &outer); err != nil {
-		return nil, nil, fmt.Errorf("%s: not a JSON object: %w", source, err)
+		return nil, nil, fmt.Errorf("%s: must be an object (with \"hooks\", or of events), not %s", source, found(err))
 	}
 	inner := outer
 	if raw, ok := outer["hooks"]; ok {
 		inner = nil
 		if err := json.Unmarshal(raw, &inner); err != nil {
-			return nil, nil, fmt.Errorf("%s: hooks is not an object of events: %w", source, err)
+			return nil, nil, fmt.Errorf("%s: hooks must be an object of events (PreToolUse, ...), not %s", source, found(err))
 		}
 	}
 	return parseEvents(inner, source)
@@ -190,7 +192,7 @@ func ParseValue(raw []byte, source string) (Config, []string, error) {
 	}
 	var inner map[string]json.RawMessage
 	if err := json.Unmarshal(std, &inner); err != nil {
-		return nil, nil, fmt.Errorf("%s: hooks is not an object of events: %w", source, err)
+		return nil, nil, fmt.Errorf("%s: hooks must be an object of events (PreToolUse, ...), not %s", source, found(err))
 	}
 	return parseEvents(inner, source)
 }
@@ -211,7 +213,7 @@ func parseEvents(inner map[string]json.RawMessage, source string) (Config, []str
 		}
 		var groups []settingsGroup
 		if err := json.Unmarshal(inner[key], &groups); err != nil {
-			return nil, nil, fmt.Errorf("%s: %s must be a list of {matcher, hooks}: %w", source, key, err)
+			return nil, nil, fmt.Errorf("%s: %s", source, groupsError(key, err, inner[key]))
 		}
 		_, legacy := legacyEvents[key]
 		hs, w, err := parseGroups(ev, key, groups, legacy, source)
@@ -222,6 +224,29 @@ func parseEvents(inner map[string]json.RawMessage, source string) (Config, []str
 		c[ev] = append(c[ev], hs...)
 	}
 	return c, warns, nil
+}
+
+// groupsError words a type error in event key's list of groups (raw),
+// in the file's words.
+func groupsError(key string, err error, raw []byte) string {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return fmt.Sprintf("%s: %v", key, err)
+	}
+	if te.Field == "" {
+		return fmt.Sprintf("%s must be a list of {matcher, hooks} groups, not %s", key, decodeerr.Found(te))
+	}
+	msg, _ := decodeerr.JSONMessage(te, raw)
+	return key + ": " + msg
+}
+
+// found is the kind of value a type error found ("a list"), or the error.
+func found(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return decodeerr.Found(te)
+	}
+	return err.Error()
 }
 
 func parseGroups(ev Event, key string, groups []settingsGroup, legacy bool, source string) ([]Hook, []string, error) {

@@ -38,11 +38,13 @@ func TestParseErrorsNameTheFileAndHook(t *testing.T) {
 		`{"hooks": {"PreToolUse": [{"hooks": [{"command": "x", "timeout": -1}]}]}}`:        "negative timeout",
 		`{"hooks": {"PreToolUse": [{"matcher": "(", "hooks": [{"command": "x"}]}]}}`:       "bad matcher",
 		`{"hooks": {"PreToolUse": [{"hooks": [{"command": "x", "onError": "explode"}]}]}}`: "onError",
-		`{"hooks": {"PreToolUse": {"matcher": "x"}}}`:                                      "must be a list",
-		`{"hooks": `: "not valid JSON",
+		`{"hooks": {"PreToolUse": {"matcher": "x"}}}`:                                      "f.json: PreToolUse must be a list of {matcher, hooks} groups, not an object",
+		`{"hooks": {"PreToolUse": [{"hooks": [{"command": 5}]}]}}`:                         "f.json: PreToolUse: hooks.command must be a string, not a number",
+		`{"hooks": ["PreToolUse"]}`: "f.json: hooks must be an object of events (PreToolUse, ...), not a list",
+		`{"hooks": `:                "not valid JSON",
 		`{"hooks": {"beforeTool": [{"command": "x", "matcher": "/(/"}]}}`: "bad matcher",
 	} {
-		if _, _, err := Parse([]byte(in), "f.json"); err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "f.json") {
+		if _, _, err := Parse([]byte(in), "f.json"); err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "f.json") || strings.Contains(err.Error(), "Go ") {
 			t.Errorf("Parse(%s) err = %v, want %q and the file", in, err, want)
 		}
 	}

@@ -23,6 +23,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/zero-agent/zero/internal/decodeerr"
 	"github.com/zero-agent/zero/internal/jsonc"
 )
 
@@ -94,7 +95,7 @@ func ParseManifest(data []byte) (Manifest, error) {
 	}
 	var r rawManifest
 	if err := json.Unmarshal(std, &r); err != nil {
-		return Manifest{}, fmt.Errorf("not a plugin manifest (an object with name, version, description, ...): %v", err)
+		return Manifest{}, fmt.Errorf("not a plugin manifest (an object with name, version, description, ...): %v", decodeerr.JSON(err, std))
 	}
 	if r.Name == nil || *r.Name == "" {
 		return Manifest{}, fmt.Errorf(`no "name" (it is required: the plugin's namespace, e.g. "my-plugin")`)

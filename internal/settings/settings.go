@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/zero-agent/zero/internal/decodeerr"
 	"github.com/zero-agent/zero/internal/jsonc"
 )
 
@@ -103,7 +104,7 @@ func Parse(b []byte) (File, error) {
 		} `json:"permissions"`
 	}
 	if err := json.Unmarshal(std, &raw); err != nil {
-		return File{}, fmt.Errorf("not a settings object (hooks, permissions: {allow, ask, deny} lists of strings): %w", err)
+		return File{}, fmt.Errorf("not a settings object (hooks, permissions: {allow, ask, deny} lists of strings): %w", decodeerr.JSON(err, std))
 	}
 	f := File{}
 	if len(raw.Hooks) > 0 && string(raw.Hooks) != "null" {

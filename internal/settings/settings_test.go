@@ -43,8 +43,9 @@ func TestReadTakesHooksAndPermissionsOnly(t *testing.T) {
 		t.Errorf("missing file: %v %v", ok, err)
 	}
 	os.WriteFile(p, []byte(`{"permissions": {"allow": "Bash"}}`), 0o644)
-	if _, _, err := Read(Place{Path: p}); err == nil || !strings.Contains(err.Error(), p) {
-		t.Errorf("a bad file's error = %v, want it to name the file", err)
+	want := p + ": not a settings object (hooks, permissions: {allow, ask, deny} lists of strings): line 1, column 27: permissions.allow must be a list of strings, not a string"
+	if _, _, err := Read(Place{Path: p}); err == nil || err.Error() != want {
+		t.Errorf("a bad file's error = %v, want %s", err, want)
 	}
 }
 

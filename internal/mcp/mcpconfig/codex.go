@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/zero-agent/zero/internal/decodeerr"
 )
 
 // codexEntry is one [mcp_servers.NAME] table of Codex's config.toml
@@ -49,7 +51,7 @@ func readCodex(path string, data []byte) (servers []Server, bad []Skipped, err e
 	for _, name := range codexOrder(md, f.MCPServers) {
 		var e codexEntry
 		if err := md.PrimitiveDecode(f.MCPServers[name], &e); err != nil {
-			bad = append(bad, Skipped{Name: name, OriginPath: path, Reason: err.Error()})
+			bad = append(bad, Skipped{Name: name, OriginPath: path, Reason: decodeerr.TOML(err, &e).Error()})
 			continue
 		}
 		s, err := e.server(name)

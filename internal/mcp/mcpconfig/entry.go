@@ -3,6 +3,7 @@ package mcpconfig
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -10,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/zero-agent/zero/internal/decodeerr"
 )
 
 // shape is the dialect of a JSON entry: which keys mean what.
@@ -85,7 +88,7 @@ func entryServer(doc *jsonDoc, m member, sh shape) (s Server, warns []string, er
 	}
 	var e jsonEntry
 	if err := json.Unmarshal(m.Value, &e); err != nil {
-		return s, nil, entryErr(err)
+		return s, nil, entryErr(err, m.Value)
 	}
 	if sh == shapeZero {
 		warns = unknownKeys(doc, m)
@@ -201,13 +204,15 @@ func millis(ms float64) time.Duration {
 	return time.Duration(ms * float64(time.Millisecond))
 }
 
-// entryErr words a decoding error of one entry.
-func entryErr(err error) error {
+// entryErr words a decoding error of one entry (its text: value), in the
+// file's words ("args must be a list of strings, not a number").
+func entryErr(err error, value []byte) error {
 	if te, ok := err.(*json.UnmarshalTypeError); ok {
 		if te.Field == "" { // the entry itself: te.Type is an internal struct
-			return fmt.Errorf(`must be an object with "command" or "url", not %s`, te.Value)
+			return fmt.Errorf(`must be an object with "command" or "url", not %s`, decodeerr.Found(te))
 		}
-		return fmt.Errorf("%s must be %s, not %s", te.Field, te.Type, te.Value)
+		msg, _ := decodeerr.JSONMessage(te, value)
+		return errors.New(msg)
 	}
 	return err
 }

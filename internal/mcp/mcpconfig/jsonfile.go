@@ -8,6 +8,8 @@ import (
 	"io"
 
 	"github.com/tailscale/hujson"
+
+	"github.com/zero-agent/zero/internal/decodeerr"
 )
 
 // member is one key of a JSON object, in file order, with the byte
@@ -85,7 +87,8 @@ func (d *jsonDoc) errorAt(err error) error {
 	case errors.As(err, &se):
 		return fmt.Errorf("%s:%s: %v", d.path, d.position(se.Offset), se)
 	case errors.As(err, &te):
-		return fmt.Errorf("%s:%s: %s must be %s, not %s", d.path, d.position(te.Offset), te.Field, te.Type, te.Value)
+		msg, start := decodeerr.JSONMessage(te, d.text)
+		return fmt.Errorf("%s:%s: %s", d.path, d.position(start), msg)
 	}
 	return fmt.Errorf("%s: %w", d.path, err)
 }

@@ -265,7 +265,9 @@ func TestMalformedSourceWarnsOnceWithLineAndOthersLoad(t *testing.T) {
 	}{
 		{"home/.claude.json", "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\"},,\n  }\n}\n", ".claude.json:3:"},
 		{"home/.codex/config.toml", "[mcp_servers.a]\ncommand = \n", "config.toml:2: "},
-		{"config/mcp.json", "{\"mcpServers\": {\"a\": {\"command\": 7}}}", `mcp.json:1:22: server "a" not loaded: command must be string, not number`},
+		{"config/mcp.json", "{\"mcpServers\": {\"a\": {\"command\": 7}}}", `mcp.json:1:22: server "a" not loaded: command must be a string, not a number`},
+		{"config/mcp.json", "{\"mcpServers\": {\"a\": {\"command\": \"x\", \"args\": 5}}}", `server "a" not loaded: args must be a list of strings, not a number`},
+		{"home/.codex/config.toml", "[mcp_servers.a]\ncommand = 5\n", `server "a" not loaded: line 2: mcp_servers.a.command must be a string, not a number`},
 		{"config/mcp.json", "{\"mcpServers\": []}", "mcp.json:1:16: expected a JSON object"},
 		{"config/mcp.json", "{\"mcpServers\": {\"a\": {\"command\": \"x\"}, \"a\": {}}}", `mcp.json:1:38: "a" is written twice`},
 		{"home/.gemini/settings.json", "{\"mcpServers\": {\"a\": {\"type\": \"websocket\", \"url\": \"ws://x\"}}}", `type "websocket" is not "stdio", "http" or "sse"`},

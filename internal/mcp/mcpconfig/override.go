@@ -22,7 +22,7 @@ type overrides []override
 func parseOverride(doc *jsonDoc, m member) (override, []string, error) {
 	ov := override{name: m.Key, path: fmt.Sprintf("%s:%s", doc.path, doc.position(m.Offset))}
 	if err := json.Unmarshal(m.Value, &ov.e); err != nil {
-		return ov, nil, entryErr(err)
+		return ov, nil, entryErr(err, m.Value)
 	}
 	if err := ov.e.zeroExtras(&ov.s); err != nil {
 		return ov, nil, err
