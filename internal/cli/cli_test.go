@@ -245,3 +245,22 @@ func TestHeadlessShortcut(t *testing.T) {
 		}
 	}
 }
+
+// TestFlagValueErrorsSayWhatTheFlagTakes: a number flag given a word
+// says what it takes, not the parser's error, and exits 2 pointing at
+// the command's help.
+func TestFlagValueErrorsSayWhatTheFlagTakes(t *testing.T) {
+	isolate(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"exec", "--max-turns", "abc", "hi"}, `zero: --max-turns takes a whole number, not "abc"` + "\nRun 'zero exec --help' for usage."},
+		{[]string{"scan", "--ports", "11434,x"}, `zero: --ports takes whole numbers separated by commas, not "11434,x"` + "\nRun 'zero scan --help' for usage."},
+	} {
+		r := zero(tc.args...)
+		if r.code != ExitUsage || !strings.Contains(r.errOut, tc.want) || strings.Contains(r.errOut, "strconv") {
+			t.Errorf("zero %q: exit %d\n%s", tc.args, r.code, r.errOut)
+		}
+	}
+}

@@ -41,7 +41,7 @@ func newRoot(s stdio) *cobra.Command {
 	root.SetOut(s.out)
 	root.SetErr(s.err)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &parseError{cmd: c, err: err}
+		return &parseError{cmd: c, err: flagValueError(err)}
 	})
 	root.AddGroup(
 		&cobra.Group{ID: groupRun, Title: "Run:"},
@@ -260,6 +260,36 @@ func editDistance(a, b string) int {
 		prev = cur
 	}
 	return prev[len(b)]
+}
+
+// flagTakes is what a flag of each pflag value type takes, as a person
+// writes it.
+var flagTakes = map[string]string{
+	"int": "a whole number", "int8": "a whole number", "int16": "a whole number", "int32": "a whole number", "int64": "a whole number",
+	"uint": "a whole number of 0 or more", "uint8": "a whole number of 0 or more", "uint16": "a whole number of 0 or more",
+	"uint32": "a whole number of 0 or more", "uint64": "a whole number of 0 or more",
+	"float32": "a number", "float64": "a number",
+	"intSlice": "whole numbers separated by commas", "int32Slice": "whole numbers separated by commas",
+	"int64Slice": "whole numbers separated by commas", "uintSlice": "whole numbers separated by commas",
+	"float64Slice": "numbers separated by commas", "float32Slice": "numbers separated by commas",
+	"duration": "a duration such as 90s, 5m or 1h30m",
+	"bool":     "true or false",
+}
+
+// flagValueError words a flag value pflag could not parse as what the
+// flag takes (`--max-turns takes a whole number, not "abc"`), rather
+// than the parser's error (strconv.ParseInt: parsing "abc": invalid
+// syntax). Other errors are returned as they are.
+func flagValueError(err error) error {
+	var ve *pflag.InvalidValueError
+	if !errors.As(err, &ve) {
+		return err
+	}
+	takes, ok := flagTakes[ve.GetFlag().Value.Type()]
+	if !ok {
+		return err // Zero's own flag values say what they take
+	}
+	return fmt.Errorf("--%s takes %s, not %q", ve.GetFlag().Name, takes, ve.GetValue())
 }
 
 // parseError is a usage error found while parsing the command line (a
