@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -205,6 +206,11 @@ func providersAdd(s stdio, name string, a *providerAdd) error {
 				return nil
 			}
 		}
+		// The only profile of the file is active unasked; a second one
+		// would leave none active: the one in use is written down.
+		if f.ActiveProvider == "" && before != "" && before != p.Name && slices.ContainsFunc(f.Providers, func(q config.Provider) bool { return q.Name == before }) {
+			f.ActiveProvider = before
+		}
 		f.Providers = append(f.Providers, p)
 		return nil
 	}, "saved")
@@ -222,6 +228,7 @@ func providersAdd(s stdio, name string, a *providerAdd) error {
 func reportActive(s stdio, name, before, after string) {
 	switch {
 	case after == name && before == name:
+		fmt.Fprintf(s.out, "%s stays the active provider\n", name)
 	case after == name && before != "":
 		fmt.Fprintf(s.out, "%s is now the active provider (it was %s: zero providers use %s switches back)\n", name, before, before)
 	case after == name:
