@@ -145,7 +145,7 @@ func doctorSettings(c *checks) {
 		c.line(true, "settings: hooks and permission rules from %s", strings.Join(r.Loaded, ", "))
 	}
 	if len(r.Ignored) > 0 {
-		c.note("· settings: ignored until you run `zero trust` here: %s", strings.Join(r.Ignored, ", "))
+		c.note("· settings: %s", ignoredText(r))
 	}
 	for _, w := range r.Warnings {
 		c.note("! %s", w)

@@ -262,3 +262,22 @@ func TestDoctorFailsABrokenSettingsFileAsASessionWould(t *testing.T) {
 		t.Errorf("doctor with a sound settings file:\n%s", r.out)
 	}
 }
+
+// TestHooksListSaysInWordsWhyProjectFilesAreIgnored: in a folder never
+// trusted, or changed since, zero hooks list says so and what to do, not
+// the trust state's code name.
+func TestHooksListSaysInWordsWhyProjectFilesAreIgnored(t *testing.T) {
+	_, dir := isolate(t)
+	path := filepath.Join(dir, ".claude", "settings.json")
+	writeFile(t, path, `{"permissions": {"allow": ["Bash(ls)"]}}`)
+	r := mustRun(t, "hooks", "list")
+	if !strings.Contains(r.out, "this folder is not trusted, so its project files are ignored: .claude/settings.json; run `zero trust` to load them") || strings.Contains(r.out, "never") {
+		t.Errorf("untrusted:\n%s", r.out)
+	}
+	mustRun(t, "trust")
+	writeFile(t, path, `{"permissions": {"allow": ["Bash(rm:*)"]}}`)
+	r = mustRun(t, "hooks", "list")
+	if !strings.Contains(r.out, "this folder changed since you trusted it (.claude/settings.json), so its project files are ignored: .claude/settings.json; review them, then run `zero trust`") {
+		t.Errorf("changed since trusted:\n%s", r.out)
+	}
+}

@@ -122,8 +122,22 @@ func writeSetupNotes(w io.Writer, r *run.SetupReport) {
 		fmt.Fprintln(w, "warning:", warn)
 	}
 	if len(r.Ignored) > 0 {
-		fmt.Fprintf(w, "ignored until you run `zero trust` here (folder %s): %s\n", r.Trust.State, strings.Join(r.Ignored, ", "))
+		fmt.Fprintln(w, ignoredText(r))
 	}
+}
+
+// ignoredText says why the project's hooks and rules files r lists as
+// ignored are: the folder is not trusted, or changed since it was.
+func ignoredText(r *run.SetupReport) string {
+	files := strings.Join(r.Ignored, ", ")
+	if r.Trust.State == permission.TrustChanged {
+		changed := ""
+		if len(r.Trust.Changed) > 0 {
+			changed = " (" + strings.Join(r.Trust.Changed, ", ") + ")"
+		}
+		return fmt.Sprintf("this folder changed since you trusted it%s, so its project files are ignored: %s; review them, then run `zero trust`", changed, files)
+	}
+	return fmt.Sprintf("this folder is not trusted, so its project files are ignored: %s; run `zero trust` to load them", files)
 }
 
 func matcherText(m string) string {

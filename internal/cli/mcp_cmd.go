@@ -284,6 +284,10 @@ func mcpSetEnabled(s stdio, name string, on bool) error {
 		return err
 	}
 	if !ok && !inZero {
+		if i := slices.IndexFunc(l.Skipped, func(sk mcpconfig.Skipped) bool { return sk.Name == name }); i >= 0 {
+			sk := l.Skipped[i]
+			return usagef("MCP server %q is skipped, not loaded, so there is nothing to %s: %s (%s, %s)", name, map[bool]string{true: "enable", false: "disable"}[on], sk.Reason, sk.Origin, sk.OriginPath)
+		}
 		return usagef("no MCP server %q (zero mcp list shows them all)", name)
 	}
 	override, err := userFile().SetEnabled(name, on)

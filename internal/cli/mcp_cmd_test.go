@@ -234,3 +234,17 @@ func TestMCPAddBadNameIsUsageError(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPDisableOfASkippedServerSaysWhyItIsSkipped: a server mcp list
+// shows as skipped (an untrusted project's) is not "no MCP server":
+// disable says it is skipped and why.
+func TestMCPDisableOfASkippedServerSaysWhyItIsSkipped(t *testing.T) {
+	_, dir := isolate(t)
+	writeFile(t, filepath.Join(dir, ".mcp.json"), `{"mcpServers": {"cy": {"command": "cypress-mcp"}}}`)
+	wantLines(t, "list", zero("mcp", "list").out, "cy skipped")
+	r := zero("mcp", "disable", "cy")
+	want := `zero: MCP server "cy" is skipped, not loaded, so there is nothing to disable: project not trusted: run ` + "`zero trust`"
+	if r.code != ExitUsage || !strings.Contains(r.errOut, want) || !strings.Contains(r.errOut, filepath.Join(dir, ".mcp.json")) {
+		t.Errorf("disable a skipped server: exit %d\n%s", r.code, r.errOut)
+	}
+}
