@@ -53,6 +53,11 @@ type ProviderError struct {
 // shares (exec, acp, mcp serve); the app shows its /model in their place.
 const PickModel = "--model (zero models lists them)"
 
+// Compact is how a provider error's hint says to shrink the conversation,
+// in the command line's words (exec compacts on its own, so what is left
+// is the app's /compact on the resumed session); the app says /compact.
+const Compact = "compact it (zero --resume, then /compact)"
+
 func (e *ProviderError) Error() string {
 	s := fmt.Sprintf("%s", e.Kind)
 	if e.Provider != "" {

@@ -25,3 +25,15 @@ func TestProviderHintsNameTheAppsModelCommand(t *testing.T) {
 		}
 	}
 }
+
+// A hint to compact names the app's /compact in the app, and in exec's
+// words (which has no /compact of its own) how to get there.
+func TestProviderHintsNameTheAppsCompactCommand(t *testing.T) {
+	hint := transport.Classify("openai", "m", 413, nil, []byte(`{"error":{"message":"request too large"}}`)).Error()
+	if !strings.Contains(hint, "zero --resume, then /compact") {
+		t.Errorf("exec's hint %q", hint)
+	}
+	if got := appWords(hint); !strings.Contains(got, "compact it (/compact)") || strings.Contains(got, "zero --resume") {
+		t.Errorf("the app's hint %q", got)
+	}
+}

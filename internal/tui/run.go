@@ -250,7 +250,9 @@ func (m *Model) liveReply() []string {
 	return out
 }
 
-// appWords puts the app's command in place of the command line's in a
+// appWords puts the app's commands in place of the command line's in a
 // provider error's hint: /model where exec would say --model
-// (llm.PickModel).
-func appWords(s string) string { return strings.ReplaceAll(s, llm.PickModel, "/model") }
+// (llm.PickModel), /compact for llm.Compact.
+func appWords(s string) string {
+	return strings.NewReplacer(llm.PickModel, "/model", llm.Compact, "compact it (/compact)").Replace(s)
+}

@@ -289,7 +289,7 @@ func badRequestHint(provider string, status int, d details) string {
 		}
 		return "the model or endpoint was not found: check the model name, or pick another with " + llm.PickModel + ", and the base URL (zero providers shows it)"
 	case status == 413:
-		return "the request is too large: compact the conversation (/compact) or send less"
+		return "the request is too large: " + llm.Compact + " or send less"
 	}
 	return "the server rejected the request; the message above says which part"
 }

@@ -116,11 +116,11 @@ func withOverflow(e *llm.ProviderError, o *llm.ContextOverflow) *llm.ProviderErr
 	switch {
 	case o.Suspected:
 		e.Hint = "context overflow suspected: the server probably cut the prompt to its window and lost the user turn; " +
-			"raise the window (Ollama num_ctx / OLLAMA_CONTEXT_LENGTH, llama.cpp -c) or compact (/compact)"
+			"raise the window (Ollama num_ctx / OLLAMA_CONTEXT_LENGTH, llama.cpp -c) or " + llm.Compact
 	case o.OutputBudget:
 		e.Hint = "output budget: the prompt fits but prompt + max_tokens does not; lower max_tokens to fit, then compact if still short"
 	default:
-		e.Hint = "the conversation no longer fits the model's context window: compact (/compact) or raise the window " +
+		e.Hint = "the conversation no longer fits the model's context window: " + llm.Compact + " or raise the window " +
 			"(llama.cpp -c, Ollama num_ctx); retrying as-is will fail again"
 	}
 	if o.PromptTokens > 0 && o.Limit > 0 {
