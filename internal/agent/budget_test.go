@@ -253,7 +253,7 @@ func TestPermanentErrorsAreNotRetried(t *testing.T) {
 		status           int
 	}{
 		{"llama-server without --jinja", `{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}`, "restart it with --jinja", 500},
-		{"unknown model", `{"error":"model \"qwen9\" not found, try pulling it first"}`, "/model", 404},
+		{"unknown model", `{"error":"model \"qwen9\" not found, try pulling it first"}`, llm.PickModel, 404},
 		{"bad request", `{"error":{"code":400,"message":"Invalid 'messages' type: expected array","type":"invalid_request_error"}}`, "rejected", 400},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
