@@ -18,6 +18,8 @@ package markdown
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/zero-agent/zero/internal/tui/cells"
 	"github.com/zero-agent/zero/internal/tui/sanitize"
@@ -261,7 +263,7 @@ func (s *Stream) emitStable() []string {
 	if !strings.HasSuffix(s.partial, rest) {
 		return nil
 	}
-	part := strings.TrimRight(s.partial[:len(s.partial)-len(rest)], " ")
+	part := trimBreak(s.partial[:len(s.partial)-len(rest)])
 	if !closedSpans(part) && len(starts) < maxHeldRows {
 		// A bold or code span open across the cut would show its markers
 		// literally on both sides: wait for it to close (a while).
@@ -273,6 +275,22 @@ func (s *Stream) emitStable() []string {
 	out := s.line(part)
 	s.partial, s.cont, s.hang = rest, true, hang
 	return out
+}
+
+// trimBreak drops what ends the source before a row break: spaces, and
+// the control characters sanitising removes (a space then "\x1a" would
+// otherwise leave the row a trailing space the whole line, wrapped at
+// once, does not have: testdata/fuzz/FuzzStream/8804833075473645). An
+// escape is kept: it may start a sequence.
+func trimBreak(part string) string {
+	for part != "" {
+		r, size := utf8.DecodeLastRuneInString(part)
+		if r != ' ' && (!unicode.IsControl(r) || r == '\x1b' || sanitize.Text(string(r)) != "") {
+			break
+		}
+		part = part[:len(part)-size]
+	}
+	return part
 }
 
 // maxHeldRows is how many rows a long line may hold back waiting for an
