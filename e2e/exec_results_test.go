@@ -183,8 +183,9 @@ func TestExecOutputSchemaValidatesAndRetries(t *testing.T) {
 
 // TestExecLastMessageIsOnlyAValidatedAnswer: with --output-schema, a run
 // whose answers never validate (exit 8) writes no --output-last-message
-// file, and a file in a folder that does not exist is a usage error
-// before anything is sent.
+// file, and empties one an earlier run left (its old answer must not pass
+// for this run's); a file in a folder that does not exist is a usage
+// error before anything is sent.
 func TestExecLastMessageIsOnlyAValidatedAnswer(t *testing.T) {
 	dir := t.TempDir()
 	e := newEnv(t)
@@ -203,9 +204,16 @@ func TestExecLastMessageIsOnlyAValidatedAnswer(t *testing.T) {
 		t.Fatalf("the unvalidated answer was written to %s (%v)", last, err)
 	}
 
+	os.WriteFile(last, []byte(`{"count":41}`), 0o644) // an earlier run's answer
+	srv.Script(llmtest.Reply(llmtest.Text("no")), llmtest.Reply(llmtest.Text("still no")), llmtest.Reply(llmtest.Text("never")))
+	r := e.run(dir, "", append([]string{"exec"}, append(base, "--output-last-message", last, "count")...)...)
+	if b, err := os.ReadFile(last); r.code != 8 || err != nil || len(b) != 0 || !strings.Contains(r.stderr, "emptied "+last) {
+		t.Fatalf("an earlier answer under a schema failure: exit %d, file %q (%v), stderr %s", r.code, b, err, r.stderr)
+	}
+
 	before := len(completions(srv))
 	missing := filepath.Join(dir, "no-such-folder", "last.txt")
-	r := e.run(dir, "", append([]string{"exec"}, append(base, "--output-last-message", missing, "count")...)...)
+	r = e.run(dir, "", append([]string{"exec"}, append(base, "--output-last-message", missing, "count")...)...)
 	if r.code != 2 || !strings.Contains(r.stderr, "--output-last-message "+missing+": no folder "+filepath.Dir(missing)) {
 		t.Fatalf("missing folder: exit %d %s", r.code, r.stderr)
 	}

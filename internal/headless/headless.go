@@ -145,12 +145,8 @@ func Run(ctx context.Context, sess *run.Session, prompt string, o Options) (Outc
 	if !o.Ephemeral {
 		result.SessionLog = sess.EventsPath()
 	}
-	// An answer that never validated against --output-schema is not the
-	// answer asked for: the file is not written.
-	if o.LastMessageFile != "" && res.Final != "" && sub != SchemaFailed {
-		if err := os.WriteFile(o.LastMessageFile, []byte(res.Final), 0o644); err != nil {
-			fmt.Fprintln(o.Stderr, "zero: warning: --output-last-message:", err)
-		}
+	if o.LastMessageFile != "" {
+		writeLastMessage(o.LastMessageFile, res.Final, sub != SchemaFailed, o.Stderr)
 	}
 	switch o.Output {
 	case StreamJSON:
@@ -197,4 +193,26 @@ func prompted(prompt string, schema *Schema, turn func(text, notes string) agent
 		res = turn(schema.retryPrompt(err), schema.Instruction())
 	}
 	return res, nil
+}
+
+// writeLastMessage writes --output-last-message: the final answer when
+// there is one that counts (with --output-schema, only one that
+// validated). Without one, a file an earlier run left there is emptied
+// rather than kept, so that it never passes for this run's answer; no file
+// is created.
+func writeLastMessage(path, answer string, counts bool, stderr io.Writer) {
+	if answer != "" && counts {
+		if err := os.WriteFile(path, []byte(answer), 0o644); err != nil {
+			fmt.Fprintln(stderr, "zero: warning: --output-last-message:", err)
+		}
+		return
+	}
+	if info, err := os.Stat(path); err != nil || !info.Mode().IsRegular() || info.Size() == 0 {
+		return
+	}
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		fmt.Fprintln(stderr, "zero: warning: --output-last-message:", err)
+		return
+	}
+	fmt.Fprintf(stderr, "zero: --output-last-message: no answer to write; emptied %s (an earlier run's answer)\n", path)
 }
