@@ -278,6 +278,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	case tea.CursorPositionMsg:
+		if m.output != nil {
+			m.output.pinAt(msg.Y) // pin.go
+		}
 	case tea.WindowSizeMsg:
 		m.width, m.height = max(msg.Width, 10), max(msg.Height, 4)
 		m.turn.resize(m.contentWidth())

@@ -32,17 +32,13 @@ import (
 // would still do it (the cursor goes with the part of that row it had
 // reached).
 //
-// zero starts here in a pane that already shows a screenful of earlier
-// output, as a terminal in use does. In a pane that is not full yet (zero
-// started right after clear) one limit is known: tmux keeps the empty rows
-// below the live region when it rewraps (grid_reflow keeps every line and
-// the screen is the grid's last rows, https://github.com/tmux/tmux/blob/3.3a/grid.c),
-// so a narrowing that adds more rows to the live region than there are
-// rows above it on screen moves the region's first row, the resting cell's,
-// into the history, and tmux puts the cursor on the screen's first row
-// (screen_resize_cursor, screen.c as above): that row then stays twice.
-// This test's paragraph narrowed twice hit it in a fresh pane about one run
-// in eight under load (its live region grew by 7 rows with 6 above it).
+// zero starts in a fresh pane, high on a screen that is not full. There
+// tmux keeps the empty rows below the live region when it rewraps, and a
+// narrowing that added more rows to the region than there were rows above
+// it moved the region's first row into the history, where it stayed twice
+// (the paragraph narrowed twice: 7 rows added, 6 above; about one run in
+// eight under load, first seen in CI). The region now starts at the
+// bottom of the screen (pin.go).
 func TestEndToEndResizeWhileStreaming(t *testing.T) {
 	bin := buildZero(t)
 	for _, tc := range []struct {
@@ -80,7 +76,7 @@ func TestEndToEndResizeWhileStreaming(t *testing.T) {
 					llmtest.Text("of the reply, long enough to wrap when the pane gets narrow\n"), llmtest.Stall(20*time.Millisecond))
 			}
 			srv.Script(llmtest.Reply(steps...))
-			x := startZeroAfter(t, bin, t.TempDir(), t.TempDir(), "r", 90, 30, 40, "--base-url", srv.URL(), "--model", "e2e-model")
+			x := startZero(t, bin, t.TempDir(), t.TempDir(), "r", 90, 30, "--base-url", srv.URL(), "--model", "e2e-model")
 			x.waitFor("the footer", func(l []string) bool { return contains(l, "e2e-model") && contains(l, "· normal") })
 			x.typeLine("stream please")
 			first, last := "streamed line 05", fmt.Sprintf("streamed line %02d", n)

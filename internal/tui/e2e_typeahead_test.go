@@ -13,23 +13,12 @@ import (
 )
 
 // startZero starts the binary with args in a detached tmux session named
-// "zero" on a private socket, with the given HOME and work dir, in a pane
-// that holds nothing else yet.
+// "zero" on a private socket, with the given HOME and work dir.
 func startZero(t *testing.T, bin, home, work, socket string, w, h int, args ...string) tmux {
-	return startZeroAfter(t, bin, home, work, socket, w, h, 0, args...)
-}
-
-// startZeroAfter is startZero in a pane that already shows earlier lines
-// of output ("earlier output 1" ...), as a terminal in use does.
-func startZeroAfter(t *testing.T, bin, home, work, socket string, w, h, earlier int, args ...string) tmux {
 	x := tmux{t: t, socket: tmuxSocket(t, socket)}
 	t.Cleanup(func() { exec.Command("tmux", "-L", x.socket, "kill-server").Run() })
-	before := ""
-	if earlier > 0 {
-		before = fmt.Sprintf("seq -f 'earlier output %%g' %d; ", earlier)
-	}
-	cmd := fmt.Sprintf("%senv -i HOME=%s PATH=%s TERM=tmux-256color LANG=C.UTF-8 ZERO_SESSION_DIR=%s %s %s; echo ZERO-EXITED-$?; sleep 60",
-		before, home, os.Getenv("PATH"), filepath.Join(home, "sessions"), bin, strings.Join(args, " "))
+	cmd := fmt.Sprintf("env -i HOME=%s PATH=%s TERM=tmux-256color LANG=C.UTF-8 ZERO_SESSION_DIR=%s %s %s; echo ZERO-EXITED-$?; sleep 60",
+		home, os.Getenv("PATH"), filepath.Join(home, "sessions"), bin, strings.Join(args, " "))
 	x.run("new-session", "-d", "-s", "zero", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "-c", work, cmd)
 	return x
 }

@@ -82,6 +82,10 @@ func newProgram(ctx context.Context, backend Backend, opts RunOptions) (*tea.Pro
 	w, locked := lockOutput(out)
 	popts = append(popts, tea.WithOutput(w))
 	m.output = locked
+	if opts.Input != nil || !term.IsTerminal(os.Stdin.Fd()) {
+		// the cursor report would come on an input nobody reads (pin.go)
+		locked.pin.size = nil
+	}
 	if opts.Width > 0 && opts.Height > 0 {
 		popts = append(popts, tea.WithWindowSize(opts.Width, opts.Height))
 	}

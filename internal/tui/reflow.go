@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/term"
 )
 
 // The live region is drawn so that a resize never needs to be undone.
@@ -75,6 +76,8 @@ type lockedWriter struct {
 	drawn  []string
 	// shown: the program has ended and may show the cursor again.
 	shown bool
+	// pin moves the region to the bottom of the screen at start (pin.go).
+	pin pinning
 }
 
 // noteView records a frame View returned.
@@ -107,7 +110,8 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var out []byte
-	if pr, ok := parseInsert(p); ok {
+	pr, isPrint := parseInsert(p)
+	if isPrint {
 		// Before the first frame (Enter typed while zero starts) there
 		// is no frame row to keep: the lines go where the cursor is.
 		var frame []string
@@ -126,8 +130,15 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 		}
 		out = append(append([]byte(ansi.ResetModeAutoWrap), out...), ansi.SetModeAutoWrap...)
 	}
+	if l.holding() {
+		l.pin.held = append(l.pin.held, out...)
+		return len(p), nil
+	}
 	if _, err := l.w.Write(out); err != nil {
 		return 0, err
+	}
+	if !isPrint {
+		l.askPosition()
 	}
 	return len(p), nil
 }
@@ -136,6 +147,12 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 func (l *lockedWriter) showCursor() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.holding() { // ended before the cursor report came
+		l.pin.done = true
+		l.pin.timer.Stop()
+		l.w.Write(l.pin.held)
+		l.pin.held = nil
+	}
 	l.shown = true
 	l.w.Write([]byte(ansi.ShowCursor))
 }
@@ -155,6 +172,9 @@ func (l lockedFile) Fd() uintptr                { return l.f.Fd() }
 // Bubble Tea: a file stays a file.
 func lockOutput(w io.Writer) (io.Writer, *lockedWriter) {
 	lw := &lockedWriter{w: w}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(f.Fd()) {
+		lw.pin.size = func() (int, int, error) { return term.GetSize(f.Fd()) }
+	}
 	if f, ok := w.(*os.File); ok {
 		return lockedFile{lockedWriter: lw, f: f}, lw
 	}
