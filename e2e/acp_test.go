@@ -248,7 +248,9 @@ func TestACPAuthenticatesWithAnAPIKeyMethod(t *testing.T) {
 	if got := strings.Join(ids, " "); got != "zero-config openai-api-key anthropic-api-key gemini-api-key" {
 		t.Errorf("auth methods the official client kept: %s", got)
 	}
-	if len(r.AuthErrors) != 2 {
+	// session/new and authenticate before the key's method, and
+	// session/new after logout (the choice is the config's again).
+	if len(r.AuthErrors) != 3 || r.AuthErrors[2].Step != "session/new after logout" {
 		t.Fatalf("auth steps %+v", r.AuthErrors)
 	}
 	for _, a := range r.AuthErrors {

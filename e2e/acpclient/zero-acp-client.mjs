@@ -20,7 +20,8 @@
 //   auth METHOD   session/new before authenticating, authenticate with
 //                 $ZERO_ACP_AUTH_MISSING (a method whose key is unset), each
 //                 error recorded; then authenticate METHOD, a new session,
-//                 "hi" sent
+//                 "hi" sent; then logout and a session/new, its error
+//                 recorded
 //   hangup TEXT   as auto, but the client closes zero's stdin (as an editor
 //                 that quits) once a process with $ZERO_ACP_HANGUP_ON on its
 //                 command line runs (\0 in it is a NUL), without a cancel; the stop reason is
@@ -210,6 +211,10 @@ const out = await app.connectWith(stream, async (ctx) => {
   // which fails it.
   const gone = () => exited.then(() => ({ stopReason: 'zero exited' }));
   const resp = await Promise.race([scenario === 'hangup' ? prompted.catch(gone) : prompted, gone()]);
+  if (scenario === 'auth' && init.agentCapabilities?.auth?.logout) {
+    await ctx.request(acp.methods.agent.logout, {});
+    await failed('session/new after logout', ctx.request(acp.methods.agent.session.new, { cwd, mcpServers: [] }));
+  }
   return { init, sessionId, modes, stopReason: resp.stopReason };
 });
 child.stdin.end();

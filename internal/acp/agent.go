@@ -151,6 +151,7 @@ func (a *agent) Initialize(_ context.Context, p acpsdk.InitializeRequest) (acpsd
 		ProtocolVersion: acpsdk.ProtocolVersionNumber,
 		AgentInfo:       &acpsdk.Implementation{Name: "zero", Title: acpsdk.Ptr("Zero"), Version: a.o.Version},
 		AgentCapabilities: acpsdk.AgentCapabilities{
+			Auth:               acpsdk.AgentAuthCapabilities{Logout: &acpsdk.LogoutCapabilities{}},
 			LoadSession:        true,
 			PromptCapabilities: acpsdk.PromptCapabilities{EmbeddedContext: true, Image: true},
 			McpCapabilities:    acpsdk.McpCapabilities{Http: true, Sse: true},
@@ -162,10 +163,6 @@ func (a *agent) Initialize(_ context.Context, p acpsdk.InitializeRequest) (acpsd
 		},
 		AuthMethods: authMethods(),
 	}, nil
-}
-
-func (a *agent) Logout(context.Context, acpsdk.LogoutRequest) (acpsdk.LogoutResponse, error) {
-	return acpsdk.LogoutResponse{}, acpsdk.NewMethodNotFound("logout")
 }
 
 func (a *agent) NewSession(_ context.Context, p acpsdk.NewSessionRequest) (acpsdk.NewSessionResponse, error) {

@@ -71,6 +71,17 @@ func (a *agent) Authenticate(_ context.Context, p acpsdk.AuthenticateRequest) (a
 	return acpsdk.AuthenticateResponse{}, nil
 }
 
+// Logout ends what an API-key method chose: this connection's later
+// sessions use the config's provider again, as after zero-config (the
+// key itself stays where the user put it; sessions already open keep
+// theirs until they close).
+func (a *agent) Logout(context.Context, acpsdk.LogoutRequest) (acpsdk.LogoutResponse, error) {
+	a.mu.Lock()
+	a.provider = ""
+	a.mu.Unlock()
+	return acpsdk.LogoutResponse{}, nil
+}
+
 // hasKey reports, as auth_required, a hosted provider without its key in
 // the config of zero acp's folder or the environment.
 func (a *agent) hasKey(h config.Provider) error {

@@ -97,6 +97,22 @@ func TestAPIKeyAuthMethodsNameTheirVariableAndChooseTheProvider(t *testing.T) {
 	}
 	_, err = newSession()
 	authRequired(t, "session/new after zero-config", err, "ANTHROPIC_API_KEY")
+
+	// So does logout, which initialize advertises.
+	if init.AgentCapabilities.Auth.Logout == nil {
+		t.Error("initialize does not advertise logout")
+	}
+	if _, err := b.conn.Authenticate(ctx, acpsdk.AuthenticateRequest{MethodId: "openai-api-key"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := newSession(); err != nil {
+		t.Fatalf("session/new after openai-api-key again: %v", err)
+	}
+	if _, err := b.conn.Logout(ctx, acpsdk.LogoutRequest{}); err != nil {
+		t.Fatalf("logout: %v", err)
+	}
+	_, err = newSession()
+	authRequired(t, "session/new after logout", err, "ANTHROPIC_API_KEY")
 }
 
 func TestResumeAndLoadWithoutTheKeyAreAuthRequired(t *testing.T) {
