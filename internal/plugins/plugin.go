@@ -267,10 +267,12 @@ func (p *Plugin) Parts() Parts {
 			pt.Hooks = append(pt.Hooks, line+": "+h.Command)
 		}
 	}
-	servers, skipped, _, err := p.MCPServers(os.LookupEnv)
+	servers, skipped, warns, err := p.MCPServers(os.LookupEnv)
 	if err != nil {
 		pt.Problems, pt.Unread = append(pt.Problems, err.Error()), true
 	}
+	// an unset variable or an ignored key: shown, the server still known
+	pt.Problems = append(pt.Problems, warns...)
 	if len(skipped) > 0 {
 		// an entry Zero cannot read runs something not known
 		pt.Problems, pt.Unread = append(pt.Problems, skipped...), true

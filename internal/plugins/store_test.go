@@ -117,6 +117,22 @@ func TestPluginWithUnreadableHooksOrMCPEntryInstallsDisabled(t *testing.T) {
 	}
 }
 
+// An MCP entry that names a variable the environment does not set still
+// shows what it runs, and the problem with it, when the plugin is added.
+func TestPluginMCPEntryWithUnsetVariableShowsTheProblem(t *testing.T) {
+	st := testStore(t)
+	src := filepath.Join(t.TempDir(), "tokens")
+	testbin.WriteTree(t, src, map[string]string{MCPFile: `{"mcpServers": {"api": {"command": "srv", "env": {"TOKEN": "${ZERO_TEST_UNSET_TOKEN}"}}}}`})
+	added, err := st.Add(context.Background(), src, AddOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if added.Entry.Enabled || added.Parts.Unread || len(added.Parts.MCP) != 1 ||
+		!slices.ContainsFunc(added.Parts.Problems, func(p string) bool { return strings.Contains(p, "ZERO_TEST_UNSET_TOKEN") }) {
+		t.Errorf("enabled %v, parts %+v", added.Entry.Enabled, added.Parts)
+	}
+}
+
 func TestAddRefusesWhatIsNotAPlugin(t *testing.T) {
 	st := testStore(t)
 	for name, files := range map[string]map[string]string{
