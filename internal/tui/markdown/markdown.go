@@ -249,7 +249,7 @@ func (s *Stream) emitStable() []string {
 	if hang > 0 {
 		width = s.Width - hang
 	}
-	starts := rowStarts(text[skip:], width)
+	starts, long := rowStarts(text[skip:], width)
 	for i := range starts {
 		starts[i] += skip
 	}
@@ -257,6 +257,12 @@ func (s *Stream) emitStable() []string {
 		return nil
 	}
 	cut := starts[len(starts)-stableRows]
+	if long && (cut == 0 || text[cut-1] != ' ' || !wrapsAlike(text[skip:], cut-skip, width)) {
+		// not inside a word cut into rows (wrapped on its own, its rest
+		// can break elsewhere: testdata/fuzz/FuzzStream/eb070802998aa0fd),
+		// and the rows as the whole line has them
+		return nil
+	}
 	// text is the sanitised partial: find the same cut in the source by
 	// its tail, which sanitising leaves alone only when it is plain.
 	rest := text[cut:]
@@ -277,15 +283,36 @@ func (s *Stream) emitStable() []string {
 	return out
 }
 
-// trimBreak drops what ends the source before a row break: spaces, and
-// the control characters sanitising removes (a space then "\x1a" would
-// otherwise leave the row a trailing space the whole line, wrapped at
-// once, does not have: testdata/fuzz/FuzzStream/8804833075473645). An
-// escape is kept: it may start a sequence.
+// wrapsAlike reports whether text cut at cut wraps into the same rows as
+// the whole text does, the part before the cut and the rest each on its
+// own: after a word wider than a row (testdata/fuzz/FuzzStream/
+// 260ce9b13dcf96a6, c0c297869707cd4e) rowStarts's model of cells.Wrap is
+// checked before a row is handed out.
+func wrapsAlike(text string, cut, width int) bool {
+	whole := cells.Wrap(text, width)
+	parts := append(cells.Wrap(strings.TrimRight(text[:cut], " "), width), cells.Wrap(text[cut:], width)...)
+	if len(parts) != len(whole) {
+		return false
+	}
+	for i, r := range parts {
+		if strings.TrimRight(r, " ") != strings.TrimRight(whole[i], " ") {
+			return false
+		}
+	}
+	return true
+}
+
+// trimBreak drops what ends the source before a row break: spaces, tabs
+// (expanded, they would end the row in spaces: testdata/fuzz/FuzzStream/
+// a7a1b1455038a683), and the control characters sanitising removes (a
+// space then "\x1a" would otherwise leave the row a trailing space the
+// whole line, wrapped at once, does not have:
+// testdata/fuzz/FuzzStream/8804833075473645). An escape is kept: it may
+// start a sequence.
 func trimBreak(part string) string {
 	for part != "" {
 		r, size := utf8.DecodeLastRuneInString(part)
-		if r != ' ' && (!unicode.IsControl(r) || r == '\x1b' || sanitize.Text(string(r)) != "") {
+		if r != ' ' && r != '\t' && (!unicode.IsControl(r) || r == '\x1b' || sanitize.Text(string(r)) != "") {
 			break
 		}
 		part = part[:len(part)-size]
@@ -306,10 +333,11 @@ func closedSpans(text string) bool {
 }
 
 // rowStarts returns the byte offsets at which greedy word wrapping to
-// width cells starts each row of text (a word wider than a row starts its
-// own row).
-func rowStarts(text string, width int) []int {
-	starts := []int{0}
+// width cells starts each row of text, as cells.Wrap does (a word wider
+// than a row starts its own row and is cut into rows); long reports such
+// a word.
+func rowStarts(text string, width int) (starts []int, long bool) {
+	starts = []int{0}
 	used := 0
 	for i := 0; i < len(text); {
 		j := i
@@ -327,9 +355,22 @@ func rowStarts(text string, width int) []int {
 		} else {
 			used += space + word
 		}
+		if word > width && used == word {
+			// a word wider than a row starts one and is cut into rows
+			// (cells.Wrap); what follows goes on after its last piece
+			long = true
+			pieces := cells.Hardwrap(text[j:k], width)
+			at := j
+			for _, p := range pieces[:len(pieces)-1] {
+				if at += len(p); len(p) > 0 {
+					starts = append(starts, at)
+				}
+			}
+			used = cells.Width(pieces[len(pieces)-1])
+		}
 		i = k
 	}
-	return starts
+	return starts, long
 }
 
 // quoted returns a block quote's text without its "> " marker.
