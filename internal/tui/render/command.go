@@ -127,8 +127,12 @@ func Middle(s string, width int) string {
 	}
 	head := room * 3 / 5
 	tail := room - head
-	hidden := w - head - tail
-	return ansi.Truncate(s, head, "") + mark(hidden) + ansi.TruncateLeft(s, w-tail, "")
+	// a wide character across either cut is left out whole
+	headS, tailS := ansi.Truncate(s, head, ""), ansi.TruncateLeft(s, w-tail, "")
+	if cells.Width(tailS) > tail {
+		tailS = ansi.TruncateLeft(s, w-tail+1, "")
+	}
+	return headS + mark(w-cells.Width(headS)-cells.Width(tailS)) + tailS
 }
 
 // CommandBlock renders a sanitised command for a permission prompt in at
