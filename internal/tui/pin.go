@@ -41,11 +41,11 @@ type pinning struct {
 	size func() (w, h int, err error)
 	// asked: the report was requested; done: answered, or given up.
 	asked, done bool
-	// frame and height: the frame's rows on screen and the screen's
-	// rows when the report was requested.
-	frame, height int
-	held          []byte
-	timer         *time.Timer
+	// frame, width and height: the frame's rows on screen and the
+	// screen's size when the report was requested.
+	frame, width, height int
+	held                 []byte
+	timer                *time.Timer
 }
 
 // askPosition requests the cursor report after the first frame, with the
@@ -55,7 +55,7 @@ func (l *lockedWriter) askPosition() {
 	if p.size == nil || p.asked || p.done || len(l.drawn) == 0 {
 		return
 	}
-	_, h, err := p.size()
+	w, h, err := p.size()
 	if err != nil || len(l.drawn) >= h {
 		p.done = true
 		return
@@ -64,7 +64,7 @@ func (l *lockedWriter) askPosition() {
 		p.done = true
 		return
 	}
-	p.asked, p.frame, p.height = true, len(l.drawn), h
+	p.asked, p.frame, p.width, p.height = true, len(l.drawn), w, h
 	p.timer = time.AfterFunc(pinWait, func() { l.pinAt(-1) })
 }
 
@@ -85,7 +85,8 @@ func (l *lockedWriter) pinAt(row int) {
 	p.timer.Stop()
 	var out []byte
 	if empty := p.height - row - p.frame; row >= 0 && empty > 0 {
-		if _, h, err := p.size(); err == nil && h == p.height {
+		// a resize since the request may have moved rows: leave them
+		if w, h, err := p.size(); err == nil && w == p.width && h == p.height {
 			out = append(out, '\r')
 			if row > 0 {
 				out = append(out, ansi.CursorUp(row)...)

@@ -121,3 +121,21 @@ func TestPinSkipsAFullScreen(t *testing.T) {
 		t.Fatalf("a late report wrote %q", out[len(held):])
 	}
 }
+
+// TestPinLeavesTheScreenAfterAResize: a resize between the request and
+// the report may have rewrapped rows, so nothing is moved; the held
+// output is written.
+func TestPinLeavesTheScreenAfterAResize(t *testing.T) {
+	var buf bytes.Buffer
+	width := 40
+	lw := &lockedWriter{w: &buf}
+	lw.pin.size = func() (int, int, error) { return width, 12, nil }
+	drawPinFrame(lw)
+	asked := buf.Len()
+	lw.Write([]byte("later"))
+	width = 30
+	lw.pinAt(2)
+	if held := buf.String()[asked:]; !strings.Contains(held, "later") || insertLine.MatchString(held) {
+		t.Fatalf("after a resize: %q, want the held write alone", held)
+	}
+}
