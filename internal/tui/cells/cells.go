@@ -48,9 +48,19 @@ func Wrap(s string, width int) []string {
 	if width < 1 {
 		return strings.Split(s, "\n")
 	}
-	lines := strings.Split(ansi.Wrap(s, width, ""), "\n")
-	if n := strings.Count(s, "\n") + 1; len(lines) > n && lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1] // a wrap at the very end adds an empty row
+	var lines []string
+	for _, src := range strings.Split(s, "\n") {
+		rows := strings.Split(ansi.Wrap(src, width, ""), "\n")
+		if len(rows) > 1 && rows[len(rows)-1] == "" {
+			rows = rows[:len(rows)-1] // a wrap at the very end adds an empty row
+		}
+		for i := range rows[:len(rows)-1] {
+			// a row broken before a hyphenated word keeps the space
+			// ansi.Wrap leaves (testdata/fuzz/FuzzStream/e1a30c4fd27efc98
+			// in the markdown package): a soft break ends no row in one
+			rows[i] = strings.TrimRight(rows[i], " ")
+		}
+		lines = append(lines, rows...)
 	}
 	// ansi.Wrap keeps leading spaces whole; cut any line still too wide.
 	for i := 0; i < len(lines); i++ {

@@ -73,6 +73,9 @@ func TestWrapWords(t *testing.T) {
 		{"a\nb", 10, []string{"a", "b"}},
 		{"ok 🎉 done", 4, []string{"ok", "🎉", "done"}},
 		{" 000000000000", 12, []string{" 00000000000", "0"}},
+		// a row broken before a hyphenated word ends without the space
+		{"0000000 0000-0000000", 12, []string{"0000000", "0000-0000000"}},
+		{"end  \nnext", 10, []string{"end  ", "next"}},
 	}
 	for _, tt := range tests {
 		if got := Wrap(tt.in, tt.width); !reflect.DeepEqual(got, tt.want) {
