@@ -258,6 +258,10 @@ func (m *Model) decide(d Decision) {
 	p.reply <- d
 	if d.Allowed() && p.req.Diff != "" {
 		m.commitDiff("approved change", p.req)
+		if m.turn.approved == nil {
+			m.turn.approved = map[string]string{}
+		}
+		m.turn.approved[p.req.ID] = p.req.Diff
 	}
 	m.openWaiting()
 }

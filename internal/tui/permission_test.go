@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/zero-agent/zero/internal/event"
+	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/permission"
 	"github.com/zero-agent/zero/internal/tui/cells"
 )
@@ -454,6 +455,38 @@ func TestPromptDiffWrapsAndApprovalShowsTheWholeChange(t *testing.T) {
 		return !d.m.turn.running && contains(d.plainScrollback(), "approved change (edit_file: main.go)")
 	})
 	mustContain(t, "scrollback after approval", d.plainScrollback(), "approved change (edit_file: main.go)", "DROP TABLE users")
+}
+
+// TestApprovedChangeIsPrintedOnce: the change printed on approval is not
+// printed again under the call's result (a newcomer saw every approved
+// write twice); a result whose change differs from the approved one
+// still shows it.
+func TestApprovedChangeIsPrintedOnce(t *testing.T) {
+	diff := "@@ -1,1 +1,1 @@\n-old line\n+new line: DROP TABLE users\n"
+	f := newFake()
+	f.script["go"] = func(ctx context.Context, turn Turn, sink event.Sink) event.StopReason {
+		for i, result := range []string{diff, "@@ -1,1 +1,1 @@\n-old line\n+something else: TRUNCATE\n"} {
+			id := "c" + strconv.Itoa(i)
+			sink.Emit(event.Event{Type: event.ToolCall, ToolCall: &llm.ToolCall{ID: id, Name: "write_file", Arguments: `{"path":"a.txt"}`}})
+			turn.Approve(ctx, PermissionRequest{ID: id, Tool: "write_file", Path: "a.txt", Diff: "--- a.txt\n+++ a.txt\n" + diff})
+			sink.Emit(event.Event{Type: event.ToolResult, Result: &event.ToolOutcome{CallID: id, Name: "write_file",
+				Content: "wrote a.txt", Diff: "--- a/a.txt\n+++ b/a.txt\n" + result}})
+		}
+		return event.StopCompleted
+	}
+	d := newDriver(t, f, Options{Width: 80, Height: 24})
+	d.typeText("go")
+	d.press("enter")
+	for range 2 {
+		d.until(func() bool { return d.m.perm != nil })
+		d.press("y")
+	}
+	d.until(func() bool { return !d.m.turn.running && contains(d.plainScrollback(), "TRUNCATE") })
+	sb := strings.Join(d.plainScrollback(), "\n")
+	if n := strings.Count(sb, "DROP TABLE users"); n != 2 {
+		t.Errorf("the approved change shows %d times, want 2 (once per approval, never under a result):\n%s", n, sb)
+	}
+	mustContain(t, "scrollback", d.plainScrollback(), "wrote a.txt", "TRUNCATE")
 }
 
 // A shell command that asks to run with the network (sandbox.network

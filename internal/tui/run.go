@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -39,6 +40,9 @@ type turnState struct {
 	// (parallel calls print every card first) is headed by its call.
 	calls    map[string]string
 	lastCall string
+	// approved holds the diffs printed when the user approved them, by
+	// call id: the call's result card then does not print them again.
+	approved map[string]string
 	// children are the sub-agents running now (subagents.go).
 	children []child
 }
@@ -112,7 +116,11 @@ func (m *Model) event(e event.Event) {
 			if l, ok := m.turn.calls[e.Result.CallID]; ok && e.Result.CallID != m.turn.lastCall {
 				label = l
 			}
-			m.commit(render.LabeledResult(*e.Result, label, w)...)
+			shown := *e.Result
+			if d, ok := m.turn.approved[shown.CallID]; ok && slices.Equal(render.Diff(d, w), render.Diff(shown.Diff, w)) {
+				shown.Diff = "" // printed whole on approval, just above
+			}
+			m.commit(render.LabeledResult(shown, label, w)...)
 			m.lastResult = &lastResult{outcome: *e.Result, label: m.turn.calls[e.Result.CallID]}
 			m.turn.lastCall = ""
 		}
