@@ -30,12 +30,13 @@ type permState struct {
 
 // permChoice is one answer the prompt offers: its letter (its number is
 // its row; an "always" row's number answers nothing: see choiceFor), what
-// it says, and the decision it returns (a denial first asks for a
-// reason).
+// it says (and in a few words, for a low terminal), and the decision it
+// returns (a denial first asks for a reason).
 type permChoice struct {
 	key   string
 	label string
 	d     Decision
+	short string
 }
 
 // permChoices lists the answers to req in the order the prompt shows and
@@ -55,23 +56,23 @@ func permChoices(req PermissionRequest) []permChoice {
 		session, always = "allow this command for the session", "allow this command always"
 	}
 	cs := []permChoice{
-		{"y", "allow once", Decision{Choice: AllowOnce}},
-		{"a", session, Decision{Choice: AllowSession}},
+		{"y", "allow once", Decision{Choice: AllowOnce}, "once"},
+		{"a", session, Decision{Choice: AllowSession}, "session"},
 	}
 	switch {
 	case req.Prefix != "" && req.Command == "":
 		// an MCP tool: the prefix is its server's, "mcp__github__"
 		shown := "`" + sanitize.Line(req.Prefix) + "*`"
-		cs = append(cs, permChoice{"p", "allow every " + shown + " tool for the session", Decision{Choice: AllowSession, Prefix: req.Prefix}})
-		cs = append(cs, permChoice{"A", always, Decision{Choice: AllowAlways}})
+		cs = append(cs, permChoice{"p", "allow every " + shown + " tool for the session", Decision{Choice: AllowSession, Prefix: req.Prefix}, shown + " session"})
+		cs = append(cs, permChoice{"A", always, Decision{Choice: AllowAlways}, "always"})
 	case req.Prefix != "":
 		shown := "`" + sanitize.Line(req.Prefix) + " …`"
-		cs = append(cs, permChoice{"p", "allow " + shown + " commands for the session", Decision{Choice: AllowSession, Prefix: req.Prefix}})
-		cs = append(cs, permChoice{"A", "allow " + shown + " commands always", Decision{Choice: AllowAlways, Prefix: req.Prefix}})
+		cs = append(cs, permChoice{"p", "allow " + shown + " commands for the session", Decision{Choice: AllowSession, Prefix: req.Prefix}, shown + " session"})
+		cs = append(cs, permChoice{"A", "allow " + shown + " commands always", Decision{Choice: AllowAlways, Prefix: req.Prefix}, shown + " always"})
 	default:
-		cs = append(cs, permChoice{"A", always, Decision{Choice: AllowAlways}})
+		cs = append(cs, permChoice{"A", always, Decision{Choice: AllowAlways}, "always"})
 	}
-	return append(cs, permChoice{"n", "deny", Decision{Choice: Deny}})
+	return append(cs, permChoice{"n", "deny", Decision{Choice: Deny}, "deny"})
 }
 
 // permKeys names the prompt's answer keys for a hint: "y, a, A or n".
@@ -294,16 +295,47 @@ func (m *Model) denyWaiting(reason string) {
 	m.permWaiting = nil
 }
 
-// permView renders the prompt in place of the input box and returns where
-// the cursor goes (row -1: hidden). It fits in the rows the live region
-// has (height minus the footer and two spare rows) so the title, the
-// reason and the options are always on screen; a command too tall for the
-// rest shows its head and tail and says how much is hidden (v prints it
-// all to the scrollback).
-func (m *Model) permView() (lines []string, row, col int) {
+// permView renders the prompt in place of the input box in at most
+// budget rows and returns where the cursor goes (row -1: hidden). The
+// question and the choices always fit (a low terminal cut the prompt
+// from the top, the question first); what is asked about gets the rows
+// left: a diff or command too tall shows its head (and a command its
+// tail) and says how much is hidden (v prints it all to the scrollback);
+// the rules around the prompt go first when rows are short.
+func (m *Model) permView(budget int) (lines []string, row, col int) {
 	p := m.perm
 	w := m.width - 1
+	head := m.permTitle(w)
+	need := btoi(p.req.Path != "") + btoi(p.req.Diff != "" || p.req.Summary != "")
+	if p.req.Command != "" {
+		rows, _ := render.CommandBlock(m.promptCommand(), w-2, 3) // its least
+		need = len(rows)
+	}
+	tail, row, col := m.permTail(w, budget-len(head)-need)
+	extra := budget - len(head) - len(tail)
+	var path []string
+	if p.req.Path != "" && extra > 0 {
+		path = []string{cells.Truncate("  "+style.Bold.Render(sanitize.Visible(p.req.Path)), w, "…")}
+	}
+	rules := min(max(extra-need, 0), 2)
+	body := m.permBody(w, extra-len(path)-rules)
 	rule := style.Warn.Render(strings.Repeat("─", max(w, 1)))
+	if rules > 0 {
+		head = append([]string{rule}, head...)
+	}
+	if rules > 1 {
+		tail = append(tail, rule)
+	}
+	lines = append(append(append(head, path...), body...), tail...)
+	if row >= 0 {
+		row += len(head) + len(path) + len(body)
+	}
+	return lines, row, col
+}
+
+// permTitle is the prompt's question and its reason, two rows at most.
+func (m *Model) permTitle(w int) []string {
+	p := m.perm
 	ask := "allow " + sanitize.Line(p.req.Tool) + "?"
 	if p.req.Network {
 		ask = "allow " + sanitize.Line(p.req.Tool) + " with network?" // sandbox.network "ask": it runs online
@@ -312,36 +344,21 @@ func (m *Model) permView() (lines []string, row, col int) {
 	if p.req.Why != "" {
 		title += style.Dim.Render("  " + sanitize.Line(p.req.Why))
 	}
-	head := append([]string{rule}, cells.Wrap(title, w)...)
-	if len(head) > 3 { // a long reason: keep two rows of it, marked as cut
-		head = append(head[:2], cells.Truncate(head[2], w-2, "")+style.Dim.Render(" …"))
+	head := cells.Wrap(title, w)
+	if len(head) > 2 { // a long reason: keep two rows of it, marked as cut
+		head = append(head[:1], cells.Truncate(head[1], w-2, "")+style.Dim.Render(" …"))
 	}
+	return head
+}
 
-	var body []string
-	if p.req.Path != "" {
-		body = append(body, cells.Truncate("  "+style.Bold.Render(sanitize.Visible(p.req.Path)), w, "…"))
-	}
-	if p.req.Diff != "" {
-		d := render.Diff(p.req.Diff, w-2)
-		room := min(maxPromptDiffLines, max(m.height-12, 4))
-		if len(d) > room {
-			extra := len(d) - room
-			d = append(d[:room], style.Dim.Render("  … +"+strconv.Itoa(extra)+" more diff lines (v shows them)"))
-		}
-		for _, l := range d {
-			body = append(body, "  "+l)
-		}
-	}
-	var summary []string
-	if p.req.Command == "" && p.req.Diff == "" && p.req.Summary != "" {
-		summary = cells.Wrap(sanitize.Visible(p.req.Summary), w-2)
-	}
-
-	var tail []string
+// permTail is the prompt's hint, choices (in room rows if they can) and
+// the reason being typed, and the cursor's row among them and column.
+func (m *Model) permTail(w, room int) (tail []string, row, col int) {
+	p := m.perm
 	if m.hint != "" { // in the prompt, where a tall command cannot push it off
 		tail = append(tail, cells.Truncate(style.Warn.Render(m.hint), w, "…"))
 	}
-	tail = append(tail, p.choiceRows(w)...)
+	tail = append(tail, p.choiceRows(w, room-len(tail))...)
 	// The cursor sits at the start of the choices' last row: a frame
 	// without a cursor leaves it wherever the renderer last painted, and
 	// the writer must know its row to line up a resize (reflow.go).
@@ -358,42 +375,65 @@ func (m *Model) permView() (lines []string, row, col int) {
 		}
 		row, col = len(tail)-len(l.Rows)+l.Row, cells.Width(lead)+l.Col
 	}
-	tail = append(tail, rule)
+	return tail, row, col
+}
 
-	var cmd []string
-	if p.req.Command != "" {
-		room := m.height - 3 - len(head) - len(body) - len(tail)
+// permBody is what the prompt asks about, a command, a diff or the
+// call's arguments, in at most room rows (a command takes 3 at least).
+func (m *Model) permBody(w, room int) []string {
+	p := m.perm
+	var body []string
+	switch {
+	case p.req.Command != "":
 		rows, hidden := render.CommandBlock(m.promptCommand(), w-2, room)
 		for _, r := range rows {
 			if hidden > 0 && strings.HasPrefix(r, "… ") {
-				cmd = append(cmd, "  "+style.Warn.Render(r))
+				body = append(body, "  "+style.Warn.Render(r))
 				hidden = 0
 				continue
 			}
-			cmd = append(cmd, "  "+style.Bold.Render(r))
+			body = append(body, "  "+style.Bold.Render(r))
 		}
-	}
-	if len(summary) > 0 {
-		room := max(m.height-3-len(head)-len(body)-len(tail), 3)
-		if len(summary) > room {
-			extra := len(summary) - room + 1
-			summary = append(summary[:room-1], style.Warn.Render("… "+strconv.Itoa(extra)+" more lines hidden"))
+	case p.req.Diff != "":
+		if room < 1 {
+			return nil
+		}
+		d := render.Diff(p.req.Diff, w-2)
+		// a tall terminal leaves rows for the reply and status above
+		if n := min(maxPromptDiffLines, max(m.height-12, 4), room); len(d) > n {
+			d = append(d[:max(n-1, 0)], style.Dim.Render("  … +"+render.Plural(len(d)-max(n-1, 0), "more diff line")+" (v shows them)"))
+		}
+		for _, l := range d {
+			body = append(body, "  "+l)
+		}
+	case p.req.Summary != "":
+		summary := cells.Wrap(sanitize.Visible(p.req.Summary), w-2)
+		if n := room; n < 1 {
+			return nil
+		} else if len(summary) > n {
+			extra := len(summary) - n + 1
+			summary = append(summary[:n-1], style.Warn.Render("… "+strconv.Itoa(extra)+" more lines hidden"))
 		}
 		for _, l := range summary {
 			body = append(body, "  "+l)
 		}
 	}
-	lines = append(append(append(head, cmd...), body...), tail...)
-	if row >= 0 {
-		row += len(lines) - len(tail)
+	return body
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
 	}
-	return lines, row, col
+	return 0
 }
 
 // choiceRows lays the choices out in w cells: on one row when they fit,
 // else one per row, a label too long for its row wrapped under itself so
-// no choice is cut off (not a long prefix, and deny, last, least of all).
-func (p *permState) choiceRows(w int) []string {
+// no choice is cut off (not a long prefix, and deny, last, least of all);
+// when that takes more than room rows, in their few words as many to a
+// row as fit.
+func (p *permState) choiceRows(w, room int) []string {
 	var one []string
 	for i, c := range p.choices {
 		lead, st := "  ", style.Dim
@@ -422,7 +462,31 @@ func (p *permState) choiceRows(w int) []string {
 			rows = append(rows, st.Render(cells.Truncate(r, w, "…")))
 		}
 	}
+	if len(rows) > room {
+		return p.shortChoiceRows(w)
+	}
 	return rows
+}
+
+// shortChoiceRows is choiceRows for a low terminal: each choice in its
+// few words, as many to a row as fit.
+func (p *permState) shortChoiceRows(w int) []string {
+	var rows []string
+	row, used := "", 0
+	for i, c := range p.choices {
+		lead, st := "  ", style.Dim
+		if i == p.choice {
+			lead, st = "› ", style.Accent
+		}
+		piece := lead + "[" + c.key + "] " + c.short
+		if n := cells.Width(piece); used > 0 && used+1+n > w {
+			rows, row, used = append(rows, row), "", 0
+		} else if used > 0 {
+			row, used = row+" ", used+1
+		}
+		row, used = row+st.Render(cells.Truncate(piece, w, "…")), used+cells.Width(piece)
+	}
+	return append(rows, row)
 }
 
 // promptCommand is the prompt's command with hidden characters made

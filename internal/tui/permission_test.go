@@ -548,3 +548,50 @@ func TestPromptDiffAtFiftyColumnsCutsNothing(t *testing.T) {
 		t.Errorf("the transcript cut a line:\n%s", strings.Join(d.plainScrollback(), "\n"))
 	}
 }
+
+// TestLowTerminalPromptKeepsTheQuestion: in a terminal a few rows high the
+// prompt still shows its question, the file or command and every choice,
+// and fits the screen (a newcomer at 45x10 saw only the choices: the
+// question had been cut from the top); the diff gives up its rows first.
+func TestLowTerminalPromptKeepsTheQuestion(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("@@ -0,0 +1,12 @@\n")
+	for i := 1; i <= 12; i++ {
+		b.WriteString("+line " + strconv.Itoa(i) + "\n")
+	}
+	reqs := map[string]PermissionRequest{
+		"edit":    {Tool: "write_file", Path: "notes/todo.txt", Diff: b.String(), Why: "edits ask in normal mode"},
+		"command": {Tool: "bash", Command: "rm -rf build && make all && make install", Prefix: "make", Why: "flagged: rm with -r"},
+	}
+	for name, req := range reqs {
+		for _, sz := range [][2]int{{45, 10}, {100, 8}, {60, 12}, {80, 24}} {
+			t.Run(name+"-"+strconv.Itoa(sz[0])+"x"+strconv.Itoa(sz[1]), func(t *testing.T) {
+				f := newFake()
+				f.script["go"] = func(ctx context.Context, turn Turn, sink event.Sink) event.StopReason {
+					turn.Approve(ctx, req)
+					return event.StopCompleted
+				}
+				d := newDriver(t, f, Options{Width: sz[0], Height: sz[1]})
+				d.typeText("go")
+				d.press("enter")
+				d.until(func() bool { return d.m.perm != nil })
+				live := d.live()
+				want := []string{"? allow " + req.Tool + "?", "[y] ", "[a] ", "[A] ", "[n] deny"}
+				if req.Path != "" {
+					want = append(want, req.Path)
+				} else {
+					want = append(want, "rm -rf build")
+				}
+				mustContain(t, "live", live, want...)
+				if len(live) > sz[1]-2 {
+					t.Errorf("the prompt takes %d rows of a %d-row terminal:\n%s", len(live), sz[1], strings.Join(live, "\n"))
+				}
+				if sz[1] >= 24 {
+					mustContain(t, "live", live, strings.Repeat("─", 10))
+				}
+				d.press("n")
+				d.press("enter")
+			})
+		}
+	}
+}

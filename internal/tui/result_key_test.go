@@ -44,13 +44,6 @@ func TestCtrlTShowsTheLastToolResultInFull(t *testing.T) {
 	mustContain(t, "help", shownHelp(d), "ctrl+t               show the last tool result in full")
 }
 
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // shownHelp is the scrollback after /help.
 func shownHelp(d *driver) []string {
 	d.typeText("/help")

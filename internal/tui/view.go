@@ -40,7 +40,7 @@ func (m *Model) View() tea.View {
 	switch {
 	case m.perm != nil:
 		var row, col int
-		bottom, row, col = m.permView()
+		bottom, row, col = m.permView(m.height - 3)
 		if row >= 0 {
 			cursor = tea.NewCursor(col, row)
 		}
