@@ -586,6 +586,14 @@ func (s *Session) ContextReport() agent.Report {
 // History is a copy of the conversation so far.
 func (s *Session) History() []llm.Message { return s.agent.History() }
 
+// ToolOutcomes are the results of the session's tool calls as its log
+// recorded them, by call id (sessions.Session.ToolOutcomes); nil when the
+// log cannot be read.
+func (s *Session) ToolOutcomes() map[string]event.ToolOutcome {
+	out, _ := s.log.ToolOutcomes()
+	return out
+}
+
 // Plan is the session's latest plan (update_plan), or nil: a resumed
 // session's is its log's.
 func (s *Session) Plan() *event.TaskPlan { return s.agent.Plan() }

@@ -330,6 +330,29 @@ func (s *Session) Restore() ([]llm.Message, *event.TaskPlan, []Warning, error) {
 	return msgs, LatestPlan(evs), append(ws, rw...), nil
 }
 
+// ToolOutcomes are the results of the session's own tool calls as its
+// tool_result events recorded them, by call id: with the exit code, time
+// and diff the conversation's tool result messages leave out, so a
+// resumed transcript heads each result as the live one did. Sub-agents'
+// results are left out; unreadable lines are skipped.
+func (s *Session) ToolOutcomes() (map[string]event.ToolOutcome, error) {
+	data, err := os.ReadFile(s.EventsPath())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sessions: read %s: %w", s.ID(), err)
+	}
+	evs, _ := decodeEvents(data, func(t event.Type) bool { return t == event.ToolResult })
+	out := map[string]event.ToolOutcome{}
+	for _, ev := range evs {
+		if ev.Result != nil && ev.ParentToolCallID == "" {
+			out[ev.Result.CallID] = *ev.Result
+		}
+	}
+	return out, nil
+}
+
 // LatestPlan is the plan of the last plan event in events, or nil.
 func LatestPlan(events []event.Event) *event.TaskPlan {
 	for i := len(events) - 1; i >= 0; i-- {
