@@ -47,7 +47,6 @@ import (
 	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/tui/editor"
 	"github.com/zero-agent/zero/internal/tui/markdown"
-	"github.com/zero-agent/zero/internal/tui/render"
 	"github.com/zero-agent/zero/internal/tui/sanitize"
 )
 
@@ -140,8 +139,8 @@ type Options struct {
 	// Greeting is printed once at start (e.g. the version line).
 	Greeting string
 	// Resumed, when set, is a session resumed at start (`zero --resume`):
-	// its prompts and answers are shown after the greeting, as /resume
-	// shows them.
+	// its prompts, replies and tool cards are shown after the greeting,
+	// as /resume shows them (resumedLines).
 	Resumed *Resumed
 	// Now is the clock for the running turn's elapsed time (nil: time.Now).
 	Now func() time.Time
@@ -207,14 +206,14 @@ func (m *Model) Init() tea.Cmd {
 }
 
 // openingLines are the greeting and, for `zero --resume`, the resumed
-// conversation exactly as /resume shows it, wrapped to the content width.
+// conversation exactly as /resume shows it (resumedLines).
 func (m *Model) openingLines() []string {
 	var lines []string
 	if m.opts.Greeting != "" {
 		lines = append(lines, strings.Split(sanitize.Text(m.opts.Greeting), "\n")...)
 	}
 	if r := m.opts.Resumed; r != nil && len(r.History) > 0 {
-		lines = append(lines, render.Block(formatResumed(*r), m.contentWidth())...)
+		lines = append(lines, resumedLines(*r, m.contentWidth())...)
 		lines = append(lines, "") // as background output ends
 	}
 	return lines

@@ -218,4 +218,8 @@ type Resumed struct {
 	// Plan is the session's latest plan (update_plan), shown in the plan
 	// panel; nil: none.
 	Plan *event.TaskPlan
+	// Outcomes are the tool results as the log recorded them, by call id
+	// (exit code, time, diff); a call missing here is shown from its
+	// History result.
+	Outcomes map[string]event.ToolOutcome
 }

@@ -225,7 +225,7 @@ func (b *RunBackend) Resume(ctx context.Context, id string) (Resumed, error) {
 	found.Close()
 	cur := b.Session()
 	if found.ID() == cur.ID() {
-		return Resumed{ID: cur.ID(), History: cur.History(), Plan: cur.Plan()}, nil
+		return resumedOf(cur, nil), nil
 	}
 	sess, err := b.rt.OpenSession(run.Which{ID: found.ID()})
 	var inUse *run.InUseError
@@ -237,7 +237,12 @@ func (b *RunBackend) Resume(ctx context.Context, id string) (Resumed, error) {
 		return Resumed{}, err
 	}
 	b.switchTo(sess)
-	return Resumed{ID: sess.ID(), History: sess.History(), Warnings: sess.Notes(), Plan: sess.Plan()}, nil
+	return resumedOf(sess, sess.Notes()), nil
+}
+
+// resumedOf is sess resumed, to be shown with warnings.
+func resumedOf(sess *run.Session, warnings []string) Resumed {
+	return Resumed{ID: sess.ID(), History: sess.History(), Warnings: warnings, Plan: sess.Plan(), Outcomes: sess.ToolOutcomes()}
 }
 
 // NewSession implements Backend.
@@ -359,7 +364,8 @@ func RunApp(ctx context.Context, rt *run.Runtime, sess *run.Session, o AppOption
 	}()
 	var resumed *Resumed
 	if o.Resumed {
-		resumed = &Resumed{ID: sess.ID(), History: sess.History(), Plan: sess.Plan()}
+		r := resumedOf(sess, nil)
+		resumed = &r
 	}
 	return "", Run(ctx, b, RunOptions{Options: Options{
 		Mode:     rt.Mode(),

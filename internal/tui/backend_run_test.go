@@ -350,7 +350,7 @@ func TestResumeOfAnotherWorkspaceWarnsInTheApp(t *testing.T) {
 	if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "was in "+other) {
 		t.Fatalf("warnings %q", r.Warnings)
 	}
-	if text := formatResumed(r); !strings.Contains(text, "! session "+s2.ID()+" was in") {
+	if text := strings.Join(resumedLines(r, 1000), "\n"); !strings.Contains(text, "! session "+s2.ID()+" was in") {
 		t.Errorf("the transcript text lacks the warning:\n%s", text)
 	}
 }

@@ -90,7 +90,7 @@ func TestEndToEndResumeShowsWholeConversation(t *testing.T) {
 	lines := y.screen()
 	t.Logf("screen:\n%s", strings.Join(lines, "\n"))
 	for i := 1; i <= turns; i++ {
-		for _, want := range []string{fmt.Sprintf("› question number %d", i), fmt.Sprintf("  answer number %d", i)} {
+		for _, want := range []string{fmt.Sprintf("› question number %d", i), fmt.Sprintf("answer number %d", i)} {
 			if n := countExact(lines, want); n != 1 {
 				t.Errorf("%q shown %d times", want, n)
 			}

@@ -49,7 +49,7 @@ func TestResumeAtStartShowsEverything(t *testing.T) {
 			for i := 1; i <= tt.turns; i++ {
 				q, a := fmt.Sprintf("question number %d", i), fmt.Sprintf("answer number %d", i)
 				r.History = append(r.History, llm.TextMessage(llm.RoleUser, q), llm.TextMessage(llm.RoleAssistant, a+"\nsecond line"))
-				want = append(want, "› "+q, "  "+a)
+				want = append(want, "› "+q, a)
 			}
 			want = append(want, fmt.Sprintf("resumed session s7 (%d messages)", 2*tt.turns))
 
@@ -104,7 +104,7 @@ func countExact(lines []string, want string) int {
 // the last answer.
 func transcript(lines []string, turns int) []string {
 	from := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "resumed session") })
-	to := slices.Index(lines, fmt.Sprintf("  answer number %d", turns))
+	to := slices.Index(lines, fmt.Sprintf("answer number %d", turns))
 	if from < 0 || to < from {
 		return nil
 	}

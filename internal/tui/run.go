@@ -53,6 +53,51 @@ func (t *turnState) resize(width int) {
 	}
 }
 
+// writeReply streams assistant text into the step's reply, which it
+// starts at width, and returns the lines it finished.
+func (t *turnState) writeReply(text string, width int) []string {
+	if t.reply == nil {
+		t.reply = &markdown.Stream{Width: width}
+	}
+	t.replyText.WriteString(text)
+	return t.reply.Write(text)
+}
+
+// closeReply finishes the step's reply and returns its last lines.
+func (t *turnState) closeReply() []string {
+	r := t.reply
+	if r == nil {
+		return nil
+	}
+	t.reply = nil
+	t.blocks = append(t.blocks, r.Blocks()...)
+	return r.Close()
+}
+
+// toolCall is a call's card; the call is remembered to head its result.
+func (t *turnState) toolCall(c llm.ToolCall, width int) []string {
+	if t.calls == nil {
+		t.calls = map[string]string{}
+	}
+	t.calls[c.ID] = render.CallLabel(c)
+	t.lastCall = c.ID
+	return render.ToolCall(c, width)
+}
+
+// toolResult is a result's card: headed by its call's label unless it
+// follows its own card, without a diff printed whole on approval.
+func (t *turnState) toolResult(r event.ToolOutcome, width int) []string {
+	label := ""
+	if l, ok := t.calls[r.CallID]; ok && r.CallID != t.lastCall {
+		label = l
+	}
+	if d, ok := t.approved[r.CallID]; ok && slices.Equal(render.Diff(d, width), render.Diff(r.Diff, width)) {
+		r.Diff = "" // printed whole on approval, just above
+	}
+	t.lastCall = ""
+	return render.LabeledResult(r, label, width)
+}
+
 // interrupt cancels the turn in flight, if any.
 func (t *turnState) interrupt() {
 	if t.running && t.cancel != nil {
@@ -102,27 +147,13 @@ func (m *Model) event(e event.Event) {
 	case event.ToolCall:
 		m.endStep()
 		if e.ToolCall != nil {
-			m.commit(render.ToolCall(*e.ToolCall, w)...)
-			if m.turn.calls == nil {
-				m.turn.calls = map[string]string{}
-			}
-			m.turn.calls[e.ToolCall.ID] = render.CallLabel(*e.ToolCall)
-			m.turn.lastCall = e.ToolCall.ID
+			m.commit(m.turn.toolCall(*e.ToolCall, w)...)
 		}
 	case event.ToolResult:
 		m.endStep()
 		if e.Result != nil {
-			label := ""
-			if l, ok := m.turn.calls[e.Result.CallID]; ok && e.Result.CallID != m.turn.lastCall {
-				label = l
-			}
-			shown := *e.Result
-			if d, ok := m.turn.approved[shown.CallID]; ok && slices.Equal(render.Diff(d, w), render.Diff(shown.Diff, w)) {
-				shown.Diff = "" // printed whole on approval, just above
-			}
-			m.commit(render.LabeledResult(shown, label, w)...)
 			m.lastResult = &lastResult{outcome: *e.Result, label: m.turn.calls[e.Result.CallID]}
-			m.turn.lastCall = ""
+			m.commit(m.turn.toolResult(*e.Result, w)...)
 		}
 	case event.Usage:
 		if e.Usage != nil {
@@ -178,11 +209,7 @@ func (m *Model) setUsage(u llm.Usage) {
 
 // writeReply streams assistant text: finished lines go to the scrollback.
 func (m *Model) writeReply(text string) {
-	if m.turn.reply == nil {
-		m.turn.reply = &markdown.Stream{Width: m.contentWidth()}
-	}
-	m.turn.replyText.WriteString(text)
-	m.commit(m.turn.reply.Write(text)...)
+	m.commit(m.turn.writeReply(text, m.contentWidth())...)
 }
 
 // endReasoning commits the reasoning of the current step: a one-line
@@ -202,11 +229,7 @@ func (m *Model) endReasoning() {
 // endStep finishes the text of the current step (before a tool card).
 func (m *Model) endStep() {
 	m.endReasoning()
-	if r := m.turn.reply; r != nil {
-		m.commit(r.Close()...)
-		m.turn.blocks = append(m.turn.blocks, r.Blocks()...)
-		m.turn.reply = nil
-	}
+	m.commit(m.turn.closeReply()...)
 }
 
 // runDone ends the turn: the partial reply is kept, an interrupt is noted,

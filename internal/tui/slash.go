@@ -10,7 +10,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/zero-agent/zero/internal/event"
-	"github.com/zero-agent/zero/internal/llm"
 	"github.com/zero-agent/zero/internal/tui/render"
 	"github.com/zero-agent/zero/internal/tui/sanitize"
 	"github.com/zero-agent/zero/internal/tui/style"
@@ -257,11 +256,11 @@ func (m *Model) slash(line string) tea.Cmd {
 			})
 		}
 		var plan *event.TaskPlan
-		return withPlan(m.sessionChange("resuming", func(ctx context.Context, b Backend) (string, error) {
+		return withPlan(resetInfo(m.backgroundLines("resuming", func(ctx context.Context, b Backend, w int) ([]string, error) {
 			r, err := b.Resume(ctx, arg)
 			plan = r.Plan
-			return formatResumed(r), err
-		}), &plan)
+			return resumedLines(r, w), err
+		})), &plan)
 	case "rewind":
 		return m.rewind(arg)
 	case "compact":
@@ -308,6 +307,18 @@ func (m *Model) providerCmd(arg string) tea.Cmd {
 // background runs f off the UI goroutine and prints its text. A non-empty
 // busy label makes it a turn: the input queues and ^C cancels it.
 func (m *Model) background(busy string, f func(context.Context, Backend) (string, error)) tea.Cmd {
+	return m.backgroundLines(busy, func(ctx context.Context, b Backend, w int) ([]string, error) {
+		text, err := f(ctx, b)
+		if err != nil || text == "" {
+			return nil, err
+		}
+		return reportLines(text, w), nil
+	})
+}
+
+// backgroundLines is background for f that renders its own lines at the
+// content width it is given.
+func (m *Model) backgroundLines(busy string, f func(context.Context, Backend, int) ([]string, error)) tea.Cmd {
 	ctx := context.Background()
 	id := m.turn.id
 	if busy != "" {
@@ -316,12 +327,9 @@ func (m *Model) background(busy string, f func(context.Context, Backend) (string
 	}
 	b, w := m.backend, m.contentWidth()
 	return func() tea.Msg {
-		text, err := f(ctx, b)
-		var lines []string
+		lines, err := f(ctx, b, w)
 		if err != nil {
 			lines = render.Notice(event.Error, appWords(err.Error()), w)
-		} else if text != "" {
-			lines = reportLines(text, w)
 		}
 		return outputMsg{id: id, lines: append(lines, ""), info: true}
 	}
@@ -331,7 +339,11 @@ func (m *Model) background(busy string, f func(context.Context, Backend) (string
 // contents (/new, /clear, /resume, /compact): afterwards the footer shows
 // Backend.Info as it is, with no usage carried over from before.
 func (m *Model) sessionChange(busy string, f func(context.Context, Backend) (string, error)) tea.Cmd {
-	run := m.background(busy, f)
+	return resetInfo(m.background(busy, f))
+}
+
+// resetInfo marks the output of run as a session change's.
+func resetInfo(run tea.Cmd) tea.Cmd {
 	return func() tea.Msg {
 		msg := run().(outputMsg)
 		msg.reset = true
@@ -441,28 +453,4 @@ func formatSessions(list []Session) string {
 		fmt.Fprintf(&b, "%s  %3d %-7s  %s  %s\n", s.ID, s.Turns, noun, s.Updated, strings.ReplaceAll(s.Preview, "\n", " "))
 	}
 	return b.String() + "resume with /resume <id|prefix>"
-}
-
-// formatResumed summarises a resumed session's history: each user prompt
-// and the first line of each assistant reply.
-func formatResumed(r Resumed) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "resumed session %s (%s)\n", r.ID, render.Plural(len(r.History), "message"))
-	for _, w := range r.Warnings {
-		b.WriteString("! " + w + "\n")
-	}
-	for _, msg := range r.History {
-		text := strings.TrimSpace(msg.Text())
-		if text == "" {
-			continue
-		}
-		first, _, _ := strings.Cut(text, "\n")
-		switch msg.Role {
-		case llm.RoleUser:
-			b.WriteString("› " + first + "\n")
-		case llm.RoleAssistant:
-			b.WriteString("  " + first + "\n")
-		}
-	}
-	return b.String()
 }

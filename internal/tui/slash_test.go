@@ -31,7 +31,7 @@ func TestSlashCommands(t *testing.T) {
 		{"/new", "new", []string{"new session s2"}},
 		{"/clear", "new", []string{"new session s2"}},
 		{"/sessions", "sessions", []string{"20261130-abc    3 prompts  2m ago  fix the bug"}},
-		{"/resume 2026", "resume 2026", []string{"resumed session s9 (2 messages)", "› earlier question", "  earlier answer"}},
+		{"/resume 2026", "resume 2026", []string{"resumed session s9 (2 messages)", "› earlier question", "earlier answer", "more"}},
 		{"/resume", "sessions", []string{"20261130-abc    3 prompts  2m ago  fix the bug", "resume with /resume <id|prefix>"}}, // which one: the list
 		{"/compact", "compact", []string{"42k → 6k tokens"}},
 		{"/rules why no-deploy", "rules why no-deploy", []string{"rule no-deploy: deploys go through CI"}},
@@ -204,7 +204,7 @@ func TestResumedAtStartShowsHistory(t *testing.T) {
 	}}
 	d := newDriver(t, newFake(), Options{Greeting: "zero dev", Resumed: r})
 	d.settle()
-	mustContain(t, "scrollback", d.plainScrollback(), "resumed session s7 (2 messages)", "› what does main do", "  it prints hello")
+	mustContain(t, "scrollback", d.plainScrollback(), "resumed session s7 (2 messages)", "› what does main do", "it prints hello")
 }
 
 // TestShellInterrupted: a stopped !cmd reads as interrupted, not as a
