@@ -129,9 +129,10 @@ func (r *resumeFlag) Set(v string) error {
 	return nil
 }
 
-// registerResume adds --resume[=ID] to c.
-func registerResume(c *cobra.Command, r *resumeFlag) {
-	f := c.Flags().VarPF(r, "resume", "", "continue this workspace's latest session; --resume ID (or --resume=ID) continues session ID: a word shaped like a session id after --resume is the id, never the prompt")
+// registerResume adds --resume[=ID] to c; bare says what a bare
+// --resume opens (the app picks, exec takes the latest).
+func registerResume(c *cobra.Command, r *resumeFlag, bare string) {
+	f := c.Flags().VarPF(r, "resume", "", bare+"; --resume ID (or --resume=ID) continues session ID: a word shaped like a session id after --resume is the id, never the prompt")
 	f.NoOptDefVal = "true"
 	c.RegisterFlagCompletionFunc("resume", completeSessions)
 }
@@ -230,7 +231,7 @@ func execCmd(s stdio) *cobra.Command {
 	fs.StringVarP(&o.input, "input", "i", "", "input `FORMAT`: stream-json to answer permission requests on stdin")
 	fs.DurationVar(&o.permissionTimeout, "permission-timeout", headless.DefaultPermissionTimeout,
 		"with -i stream-json: deny a permission request no decision answers within `DURATION` (0 waits)")
-	registerResume(c, &o.resume)
+	registerResume(c, &o.resume, "continue this workspace's latest session")
 	fs.StringVar(&o.fork, "fork", "", "branch a new session from session `ID` and continue it")
 	fs.IntVar(&o.at, "at", 0, "with --fork: start from the conversation before prompt `N` (zero sessions rewind ID lists them; files are left as they are unless --restore-files)")
 	fs.BoolVar(&o.restoreFiles, "restore-files", false, "with --fork ID --at N: also put the workspace files back to before prompt N (files changed since by others are kept and listed)")

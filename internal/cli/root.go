@@ -27,7 +27,7 @@ with a suggestion (zero -- WORD sends it as a prompt).`
 
 const rootExample = `  zero                                  # the app
   zero "explain the build"              # the app, with a first prompt
-  zero --resume                         # the app, on this workspace's latest session
+  zero --resume                         # the app on a session of this workspace (a picker when there are several)
   zero exec "fix the failing test" --auto-approve
   zero -p "summarize README.md"         # same as zero exec`
 
@@ -114,7 +114,7 @@ func appCmd(s stdio) *cobra.Command {
 	c.Flags().SetNormalizeFunc(func(_ *pflag.FlagSet, name string) pflag.NormalizedName {
 		return pflag.NormalizedName(claudeFlagNames(name))
 	})
-	registerResume(c, &o.resume)
+	registerResume(c, &o.resume, "continue a session of this workspace: a picker when it has several, else its only one")
 	registerMode(c, &o.mode)
 	return c
 }
