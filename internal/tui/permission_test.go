@@ -560,7 +560,7 @@ func TestLowTerminalPromptKeepsTheQuestion(t *testing.T) {
 		b.WriteString("+line " + strconv.Itoa(i) + "\n")
 	}
 	reqs := map[string]PermissionRequest{
-		"edit":    {Tool: "write_file", Path: "notes/todo.txt", Diff: b.String(), Why: "edits ask in normal mode"},
+		"edit":    {Tool: "write_file", Path: "notes/plan.txt", Diff: b.String(), Why: "edits ask in normal mode"},
 		"command": {Tool: "bash", Command: "rm -rf build && make all && make install", Prefix: "make", Why: "flagged: rm with -r"},
 	}
 	for name, req := range reqs {
